@@ -1,0 +1,179 @@
+"""Settings: one frozen value, built once from the environment and command-line flags.
+
+Importing this module reads nothing; ``Settings.from_env`` does, and a bad value raises a
+ConfigError whose one line the CLI prints before exiting.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from vaultgate.errors import ConfigError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 27124
+DEFAULT_PROTOCOL: Literal["https"] = "https"
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_SEARCH_TIMEOUT = 60.0
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+class Secret:
+    """A string that never shows itself in repr, str, logs or tracebacks."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+@dataclass(frozen=True, slots=True)
+class ObsidianSettings:
+    """How to reach the Local REST API."""
+
+    api_key: Secret | None = None
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    protocol: Literal["http", "https"] = DEFAULT_PROTOCOL
+    cert: Path | None = None
+    verify_ssl: bool = True
+    timeout: float = DEFAULT_TIMEOUT
+    search_timeout: float = DEFAULT_SEARCH_TIMEOUT
+
+    @property
+    def base_url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.protocol}://{host}:{self.port}"
+
+    @property
+    def is_loopback(self) -> bool:
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    obsidian: ObsidianSettings = field(default_factory=ObsidianSettings)
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str], overrides: Mapping[str, Any] | None = None
+    ) -> Settings:
+        """Build settings from ``env``; ``overrides`` (from flags) win over the environment.
+
+        Override keys are the ObsidianSettings field names; None values are ignored.
+        """
+        flags = {k: v for k, v in (overrides or {}).items() if v is not None}
+
+        def raw(name: str, key: str) -> str | None:
+            if key in flags:
+                return str(flags[key])
+            value = env.get(name)
+            return value if value not in (None, "") else None
+
+        api_key = raw("OBSIDIAN_API_KEY", "api_key")
+        protocol = (raw("OBSIDIAN_PROTOCOL", "protocol") or DEFAULT_PROTOCOL).lower()
+        if protocol not in ("http", "https"):
+            raise ConfigError(f"OBSIDIAN_PROTOCOL must be 'http' or 'https', not {protocol!r}.")
+        cert_text = raw("OBSIDIAN_CERT", "cert")
+        cert = Path(cert_text).expanduser() if cert_text else None
+        if cert is not None and not cert.is_file():
+            raise ConfigError(
+                f"OBSIDIAN_CERT points at {str(cert)!r}, which is not a file. Download the "
+                "certificate from https://127.0.0.1:27124/obsidian-local-rest-api.crt."
+            )
+        obsidian = ObsidianSettings(
+            api_key=Secret(api_key) if api_key else None,
+            host=_parse_host(raw("OBSIDIAN_HOST", "host") or DEFAULT_HOST),
+            port=_parse_port(raw("OBSIDIAN_PORT", "port")),
+            protocol="http" if protocol == "http" else "https",
+            cert=cert,
+            verify_ssl=_parse_bool("OBSIDIAN_VERIFY_SSL", raw("OBSIDIAN_VERIFY_SSL", "verify_ssl")),
+            timeout=_parse_seconds(
+                "OBSIDIAN_TIMEOUT", raw("OBSIDIAN_TIMEOUT", "timeout"), DEFAULT_TIMEOUT
+            ),
+            search_timeout=_parse_seconds(
+                "OBSIDIAN_SEARCH_TIMEOUT",
+                raw("OBSIDIAN_SEARCH_TIMEOUT", "search_timeout"),
+                DEFAULT_SEARCH_TIMEOUT,
+            ),
+        )
+        return cls(obsidian=obsidian)
+
+    def require_api_key(self) -> Secret:
+        if self.obsidian.api_key is None:
+            raise ConfigError(
+                "OBSIDIAN_API_KEY is not set. Copy the key from Obsidian → Settings → "
+                "Local REST API and set it in the server's environment."
+            )
+        return self.obsidian.api_key
+
+
+def _parse_host(value: str) -> str:
+    host = value.strip()
+    if not host or "/" in host or " " in host:
+        raise ConfigError(
+            f"OBSIDIAN_HOST must be a host name or IP address such as 127.0.0.1, not {value!r}."
+        )
+    return host.strip("[]")
+
+
+def _parse_port(value: str | None) -> int:
+    if value is None:
+        return DEFAULT_PORT
+    try:
+        port = int(value)
+    except ValueError:
+        raise ConfigError(f"OBSIDIAN_PORT must be a number such as 27124, not {value!r}.") from None
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"OBSIDIAN_PORT must be between 1 and 65535, not {port}.")
+    return port
+
+
+def _parse_bool(name: str, value: str | None, default: bool = True) -> bool:
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ConfigError(f"{name} must be true or false, not {value!r}.")
+
+
+def _parse_seconds(name: str, value: str | None, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ConfigError(
+            f"{name} must be a number of seconds such as {default:g}, not {value!r}."
+        ) from None
+    if not 0 < seconds <= 3600:
+        raise ConfigError(f"{name} must be more than 0 and at most 3600 seconds, not {value}.")
+    return seconds

@@ -1,0 +1,137 @@
+"""Every exception vaultgate raises on purpose, under one root.
+
+    VaultgateError                      message is written for the model: it says what to try next
+    ├── ConfigError                     a bad setting; the server stops at start with one line
+    ├── InvalidArgument                 a tool argument that cannot work (bad window, bad glob, ...)
+    │   └── InvalidPath                 a vault path with '..', a leading '/', or a backslash
+    ├── SectionError                    a heading/block target inside a note      (target)
+    │   ├── SectionNotFound             no such heading; lists what exists
+    │   └── AmbiguousSection            a leaf name matches several headings; lists their paths
+    └── ObsidianError                   anything the Local REST API (or the way to it) reported
+        ├── ObsidianUnreachable         connection refused / reset, DNS                (url)
+        ├── ObsidianTimeout             no answer in time                              (url)
+        ├── ObsidianTLSError            certificate or handshake failure               (url)
+        ├── AuthenticationFailed        401: the API key was rejected
+        ├── NotFound                    404 on a path                                  (path)
+        ├── FeatureUnavailable          the running plugin version lacks a feature     (feature)
+        └── ObsidianAPIError            any other error answer            (status, error_code)
+
+Exceptions carry fields, not only text, so callers branch on types and attributes and never
+on ``str(exc)``. Foreign exceptions (httpx, ssl) are translated once, in ``obsidian/``.
+"""
+
+from __future__ import annotations
+
+
+class VaultgateError(Exception):
+    """Root of every error vaultgate raises on purpose. ``str()`` is model-facing."""
+
+
+class ConfigError(VaultgateError):
+    """A setting from the environment or a flag has an unusable value."""
+
+
+class InvalidArgument(VaultgateError):
+    """A tool argument that cannot work; the message names a value that would."""
+
+
+class InvalidPath(InvalidArgument):
+    """A vault-relative path that could escape the vault or is malformed."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            f"Invalid vault path {path!r}: {reason}. "
+            "Use a vault-relative path with forward slashes, e.g. 'Projects/plan.md'."
+        )
+
+
+class SectionError(VaultgateError):
+    """A heading or block target that cannot be resolved inside a note."""
+
+    def __init__(self, message: str, target: str) -> None:
+        self.target = target
+        super().__init__(message)
+
+
+class SectionNotFound(SectionError):
+    """The target heading does not exist in the note."""
+
+
+class AmbiguousSection(SectionError):
+    """A bare heading name matches several headings at different paths."""
+
+    def __init__(self, message: str, target: str, candidates: list[str]) -> None:
+        self.candidates = candidates
+        super().__init__(message, target)
+
+
+class ObsidianError(VaultgateError):
+    """The Local REST API, or the connection to it, reported a failure."""
+
+
+class ObsidianUnreachable(ObsidianError):
+    def __init__(self, url: str) -> None:
+        self.url = url
+        super().__init__(
+            f"Obsidian is not reachable at {url} — is Obsidian open and the Local REST API "
+            "plugin enabled? Check OBSIDIAN_HOST, OBSIDIAN_PORT and OBSIDIAN_PROTOCOL "
+            "(the plugin serves https on 27124; plain http on 27123 only when enabled). "
+            "Run `vaultgate doctor` to diagnose."
+        )
+
+
+class ObsidianTimeout(ObsidianError):
+    def __init__(self, url: str, seconds: float) -> None:
+        self.url = url
+        self.seconds = seconds
+        super().__init__(
+            f"Obsidian at {url} did not answer within {seconds:g} s. Obsidian may be busy or "
+            "paused in the background; bring it to the front and retry, or narrow the request "
+            "(a folder, a smaller limit). Raise OBSIDIAN_TIMEOUT or OBSIDIAN_SEARCH_TIMEOUT."
+        )
+
+
+class ObsidianTLSError(ObsidianError):
+    def __init__(self, url: str, detail: str) -> None:
+        self.url = url
+        self.detail = detail
+        super().__init__(
+            f"The TLS connection to {url} failed ({detail}). Point OBSIDIAN_CERT at the plugin's "
+            "certificate (download it from /obsidian-local-rest-api.crt), or use the plugin's "
+            "http port with OBSIDIAN_PROTOCOL=http. Run `vaultgate doctor` to diagnose."
+        )
+
+
+class AuthenticationFailed(ObsidianError):
+    def __init__(self) -> None:
+        super().__init__(
+            "The API key was rejected — copy it from Obsidian → Settings → Local REST API "
+            "into OBSIDIAN_API_KEY. If two vaults are open, check that the port belongs to "
+            "the vault you mean."
+        )
+
+
+class NotFound(ObsidianError):
+    def __init__(self, path: str, hint: str) -> None:
+        self.path = path
+        super().__init__(f"{path!r} was not found. {hint}")
+
+
+class FeatureUnavailable(ObsidianError):
+    def __init__(self, feature: str, message: str) -> None:
+        self.feature = feature
+        super().__init__(message)
+
+
+class ObsidianAPIError(ObsidianError):
+    """Any other error answer: its status, the plugin's errorCode and message."""
+
+    def __init__(self, status: int, error_code: int | None, message: str, hint: str = "") -> None:
+        self.status = status
+        self.error_code = error_code
+        self.api_message = message
+        code = f" (errorCode {error_code})" if error_code is not None else ""
+        tail = f" {hint}" if hint else ""
+        super().__init__(f"Obsidian answered {status}{code}: {message}.{tail}")

@@ -1,0 +1,117 @@
+"""What each Local REST API version can do, from the plugin's own changelog (NOTES.md §0, §7).
+
+The client reads ``versions.self`` from ``GET /`` once and asks this table before it uses a
+feature, so a missing feature is a clear message instead of a puzzling 404.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vaultgate.errors import FeatureUnavailable
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Version:
+    major: int
+    minor: int
+    patch: int
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        """'5.1.0' → Version(5, 1, 0); tolerant of suffixes such as '5.1.0-beta.2'."""
+        match = re.match(r"\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?", text)
+        if match is None:
+            raise ValueError(f"not a version: {text!r}")
+        major, minor, patch = (int(part or 0) for part in match.groups())
+        return cls(major, minor, patch)
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}.{self.patch}"
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    name: str
+    description: str
+    since: Version | None = None  # first version that has it
+    until: Version | None = None  # first version that no longer has it
+    instead: str = ""  # what to do on versions without it
+
+    def available_in(self, version: Version) -> bool:
+        if self.since is not None and version < self.since:
+            return False
+        return not (self.until is not None and version >= self.until)
+
+    def requirement(self) -> str:
+        parts = []
+        if self.since is not None:
+            parts.append(f">= {self.since}")
+        if self.until is not None:
+            parts.append(f"< {self.until}")
+        return " and ".join(parts) or "any version"
+
+
+def _v(text: str) -> Version:
+    return Version.parse(text)
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature(
+        "dataview_search",
+        "Dataview DQL in POST /search/",
+        since=_v("1.4.0"),
+        until=_v("4.0.0"),
+        instead=(
+            'Use queryType=jsonlogic, e.g. {"in": ["project", {"var": "tags"}]} or '
+            '{"glob": ["Projects/**", {"var": "path"}]}.'
+        ),
+    ),
+    Feature("filename_search", "simple search also matches file names", since=_v("3.3.0")),
+    Feature(
+        "document_map",
+        "document map (headings, blocks, frontmatter keys)",
+        since=_v("3.4.0"),
+        instead="vaultgate builds the map from the note's markdown instead.",
+    ),
+    Feature("tags", "GET /tags/", since=_v("3.5.0")),
+    Feature("targeted_read", "read a heading/block/frontmatter key by URL", since=_v("3.6.0")),
+    Feature("links", "links and backlinks in note JSON", since=_v("4.0.0")),
+    Feature("move", "MOVE a file (links updated)", since=_v("4.1.0")),
+    Feature("copy", "COPY a file", since=_v("5.0.0")),
+    Feature("trash_delete", "DELETE moves to Obsidian's trash unless permanent", since=_v("5.0.0")),
+    Feature("patch_v2", "JSON-instruction PATCH is the default", since=_v("5.0.0")),
+    Feature("unresolved_links", "unresolvedLinks in note JSON", since=_v("5.0.0")),
+    Feature(
+        "periodic_notes",
+        "/periodic/ daily, weekly, monthly, quarterly, yearly notes",
+        until=_v("5.0.2"),
+        instead="Read or write the periodic note by its vault path instead.",
+    ),
+)
+
+FEATURES_BY_NAME = {feature.name: feature for feature in FEATURES}
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureSet:
+    """The features of one running plugin version."""
+
+    version: Version
+
+    def has(self, name: str) -> bool:
+        return FEATURES_BY_NAME[name].available_in(self.version)
+
+    def require(self, name: str, *, action: str) -> None:
+        """Raise FeatureUnavailable naming the version range ``action`` needs."""
+        feature = FEATURES_BY_NAME[name]
+        if feature.available_in(self.version):
+            return
+        message = f"{action} needs Local REST API {feature.requirement()}; you run {self.version}."
+        if feature.instead:
+            message += f" {feature.instead}"
+        raise FeatureUnavailable(name, message)
+
+    def table(self) -> dict[str, bool]:
+        return {feature.name: feature.available_in(self.version) for feature in FEATURES}

@@ -1,0 +1,196 @@
+"""Pure paging: list pages, text windows, character and token budgets, navigation hints.
+
+Every bounded response in vaultgate goes through one of these functions, so the guarantee
+"walking every page returns every item and every character exactly once" is proved here, once,
+by property tests, and tools never slice inline.
+
+Lengths are counted in Python ``str`` characters (Unicode code points), so a window never splits
+a character. A truncation notice is appended *after* the window and never counted in
+``endIndex``/``nextIndex``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from vaultgate.errors import InvalidArgument
+
+T = TypeVar("T")
+
+TRUNCATION_NOTICE = "Content truncated. Call with startIndex of {next_index} to get more."
+
+
+def compact_json(value: Any) -> str:
+    """The one JSON rendering of responses: no indentation, no spaces, unicode kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- lists ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a list: ``items`` starts at ``offset`` of ``total``."""
+
+    items: Sequence[T]
+    total: int
+    offset: int
+    limit: int
+
+    @property
+    def next_offset(self) -> int:
+        return self.offset + len(self.items)
+
+    @property
+    def has_more(self) -> bool:
+        return self.next_offset < self.total
+
+    def pagination(self) -> dict[str, Any]:
+        return {
+            "total": self.total,
+            "offset": self.offset,
+            "limit": self.limit,
+            "hasMore": self.has_more,
+        }
+
+    def envelope(self, key: str, rendered: Sequence[Any] | None = None, **extra: Any) -> str:
+        """``{"<key>": [...], "pagination": {...}, "nextOffset": N?, ...extra}`` as compact JSON."""
+        body: dict[str, Any] = {key: list(self.items if rendered is None else rendered)}
+        body["pagination"] = self.pagination()
+        if self.has_more:
+            body["nextOffset"] = self.next_offset
+        body.update({k: v for k, v in extra.items() if v is not None})
+        return compact_json(body)
+
+
+def check_limit(limit: int, *, maximum: int, name: str = "limit") -> None:
+    if not 1 <= limit <= maximum:
+        raise InvalidArgument(f"{name} must be between 1 and {maximum}; got {limit}.")
+
+
+def check_offset(offset: int, total: int) -> None:
+    if offset < 0:
+        raise InvalidArgument(f"offset must be 0 or more; got {offset}.")
+    if offset > 0 and offset >= total:
+        raise InvalidArgument(
+            f"offset {offset} is past the end: there are {total} items. "
+            f"Use an offset below {total}, or offset=0 to start over."
+        )
+
+
+def page_items(items: Sequence[T], *, limit: int, offset: int) -> Page[T]:
+    """Slice ``items[offset:offset+limit]``; an offset past a non-empty list is an error."""
+    check_offset(offset, len(items))
+    return Page(items=items[offset : offset + limit], total=len(items), offset=offset, limit=limit)
+
+
+def fit_count(rendered: Iterable[str], budget: int, *, at_least_one: bool = True) -> int:
+    """How many leading items fit in ``budget`` characters, with a running total.
+
+    Each item is measured once (never the whole string again per item). With ``at_least_one``
+    the first item is always kept so paging can never stall on one oversized item.
+    """
+    used = 0
+    count = 0
+    for text in rendered:
+        cost = len(text) + 1  # the separator that joins it to its neighbour
+        if used + cost > budget and not (at_least_one and count == 0):
+            break
+        used += cost
+        count += 1
+    return count
+
+
+def page_within_budget(
+    items: Sequence[T],
+    *,
+    limit: int,
+    offset: int,
+    budget: int,
+    render: Callable[[T], str],
+) -> Page[T]:
+    """A list page of at most ``limit`` items whose rendered size stays within ``budget``.
+
+    When the budget cuts the page, ``hasMore`` and ``nextOffset`` point at the first item left
+    out, so nothing is skipped.
+    """
+    page = page_items(items, limit=limit, offset=offset)
+    kept = fit_count((render(item) for item in page.items), budget)
+    if kept == len(page.items):
+        return page
+    return Page(items=page.items[:kept], total=page.total, offset=offset, limit=limit)
+
+
+# --- text windows ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """``text`` is ``full[start_index:end_index]`` of a text ``total_length`` long."""
+
+    text: str
+    total_length: int
+    start_index: int
+    end_index: int
+
+    @property
+    def has_more(self) -> bool:
+        return self.end_index < self.total_length
+
+    @property
+    def truncated(self) -> bool:
+        return self.start_index > 0 or self.has_more
+
+    def metadata(self) -> dict[str, Any]:
+        return {
+            "truncated": self.truncated,
+            "totalLength": self.total_length,
+            "startIndex": self.start_index,
+            "endIndex": self.end_index,
+            "nextIndex": self.end_index if self.has_more else None,
+            "hasMore": self.has_more,
+        }
+
+    def body_with_notice(self) -> str:
+        """The window, plus the notice line when more remains (never counted in endIndex)."""
+        if not self.has_more:
+            return self.text
+        separator = "" if self.text.endswith("\n") else "\n"
+        notice = TRUNCATION_NOTICE.format(next_index=self.end_index)
+        return f"{self.text}{separator}\n{notice}"
+
+
+def window_text(text: str, *, start_index: int, max_length: int, maximum: int = 100_000) -> Window:
+    """The window of ``text`` starting at ``start_index``, at most ``max_length`` characters."""
+    check_limit(max_length, maximum=maximum, name="maxLength")
+    total = len(text)
+    if start_index < 0:
+        raise InvalidArgument(f"startIndex must be 0 or more; got {start_index}.")
+    if start_index > 0 and start_index >= total:
+        raise InvalidArgument(
+            f"startIndex {start_index} is past the end: the content is {total} characters long "
+            f"(totalLength {total}). Use a startIndex below {total}."
+        )
+    end = min(total, start_index + max_length)
+    return Window(
+        text=text[start_index:end], total_length=total, start_index=start_index, end_index=end
+    )
+
+
+# --- tokens and hints -----------------------------------------------------------------------
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token, rounded up: cheap, deterministic, errs on the high side."""
+    return math.ceil(len(text) / 4)
+
+
+def navigation_hint(showing: int, total: int, hint: str) -> str:
+    """``"Showing X of Y <hint>"`` when some rows were left out, else ``""``."""
+    if showing >= total:
+        return ""
+    return f"Showing {showing} of {total} {hint}"

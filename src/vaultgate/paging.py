@@ -24,6 +24,11 @@ T = TypeVar("T")
 TRUNCATION_NOTICE = "Content truncated. Call with startIndex of {next_index} to get more."
 
 
+def truncation_notice(next_index: int) -> str:
+    """The line that ends a truncated window and says where the next one starts."""
+    return TRUNCATION_NOTICE.format(next_index=next_index)
+
+
 def compact_json(value: Any) -> str:
     """The one JSON rendering of responses: no indentation, no spaces, unicode kept."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -84,6 +89,9 @@ def check_offset(offset: int, total: int) -> None:
 
 def page_items(items: Sequence[T], *, limit: int, offset: int) -> Page[T]:
     """Slice ``items[offset:offset+limit]``; an offset past a non-empty list is an error."""
+    # A limit below 1 would slice wrongly (negative) or never advance (zero): paging would stall.
+    if limit < 1:
+        raise InvalidArgument(f"limit must be 1 or more; got {limit}.")
     check_offset(offset, len(items))
     return Page(items=items[offset : offset + limit], total=len(items), offset=offset, limit=limit)
 
@@ -160,8 +168,7 @@ class Window:
         if not self.has_more:
             return self.text
         separator = "" if self.text.endswith("\n") else "\n"
-        notice = TRUNCATION_NOTICE.format(next_index=self.end_index)
-        return f"{self.text}{separator}\n{notice}"
+        return f"{self.text}{separator}\n{truncation_notice(self.end_index)}"
 
 
 def window_text(text: str, *, start_index: int, max_length: int, maximum: int = 100_000) -> Window:

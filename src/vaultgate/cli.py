@@ -1,0 +1,141 @@
+"""The command line: the only place that reads argv.
+
+    vaultgate [serve]   the MCP server over stdio (configured from the environment)
+    vaultgate emulate   a Local REST API emulator serving a folder of notes
+    vaultgate demo      the server against the bundled sample vault, through the emulator
+    vaultgate doctor    checks the configured Obsidian and says how to fix what fails
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from vaultgate import __version__
+from vaultgate.config import DEFAULT_PORT, Settings
+from vaultgate.errors import ConfigError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    command = args.command or "serve"
+    try:
+        match command:
+            case "serve":
+                return _serve(args)
+            case "emulate":
+                return _emulate(args)
+            case "demo":
+                from vaultgate.demo import run_demo
+
+                return run_demo()
+            case "doctor":
+                from vaultgate.doctor import run_doctor
+
+                return run_doctor(_settings(args))
+    except ConfigError as exc:
+        print(f"vaultgate: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {command!r}")
+    return 2  # pragma: no cover - parser.error exits
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {
+        "host": getattr(args, "host", None),
+        "port": getattr(args, "port", None),
+        "protocol": getattr(args, "protocol", None),
+        "cert": getattr(args, "cert", None),
+        "timeout": getattr(args, "timeout", None),
+        "search_timeout": getattr(args, "search_timeout", None),
+    }
+    if getattr(args, "no_verify_ssl", False):
+        overrides["verify_ssl"] = "false"
+    return Settings.from_env(os.environ, overrides)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from vaultgate.server import build_server
+
+    settings = _settings(args)
+    settings.require_api_key()
+    build_server(settings).run()
+    return 0
+
+
+def _emulate(args: argparse.Namespace) -> int:
+    from vaultgate.emulator.runner import run_emulate_command
+
+    vault = Path(args.vault).expanduser()
+    if not vault.is_dir():
+        raise ConfigError(f"--vault {str(vault)!r} is not a folder.")
+    return run_emulate_command(
+        vault=vault,
+        port=args.port,
+        http_port=args.http_port,
+        api_key=args.api_key,
+        plugin_version=args.plugin_version,
+        active=args.active,
+        extensions=args.extensions,
+    )
+
+
+def _add_connection_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("Obsidian connection (override the OBSIDIAN_* environment)")
+    group.add_argument("--host", help="OBSIDIAN_HOST (default 127.0.0.1)")
+    group.add_argument("--port", type=int, help="OBSIDIAN_PORT (default 27124)")
+    group.add_argument("--protocol", choices=["http", "https"], help="OBSIDIAN_PROTOCOL")
+    group.add_argument("--cert", help="OBSIDIAN_CERT: the plugin's certificate (PEM)")
+    group.add_argument(
+        "--no-verify-ssl",
+        action="store_true",
+        help="OBSIDIAN_VERIFY_SSL=false: skip certificate checks for this client only",
+    )
+    group.add_argument("--timeout", type=float, help="OBSIDIAN_TIMEOUT in seconds")
+    group.add_argument("--search-timeout", type=float, help="OBSIDIAN_SEARCH_TIMEOUT in seconds")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging to stderr")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vaultgate",
+        description="A context-frugal MCP server for Obsidian vaults.",
+    )
+    parser.add_argument("--version", action="version", version=f"vaultgate {__version__}")
+    _add_connection_flags(parser)
+    commands = parser.add_subparsers(dest="command")
+
+    serve = commands.add_parser("serve", help="run the MCP server over stdio (the default)")
+    _add_connection_flags(serve)
+
+    emulate = commands.add_parser("emulate", help="serve a folder as the Local REST API does")
+    emulate.add_argument("--vault", required=True, help="folder of notes to serve")
+    emulate.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTPS port (27124)")
+    emulate.add_argument("--http-port", type=int, help="also serve plain HTTP on this port")
+    emulate.add_argument("--api-key", help="the key clients must send (generated if omitted)")
+    emulate.add_argument("--plugin-version", default="5.1.0", help="plugin version to emulate")
+    emulate.add_argument("--active", help="vault path of the note open in 'Obsidian'")
+    emulate.add_argument(
+        "--extensions",
+        action="store_true",
+        help="also serve the MCP Tools companion plugin's routes (/search/smart, templates)",
+    )
+
+    commands.add_parser("demo", help="a tour of the tools against the bundled sample vault")
+
+    doctor = commands.add_parser("doctor", help="check the connection to Obsidian")
+    _add_connection_flags(doctor)
+    return parser

@@ -1,0 +1,156 @@
+"""`vaultgate demo`: the whole system on a fresh machine, no Obsidian needed.
+
+Copies the bundled sample vault to a temporary folder, serves it with the emulator over HTTPS
+on free loopback ports, starts `vaultgate serve` as a subprocess over stdio, connects with the
+SDK's Client, and takes a short tour, showing how large each response is.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.types import CallToolResult, TextContent
+
+from vaultgate.emulator.runner import RunningEmulator, start_emulator
+
+LONG_NOTE = "Resources/Long essay.md"
+ACTIVE_NOTE = "Daily/2026-11-21.md"
+
+
+def fixture_vault() -> Path:
+    """The sample vault: in the source tree, or bundled into the installed package."""
+    in_tree = Path(__file__).resolve().parents[2] / "fixtures" / "vault"
+    if in_tree.is_dir():
+        return in_tree
+    return Path(str(resources.files("vaultgate") / "_fixtures" / "vault"))
+
+
+@contextmanager
+def demo_emulator() -> Iterator[RunningEmulator]:
+    with tempfile.TemporaryDirectory(prefix="vaultgate-demo-") as tmp:
+        vault = Path(tmp) / "vault"
+        shutil.copytree(fixture_vault(), vault)
+        with start_emulator(vault, active_file=ACTIVE_NOTE) as emulator:
+            yield emulator
+
+
+def server_parameters(emulator: RunningEmulator) -> StdioServerParameters:
+    """`vaultgate serve` in a subprocess, pointed at the emulator over verified HTTPS."""
+    assert emulator.https_url is not None
+    port = emulator.https_url.rsplit(":", 1)[1]
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vaultgate", "serve"],
+        env={
+            "OBSIDIAN_API_KEY": emulator.api_key,
+            "OBSIDIAN_HOST": "127.0.0.1",
+            "OBSIDIAN_PORT": port,
+            "OBSIDIAN_PROTOCOL": "https",
+            "OBSIDIAN_CERT": str(emulator.certificate_path),
+        },
+    )
+
+
+class Tour:
+    """Calls tools, prints a one-line summary and the size of each response, counts failures."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.failures = 0
+
+    async def call(self, title: str, tool: str, arguments: dict[str, Any]) -> list[str]:
+        result: CallToolResult = await self.client.call_tool(tool, arguments)
+        texts = [block.text for block in result.content if isinstance(block, TextContent)]
+        size = sum(len(t) for t in texts)
+        status = "ERROR" if result.is_error else "ok"
+        if result.is_error:
+            self.failures += 1
+        args = json.dumps(arguments, ensure_ascii=False)
+        print(f"\n▶ {title}\n  {tool}({args}) → {status}, {size:,} characters")
+        for line in _preview(texts):
+            print(f"  │ {line}")
+        return texts
+
+
+def _preview(texts: list[str], width: int = 110, lines: int = 4) -> list[str]:
+    shown: list[str] = []
+    for text in texts:
+        for line in text.splitlines():
+            if line.strip():
+                shown.append(line if len(line) <= width else line[: width - 1] + "…")
+            if len(shown) >= lines:
+                return shown
+    return shown
+
+
+async def tour(emulator: RunningEmulator) -> int:
+    async with Client(server_parameters(emulator)) as client:
+        tools = await client.list_tools()
+        listed = json.dumps([t.model_dump(by_alias=True, mode="json") for t in tools.tools])
+        print(f"Connected to vaultgate over stdio: {len(tools.tools)} tools, tools/list is "
+              f"{len(listed):,} characters.")
+        run = Tour(client)
+        await run.call("Which Obsidian is this?", "get_server_info", {})
+        first = await run.call(
+            "List every file, five at a time (page 1)",
+            "list_vault_files",
+            {"recursive": True, "limit": 5},
+        )
+        next_offset = json.loads(first[0]).get("nextOffset", 0)
+        await run.call(
+            "… and page 2, from nextOffset (served from the cached walk)",
+            "list_vault_files",
+            {"recursive": True, "limit": 5, "offset": next_offset},
+        )
+        await run.call("The outline of a long note", "get_vault_file",
+                       {"filename": LONG_NOTE, "format": "map", "maxLength": 600})
+        window = await run.call(
+            "Read the long note: first window of 2,000 characters",
+            "get_vault_file",
+            {"filename": LONG_NOTE, "maxLength": 2000},
+        )
+        next_index = json.loads(window[1])["nextIndex"]
+        await run.call(
+            "… and the second window, from nextIndex",
+            "get_vault_file",
+            {"filename": LONG_NOTE, "maxLength": 2000, "startIndex": next_index},
+        )
+        page = await run.call(
+            "Search for 'meeting', three notes per page",
+            "search_vault_simple",
+            {"query": "meeting", "limit": 3, "contextLength": 40},
+        )
+        await run.call(
+            "… page 2 (from the cached result)",
+            "search_vault_simple",
+            {"query": "meeting", "limit": 3, "contextLength": 40,
+             "offset": json.loads(page[0]).get("nextOffset", 0)},
+        )
+        await run.call("The note open in Obsidian", "get_active_file", {"maxLength": 300})
+        await run.call(
+            "A mistake gets a clear error that says what to do",
+            "get_vault_file",
+            {"filename": "Projects/missing.md"},
+        )
+        # The last call is meant to fail; everything else must have worked.
+        expected_failures = 1
+        ok = run.failures == expected_failures
+        print("\nDemo complete." if ok else f"\n{run.failures - expected_failures} call(s) failed.")
+        return 0 if ok else 1
+
+
+def run_demo() -> int:
+    with demo_emulator() as emulator:
+        print(f"Emulated Local REST API {emulator.https_url} serving a copy of the sample vault.")
+        return anyio.run(tour, emulator)

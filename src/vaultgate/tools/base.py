@@ -1,0 +1,59 @@
+"""What every tool adapter shares: reaching the state, turning our errors into ToolErrors,
+and shaping results into MCP content blocks."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeAlias, TypeVar
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import TextContent, ToolAnnotations
+
+from vaultgate.errors import VaultgateError
+from vaultgate.paging import compact_json
+from vaultgate.state import AppState
+from vaultgate.vault.documents import RenderedDocument
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+ToolContext: TypeAlias = Context[AppState, Any]
+Blocks: TypeAlias = list[TextContent]
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+
+def app_state(ctx: ToolContext) -> AppState:
+    return ctx.request_context.lifespan_context
+
+
+def model_facing_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+    """Our errors carry messages written for the model: hand them over as ToolErrors.
+
+    Anything else is a bug; the SDK hides its text from the model and logs it to stderr.
+    """
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return await fn(*args, **kwargs)
+        except VaultgateError as exc:
+            raise ToolError(str(exc)) from exc
+
+    return wrapper
+
+
+def text(value: str) -> TextContent:
+    return TextContent(type="text", text=value)
+
+
+def json_blocks(value: str) -> Blocks:
+    """A list or search response: one compact JSON block."""
+    return [text(value)]
+
+
+def document_blocks(document: RenderedDocument) -> Blocks:
+    """A content response: the window (with its notice) and the window's metadata."""
+    return [text(document.body), text(compact_json(document.window.metadata()))]

@@ -1,0 +1,135 @@
+"""Read tools: list folders, read notes (whole, one section, metadata or map), the active note."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
+
+from vaultgate.paging import compact_json, page_within_budget
+from vaultgate.paths import validate_vault_path
+from vaultgate.tools.base import (
+    READ_ONLY,
+    Blocks,
+    ToolContext,
+    app_state,
+    document_blocks,
+    json_blocks,
+    model_facing_errors,
+)
+from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_document
+from vaultgate.vault.listing import compile_glob
+
+LIST_LIMIT_MAX = 1000
+DEFAULT_BUDGET = 12_000
+HARD_BUDGET = 100_000
+CHARS_PER_LISTED_ITEM = 100
+
+
+def list_budget(limit: int) -> int:
+    """About 100 characters per requested item: 12,000 by default, never above 100,000."""
+    return min(HARD_BUDGET, max(DEFAULT_BUDGET, limit * CHARS_PER_LISTED_ITEM))
+
+
+Directory = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]
+Limit = Annotated[int, Field(ge=1, le=LIST_LIMIT_MAX, description="Items per page (1-1000).")]
+Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset to continue.")]
+MaxLength = Annotated[
+    int, Field(ge=1, le=MAX_LENGTH_LIMIT, description="Characters per window (1-100000).")
+]
+StartIndex = Annotated[int, Field(ge=0, description="Where the window starts; use nextIndex.")]
+Format = Annotated[
+    NoteFormat,
+    Field(description="markdown: text; json: frontmatter, tags, stat, links + text; map: outline."),
+]
+
+
+@model_facing_errors
+async def list_vault_files(
+    ctx: ToolContext,
+    directory: Directory = "",
+    recursive: Annotated[bool, Field(description="Every file below the folder.")] = False,
+    pattern: Annotated[
+        str | None, Field(description="Glob on vault paths, e.g. '**/*.md', 'Daily/2026-*'.")
+    ] = None,
+    limit: Limit = 100,
+    offset: Offset = 0,
+) -> Blocks:
+    """List notes and folders in the vault, one page at a time, as vault-relative paths.
+
+    One level by default (folders end with '/'); recursive=true lists every file below the
+    folder. When pagination.hasMore is true, call again with offset=nextOffset.
+    """
+    state = app_state(ctx)
+    matcher = compile_glob(pattern) if pattern is not None else None
+    if recursive:
+
+        async def progress(done: int, total: int | None, message: str) -> None:
+            await ctx.report_progress(done, total, message)
+
+        files = await state.lister.list_recursive(directory, progress)
+    else:
+        files = await state.lister.list_folder(directory)
+    if matcher is not None:
+        files = [path for path in files if matcher(path)]
+    page = page_within_budget(
+        files, limit=limit, offset=offset, budget=list_budget(limit), render=compact_json
+    )
+    return json_blocks(page.envelope("files"))
+
+
+@model_facing_errors
+async def get_vault_file(
+    ctx: ToolContext,
+    filename: Annotated[str, Field(description="Vault path of the note, e.g. 'Daily/2026-11-21.md'.")],
+    format: Format = "markdown",
+    maxLength: MaxLength = 10_000,
+    startIndex: StartIndex = 0,
+    section: Annotated[
+        str | None,
+        Field(description="Only this heading's section: 'Heading' or 'Parent::Child'."),
+    ] = None,
+) -> Blocks:
+    """Read a note in windows of maxLength characters.
+
+    The second block says {truncated, totalLength, startIndex, endIndex, nextIndex, hasMore};
+    when hasMore is true, call again with startIndex=nextIndex. Use section= to read one
+    heading's part of a long note, and format='map' first to see its headings.
+    """
+    validate_vault_path(filename)
+    document = await read_document(
+        app_state(ctx).client,
+        filename,
+        note_format=format,
+        max_length=maxLength,
+        start_index=startIndex,
+        section=section,
+    )
+    return document_blocks(document)
+
+
+@model_facing_errors
+async def get_active_file(
+    ctx: ToolContext,
+    format: Format = "markdown",
+    maxLength: MaxLength = 10_000,
+    startIndex: StartIndex = 0,
+) -> Blocks:
+    """Read the note currently open in Obsidian, windowed like get_vault_file.
+
+    When hasMore is true in the second block, call again with startIndex=nextIndex.
+    """
+    document = await read_document(
+        app_state(ctx).client,
+        None,
+        note_format=format,
+        max_length=maxLength,
+        start_index=startIndex,
+    )
+    return document_blocks(document)
+
+
+def register(server: MCPServer) -> None:
+    for tool in (list_vault_files, get_vault_file, get_active_file):
+        server.add_tool(tool, annotations=READ_ONLY, structured_output=False)

@@ -1,0 +1,124 @@
+"""Search tools: simple text search, structured queries (JsonLogic / Dataview), semantic search."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
+
+from vaultgate.paging import compact_json, page_within_budget
+from vaultgate.tools.base import READ_ONLY, Blocks, ToolContext, app_state, json_blocks, model_facing_errors
+from vaultgate.vault.search import QueryType
+
+RESPONSE_BUDGET = 12_000
+STRUCTURED_RESULT_LIMIT = 1_000
+
+BUDGET_NOTICE = (
+    "This page was cut to about {budget} characters because its matches are long; "
+    "continue with offset={next_offset}, or lower contextLength / maxMatchesPerFile."
+)
+
+
+@model_facing_errors
+async def search_vault_simple(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="Words to find (all must occur), case-insensitive.")],
+    contextLength: Annotated[
+        int, Field(ge=0, le=500, description="Characters of context around each match.")
+    ] = 100,
+    limit: Annotated[int, Field(ge=1, le=100, description="Notes per page (1-100).")] = 20,
+    offset: Annotated[int, Field(ge=0, description="Notes to skip; use nextOffset.")] = 0,
+    folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
+    maxMatchesPerFile: Annotated[
+        int, Field(ge=1, le=20, description="Match contexts shown per note (matchCount has all).")
+    ] = 3,
+) -> Blocks:
+    """Full-text search over note contents and names, best matches first.
+
+    Each result has filename, score, matchCount and up to maxMatchesPerFile match contexts
+    (start/end are offsets into the note). When pagination.hasMore is true, call again with
+    offset=nextOffset: later pages come from a cached result and cost no new search.
+    """
+    hits = await app_state(ctx).searcher.simple(query, context_length=contextLength, folder=folder)
+    rendered = [hit.render(maxMatchesPerFile) for hit in hits]
+    page = page_within_budget(
+        rendered, limit=limit, offset=offset, budget=RESPONSE_BUDGET, render=compact_json
+    )
+    notice = None
+    if page.has_more and len(page.items) < min(limit, page.total - offset):
+        notice = BUDGET_NOTICE.format(budget=RESPONSE_BUDGET, next_offset=page.next_offset)
+    return json_blocks(page.envelope("results", notice=notice))
+
+
+@model_facing_errors
+async def search_vault(
+    ctx: ToolContext,
+    query: Annotated[
+        str | dict[str, Any],
+        Field(
+            description=(
+                'JsonLogic (JSON), e.g. {"glob": ["Projects/**", {"var": "path"}]}, '
+                "or Dataview DQL text (plugin < 4.0)."
+            )
+        ),
+    ],
+    queryType: Annotated[QueryType, Field(description="jsonlogic or dataview.")] = "jsonlogic",
+    limit: Annotated[int, Field(ge=1, le=200, description="Rows per page (1-200).")] = 50,
+    offset: Annotated[int, Field(ge=0, description="Rows to skip; use nextOffset.")] = 0,
+) -> Blocks:
+    """Structured search: which notes match a JsonLogic expression over their metadata.
+
+    The data of each note is {path, content, frontmatter, tags, stat, links}; operators include
+    var, ==, in, and, or, glob and regexp. Rows are {filename, result}. When pagination.hasMore
+    is true, call again with offset=nextOffset (the result is cached, not searched again).
+    """
+    rows = await app_state(ctx).searcher.structured(query, queryType)
+    shown = [_bounded_row(row) for row in rows]
+    page = page_within_budget(
+        shown, limit=limit, offset=offset, budget=RESPONSE_BUDGET, render=compact_json
+    )
+    return json_blocks(page.envelope("results"))
+
+
+@model_facing_errors
+async def search_vault_smart(
+    ctx: ToolContext,
+    query: Annotated[str, Field(description="What you are looking for, in plain words.")],
+    folders: Annotated[list[str] | None, Field(description="Only these folders.")] = None,
+    excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
+    limit: Annotated[int, Field(ge=1, le=50, description="Results (1-50).")] = 20,
+) -> Blocks:
+    """Semantic search (needs the MCP Tools and Smart Connections plugins in Obsidian).
+
+    Results are {path, text, score, breadcrumbs} with text trimmed; read a hit in full with
+    get_vault_file(path).
+    """
+    results = await app_state(ctx).searcher.smart(
+        query, folders=folders, exclude_folders=excludeFolders, limit=limit
+    )
+    page = page_within_budget(
+        results, limit=limit, offset=0, budget=RESPONSE_BUDGET, render=compact_json
+    )
+    return json_blocks(page.envelope("results"))
+
+
+def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row whose result is huge (e.g. the whole content) is cut; the note can be read in full."""
+    result = row.get("result")
+    rendered = compact_json(result)
+    if len(rendered) <= STRUCTURED_RESULT_LIMIT:
+        return {"filename": row.get("filename"), "result": result}
+    return {
+        "filename": row.get("filename"),
+        "result": rendered[:STRUCTURED_RESULT_LIMIT],
+        "resultTruncated": {
+            "length": len(rendered),
+            "note": "Cut to stay small; read the note with get_vault_file for all of it.",
+        },
+    }
+
+
+def register(server: MCPServer) -> None:
+    for tool in (search_vault_simple, search_vault, search_vault_smart):
+        server.add_tool(tool, annotations=READ_ONLY, structured_output=False)

@@ -1,0 +1,1 @@
+"""What the tools do with the vault, independent of MCP: listing, reading, searching."""

@@ -1,0 +1,96 @@
+"""Listing the vault: one folder, or every file below a folder, filtered by a glob.
+
+The plugin lists one level per request, so a recursive listing walks the folders concurrently
+(bounded, so a large vault does not open hundreds of connections) and caches the result briefly
+per folder: pages 2..N of the same listing cost no request at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import anyio
+from wcmatch import glob
+
+from vaultgate.cache import TTLCache
+from vaultgate.errors import InvalidArgument
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.paths import normalize_directory
+
+LISTING_TTL_SECONDS = 30.0
+WALK_CONCURRENCY = 8
+GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
+
+ProgressCallback = Callable[[int, int | None, str], Awaitable[None]]
+
+
+def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool]:
+    """A matcher for vault-relative paths; a malformed glob is an InvalidArgument."""
+    if not pattern.strip():
+        raise InvalidArgument(f"{name} is empty. Use a glob such as '**/*.md' or 'Projects/**'.")
+    try:
+        matcher = glob.compile(pattern, flags=GLOB_FLAGS)
+    except Exception as exc:  # wcmatch raises several kinds for a malformed pattern
+        raise InvalidArgument(
+            f"{name} {pattern!r} is not a valid glob ({exc}). Examples: '**/*.md', "
+            "'Daily/2026-*.md', 'Projects/{Alpha,Beta}/**'."
+        ) from exc
+
+    def match(path: str) -> bool:
+        return bool(matcher.match(path.removesuffix("/")))
+
+    return match
+
+
+class VaultLister:
+    """Lists folders through the client, caching recursive walks for a short while."""
+
+    def __init__(self, client: ObsidianClient, ttl: float = LISTING_TTL_SECONDS) -> None:
+        self._client = client
+        self._walks: TTLCache[str, list[str]] = TTLCache(ttl)
+
+    def invalidate(self) -> None:
+        """Forget cached walks: called after any write made through vaultgate."""
+        self._walks.clear()
+
+    async def list_folder(self, directory: str) -> list[str]:
+        """One level: vault-relative paths, folders ending with '/', sorted."""
+        folder = normalize_directory(directory)
+        entries = await self._client.list_directory(folder)
+        return sorted(folder + entry for entry in entries)
+
+    async def list_recursive(
+        self, directory: str, progress: ProgressCallback | None = None
+    ) -> list[str]:
+        """Every file below ``directory`` (vault-relative paths, sorted), walked once per TTL."""
+        folder = normalize_directory(directory)
+        cached = self._walks.get(folder)
+        if cached is not None:
+            return cached
+        files = await self._walk(folder, progress)
+        files.sort()
+        self._walks.put(folder, files)
+        return files
+
+    async def _walk(self, root: str, progress: ProgressCallback | None) -> list[str]:
+        files: list[str] = []
+        limiter = anyio.Semaphore(WALK_CONCURRENCY)
+        visited = 0
+
+        async def visit(folder: str, tg: anyio.abc.TaskGroup) -> None:
+            nonlocal visited
+            async with limiter:
+                entries = await self._client.list_directory(folder)
+            visited += 1
+            if progress is not None:
+                await progress(visited, None, f"listed {visited} folders, {len(files)} files")
+            for entry in entries:
+                path = folder + entry
+                if entry.endswith("/"):
+                    tg.start_soon(visit, path, tg)
+                else:
+                    files.append(path)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(visit, root, tg)
+        return files

@@ -1,0 +1,160 @@
+"""Searching the vault: simple text search, structured (JsonLogic / Dataview) and semantic.
+
+The plugin scans every note on each search, so a query's whole result is cached briefly:
+paging through it does not search the vault again. Results are normalised here (ordering by
+score, match trimming, folder scoping) so every plugin version looks the same to the model.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from vaultgate.cache import TTLCache
+from vaultgate.errors import InvalidArgument
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.paths import normalize_directory
+
+SEARCH_TTL_SECONDS = 60.0
+SMART_TEXT_LIMIT = 300
+
+QueryType = Literal["jsonlogic", "dataview"]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    context: str
+    start: int
+    end: int
+    source: str  # "content" or "filename"
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleHit:
+    filename: str
+    score: float
+    matches: tuple[Match, ...]  # content matches first, in document order
+
+    def render(self, max_matches: int) -> dict[str, Any]:
+        return {
+            "filename": self.filename,
+            "score": self.score,
+            "matchCount": len(self.matches),
+            "matches": [
+                {"context": m.context, "start": m.start, "end": m.end}
+                for m in self.matches[:max_matches]
+            ],
+        }
+
+
+class VaultSearcher:
+    """Runs searches through the client and keeps each full result for a short while."""
+
+    def __init__(self, client: ObsidianClient, ttl: float = SEARCH_TTL_SECONDS) -> None:
+        self._client = client
+        self._simple: TTLCache[tuple[str, int], list[SimpleHit]] = TTLCache(ttl)
+        self._structured: TTLCache[tuple[str, str], list[dict[str, Any]]] = TTLCache(ttl)
+
+    def invalidate(self) -> None:
+        """Forget cached results: called after any write made through vaultgate."""
+        self._simple.clear()
+        self._structured.clear()
+
+    async def simple(
+        self, query: str, *, context_length: int, folder: str | None = None
+    ) -> list[SimpleHit]:
+        """Every note matching ``query``, best first (score descending, then path)."""
+        query = query.strip()
+        if not query:
+            raise InvalidArgument("query is empty. Pass one or more words to look for.")
+        key = (query, context_length)
+        hits = self._simple.get(key)
+        if hits is None:
+            raw = await self._client.search_simple(query, context_length)
+            hits = sorted((_simple_hit(item) for item in raw), key=lambda h: (-h.score, h.filename))
+            self._simple.put(key, hits)
+        if folder:
+            prefix = normalize_directory(folder)
+            hits = [hit for hit in hits if hit.filename.startswith(prefix)]
+        return hits
+
+    async def structured(self, query: str | dict[str, Any], query_type: QueryType) -> list[dict[str, Any]]:
+        """Rows ``{"filename", "result"}`` of a JsonLogic or Dataview query, by filename."""
+        text = query if isinstance(query, str) else json.dumps(query, sort_keys=True)
+        key = (query_type, text)
+        rows = self._structured.get(key)
+        if rows is not None:
+            return rows
+        match query_type:
+            case "jsonlogic":
+                rows = await self._client.search_jsonlogic(_parse_jsonlogic(query))
+            case "dataview":
+                if not isinstance(query, str) or not query.strip():
+                    raise InvalidArgument(
+                        'A Dataview query is DQL text, e.g. TABLE status FROM "Projects".'
+                    )
+                rows = await self._client.search_dql(query)
+        self._structured.put(key, rows)
+        return rows
+
+    async def smart(
+        self,
+        query: str,
+        *,
+        folders: list[str] | None,
+        exclude_folders: list[str] | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        """Semantic matches from the MCP Tools companion plugin, text trimmed."""
+        if not query.strip():
+            raise InvalidArgument("query is empty. Describe what you are looking for.")
+        raw = await self._client.search_smart(
+            query, folders=folders, exclude_folders=exclude_folders, limit=limit
+        )
+        return [
+            {
+                "path": item.get("path"),
+                "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
+                "score": item.get("score"),
+                "breadcrumbs": item.get("breadcrumbs"),
+            }
+            for item in raw[:limit]
+        ]
+
+
+def _simple_hit(item: dict[str, Any]) -> SimpleHit:
+    matches: list[Match] = []
+    for raw in item.get("matches", []):
+        span = raw.get("match", {})
+        matches.append(
+            Match(
+                context=str(raw.get("context", "")),
+                start=int(span.get("start", 0)),
+                end=int(span.get("end", 0)),
+                source=str(span.get("source", "content")),
+            )
+        )
+    matches.sort(key=lambda m: (m.source != "content", m.start))
+    return SimpleHit(
+        filename=str(item.get("filename", "")),
+        score=float(item.get("score", 0.0)),
+        matches=tuple(matches),
+    )
+
+
+def _parse_jsonlogic(query: str | dict[str, Any]) -> Any:
+    if not isinstance(query, str):
+        return query
+    try:
+        return json.loads(query)
+    except json.JSONDecodeError as exc:
+        raise InvalidArgument(
+            f"The JsonLogic query is not valid JSON ({exc.msg} at character {exc.pos}). "
+            'Example: {"glob": ["Projects/**", {"var": "path"}]} or '
+            '{"in": ["meeting", {"var": "tags"}]}.'
+        ) from exc
+
+
+def _trim(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,85 @@
+"""The real thing: `vaultgate serve` as a subprocess over stdio, through the SDK's Client,
+against the emulator over verified HTTPS on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import Client
+from mcp.types import TextContent
+
+from vaultgate.demo import fixture_vault, server_parameters
+from vaultgate.emulator.runner import start_emulator
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+def run_vaultgate(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OBSIDIAN_", "VAULTGATE_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "vaultgate", *args],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(fixture_vault(), vault)
+    with start_emulator(vault) as emulator:
+        async with Client(server_parameters(emulator)) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            listing = await client.call_tool("list_vault_files", {"directory": "Daily"})
+            note = await client.call_tool(
+                "get_vault_file", {"filename": "Daily/2026-11-21.md", "maxLength": 100}
+            )
+            search = await client.call_tool("search_vault_simple", {"query": "meeting"})
+
+    assert {"list_vault_files", "get_vault_file", "search_vault_simple"} <= names
+    assert not listing.is_error and not note.is_error and not search.is_error
+    first = listing.content[0]
+    assert isinstance(first, TextContent)
+    assert len(json.loads(first.text)["files"]) == 5
+    window = note.content[1]
+    assert isinstance(window, TextContent)
+    assert json.loads(window.text)["endIndex"] == 100
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        pytest.param({}, "OBSIDIAN_API_KEY is not set", id="no-key"),
+        pytest.param({"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PORT": "http"}, "OBSIDIAN_PORT", id="port"),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PROTOCOL": "ftp"}, "OBSIDIAN_PROTOCOL", id="protocol"
+        ),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_TIMEOUT": "-1"}, "OBSIDIAN_TIMEOUT", id="timeout"
+        ),
+    ],
+)
+def test_a_bad_setting_stops_the_server_with_one_line(env: dict[str, str], expected: str) -> None:
+    result = run_vaultgate("serve", env=env)
+
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert expected in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_the_demo_runs_to_the_end() -> None:
+    result = run_vaultgate("demo", env={})
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Demo complete." in result.stdout

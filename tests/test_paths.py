@@ -1,0 +1,199 @@
+"""Vault paths: what is refused before any request, and how segments are encoded."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vaultgate.errors import InvalidArgument, InvalidPath
+from vaultgate.paths import (
+    encode_header_value,
+    encode_vault_path,
+    normalize_directory,
+    validate_vault_path,
+)
+
+PERCENT_ESCAPE = re.compile(r"%[0-9A-F]{2}")
+
+# Segments a vault can really hold: anything but '/', '\\' and NUL, and not '.', '..' or ''.
+segments = st.one_of(
+    st.text(
+        st.characters(exclude_categories=["Cs"], exclude_characters="/\\\x00"),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(["My Notes", "café", "🎉 party", "C#", "100%", "what?", "a&b", "a..b.md"]),
+).filter(lambda segment: segment not in (".", ".."))
+
+vault_paths = st.lists(segments, min_size=1, max_size=5).map("/".join)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param("Daily Notes/2024-01-01.md", id="spaces"),
+        pytest.param("Café/naïve résumé.md", id="unicode"),
+        pytest.param("漢字/ノート.md", id="cjk"),
+        pytest.param("🎉/party 👩\u200d💻.md", id="emoji"),
+        pytest.param("C#/notes #1.md", id="hash"),
+        pytest.param("100%/done%20.md", id="percent"),
+        pytest.param("Why?/what?.md", id="question-mark"),
+        pytest.param("R&D/a&b.md", id="ampersand"),
+        pytest.param("a..b.md", id="double-dot-inside-a-name"),
+        pytest.param("notes/...md", id="three-dots"),
+        pytest.param(".obsidian/app.json", id="leading-dot-name"),
+        pytest.param("notes/v1.2..3/x.md", id="dots-inside-a-folder-name"),
+        pytest.param("Projects/", id="folder-with-trailing-slash"),
+        pytest.param("a", id="single-segment"),
+    ],
+)
+def test_ordinary_vault_paths_are_accepted_unchanged(path: str) -> None:
+    assert validate_vault_path(path) == path
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        pytest.param("..", "'..' segments", id="dotdot-alone"),
+        pytest.param("../secret.md", "'..' segments", id="dotdot-first"),
+        pytest.param("a/../b.md", "'..' segments", id="dotdot-middle"),
+        pytest.param("a/..", "'..' segments", id="dotdot-last"),
+        pytest.param("a/../", "'..' segments", id="dotdot-before-trailing-slash"),
+        pytest.param(".", "'.' segments", id="dot-alone"),
+        pytest.param("./a.md", "'.' segments", id="dot-first"),
+        pytest.param("a/./b.md", "'.' segments", id="dot-middle"),
+        pytest.param("/etc/passwd", "starts with '/'", id="leading-slash"),
+        pytest.param("/", "starts with '/'", id="root-slash"),
+        pytest.param("a\\b.md", "backslashes", id="backslash"),
+        pytest.param("..\\secret.md", "backslashes", id="windows-traversal"),
+        pytest.param("a\x00.md", "NUL", id="nul"),
+        pytest.param("a//b.md", "empty segment", id="double-slash"),
+        pytest.param("a//", "empty segment", id="double-trailing-slash"),
+        pytest.param("", "empty", id="empty"),
+    ],
+)
+def test_unsafe_vault_paths_are_refused_with_a_reason(path: str, reason: str) -> None:
+    with pytest.raises(InvalidPath) as caught:
+        validate_vault_path(path)
+
+    assert caught.value.path == path
+    assert reason in caught.value.reason
+    assert isinstance(caught.value, InvalidArgument)
+
+
+def test_an_empty_path_is_accepted_only_when_allowed() -> None:
+    assert validate_vault_path("", allow_empty=True) == ""
+
+
+@given(path=vault_paths)
+def test_any_path_of_real_segments_is_accepted_unchanged(path: str) -> None:
+    assert validate_vault_path(path) == path
+    assert validate_vault_path(path + "/") == path + "/"
+
+
+@given(
+    parts=st.lists(segments, max_size=4),
+    position=st.integers(min_value=0, max_value=4),
+    bad=st.sampled_from(["..", "."]),
+)
+def test_a_dot_or_dotdot_segment_is_refused_wherever_it_stands(
+    parts: list[str], position: int, bad: str
+) -> None:
+    parts.insert(min(position, len(parts)), bad)
+    path = "/".join(parts)
+
+    with pytest.raises(InvalidPath, match=f"'{re.escape(bad)}' segments"):
+        validate_vault_path(path)
+    with pytest.raises(InvalidPath):
+        validate_vault_path(path + "/")
+
+
+# --- normalize_directory ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("directory", "normalized"),
+    [
+        pytest.param("", "", id="empty-is-root"),
+        pytest.param("/", "", id="slash-is-root"),
+        pytest.param("   ", "", id="blank-is-root"),
+        pytest.param("Projects", "Projects/", id="adds-trailing-slash"),
+        pytest.param("Projects/", "Projects/", id="keeps-trailing-slash"),
+        pytest.param("Projects/2024", "Projects/2024/", id="nested"),
+        pytest.param("  Daily Notes/ ", "Daily Notes/", id="strips-surrounding-blanks"),
+        pytest.param("🎉 #1", "🎉 #1/", id="emoji-and-hash"),
+    ],
+)
+def test_normalize_directory_gives_the_form_the_api_lists(directory: str, normalized: str) -> None:
+    assert normalize_directory(directory) == normalized
+
+
+@pytest.mark.parametrize("directory", ["../x", "a/../b", "/abs", "a\\b", "a//b", "./"])
+def test_normalize_directory_refuses_unsafe_folders(directory: str) -> None:
+    with pytest.raises(InvalidPath):
+        normalize_directory(directory)
+
+
+# --- encode_vault_path --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "encoded"),
+    [
+        pytest.param("Daily Notes/a b.md", "Daily%20Notes/a%20b.md", id="spaces"),
+        pytest.param("C#/notes #1.md", "C%23/notes%20%231.md", id="hash"),
+        pytest.param("100%.md", "100%25.md", id="percent"),
+        pytest.param("what?.md", "what%3F.md", id="question-mark"),
+        pytest.param("R&D/a&b.md", "R%26D/a%26b.md", id="ampersand"),
+        pytest.param("café.md", "caf%C3%A9.md", id="unicode"),
+        pytest.param("🎉.md", "%F0%9F%8E%89.md", id="emoji"),
+        pytest.param("Projects/", "Projects/", id="trailing-slash-kept"),
+        pytest.param("a-b_c.d~e/f.md", "a-b_c.d~e/f.md", id="unreserved-untouched"),
+    ],
+)
+def test_encode_vault_path_encodes_each_segment_and_keeps_slashes(path: str, encoded: str) -> None:
+    assert encode_vault_path(path) == encoded
+
+
+@given(path=vault_paths)
+def test_every_encoded_segment_unquotes_back_and_hides_no_delimiter(path: str) -> None:
+    encoded = encode_vault_path(path)
+    originals = path.split("/")
+    encoded_segments = encoded.split("/")
+
+    assert len(encoded_segments) == len(originals)
+    assert encoded.isascii()
+    for original, segment in zip(originals, encoded_segments, strict=True):
+        assert unquote(segment) == original
+        # Whatever remains once the %XX escapes are removed must hold no delimiter.
+        bare = PERCENT_ESCAPE.sub("", segment)
+        assert not set(bare) & set("/#?%& ")
+
+
+# --- encode_header_value ------------------------------------------------------------------
+
+
+@given(value=st.text(st.characters(exclude_categories=["Cs"])))
+def test_header_values_are_printable_ascii_and_unquote_to_the_input(value: str) -> None:
+    encoded = encode_header_value(value)
+
+    assert all(" " <= char <= "~" for char in encoded)
+    assert unquote(encoded) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "encoded"),
+    [
+        pytest.param("Daily Notes/a b.md", "Daily Notes/a b.md", id="readable-kept"),
+        pytest.param("Heading::Sub", "Heading::Sub", id="heading-delimiter-kept"),
+        pytest.param("Café", "Caf%C3%A9", id="unicode"),
+        pytest.param("50%", "50%25", id="percent"),
+        pytest.param("a\r\nX-Injected: 1", "a%0D%0AX-Injected: 1", id="no-header-injection"),
+    ],
+)
+def test_encode_header_value_examples(value: str, encoded: str) -> None:
+    assert encode_header_value(value) == encoded

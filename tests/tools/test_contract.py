@@ -1,0 +1,61 @@
+"""The public surface, frozen: tool names, parameters, defaults and annotations."""
+
+from __future__ import annotations
+
+import pytest
+from mcp import Client
+
+from vaultgate.config import Settings
+from vaultgate.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+READ_TOOLS = {
+    "list_vault_files": {"directory": "", "recursive": False, "pattern": None, "limit": 100, "offset": 0},
+    "get_vault_file": {
+        "filename": ...,
+        "format": "markdown",
+        "maxLength": 10000,
+        "startIndex": 0,
+        "section": None,
+    },
+    "get_active_file": {"format": "markdown", "maxLength": 10000, "startIndex": 0},
+    "search_vault_simple": {
+        "query": ...,
+        "contextLength": 100,
+        "limit": 20,
+        "offset": 0,
+        "folder": None,
+        "maxMatchesPerFile": 3,
+    },
+    "search_vault": {"query": ..., "queryType": "jsonlogic", "limit": 50, "offset": 0},
+    "search_vault_smart": {"query": ..., "folders": None, "excludeFolders": None, "limit": 20},
+    "get_server_info": {},
+}
+
+
+async def test_read_tools_have_exactly_the_contracted_parameters_and_defaults() -> None:
+    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    for name, parameters in READ_TOOLS.items():
+        schema = tools[name].input_schema
+        assert set(schema.get("properties", {})) == set(parameters), name
+        required = {p for p, default in parameters.items() if default is ...}
+        assert set(schema.get("required", [])) == required, name
+        for parameter, default in parameters.items():
+            if default is not ...:
+                assert schema["properties"][parameter].get("default") == default, (name, parameter)
+        annotations = tools[name].annotations
+        assert annotations is not None and annotations.read_only_hint is True, name
+        assert tools[name].description, name
+
+
+async def test_every_tool_docstring_says_how_to_get_more_when_it_pages() -> None:
+    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    for name in ("list_vault_files", "search_vault_simple", "search_vault"):
+        assert "nextOffset" in (tools[name].description or ""), name
+    for name in ("get_vault_file", "get_active_file"):
+        assert "nextIndex" in (tools[name].description or ""), name

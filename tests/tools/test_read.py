@@ -1,0 +1,313 @@
+"""list_vault_files, get_vault_file and get_active_file against the emulator over HTTPS."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from vaultgate.emulator.runner import RunningEmulator
+
+from tests.tools.conftest import (
+    ClientFactory,
+    EmulatorFactory,
+    error_text,
+    payload,
+    size,
+    texts,
+    vault_files,
+)
+
+pytestmark = pytest.mark.anyio
+
+LONG_NOTE = "Resources/Long essay.md"
+NOTICE_PREFIX = "Content truncated. Call with startIndex of "
+
+
+async def walk_listing(client: Client, **arguments: object) -> list[str]:
+    files: list[str] = []
+    offset = 0
+    while True:
+        page = payload(await client.call_tool("list_vault_files", {**arguments, "offset": offset}))
+        files.extend(page["files"])
+        if not page["pagination"]["hasMore"]:
+            assert "nextOffset" not in page
+            return files
+        offset = page["nextOffset"]
+
+
+async def test_root_listing_is_one_level_sorted_with_folders_marked(client: Client, vault: Path) -> None:
+    page = payload(await client.call_tool("list_vault_files", {}))
+
+    expected = sorted(
+        entry.name + ("/" if entry.is_dir() else "")
+        for entry in vault.iterdir()
+        if not entry.name.startswith(".") and (entry.is_file() or any(entry.rglob("*.*")))
+    )
+    assert page["files"] == expected
+    assert page["pagination"] == {"total": len(expected), "offset": 0, "limit": 100, "hasMore": False}
+
+
+async def test_folder_listing_gives_vault_relative_paths(client: Client) -> None:
+    page = payload(await client.call_tool("list_vault_files", {"directory": "Daily"}))
+
+    assert page["files"]
+    assert all(path.startswith("Daily/") for path in page["files"])
+
+
+async def test_walking_every_recursive_page_returns_every_file_once(client: Client, vault: Path) -> None:
+    files = await walk_listing(client, recursive=True, limit=7)
+
+    assert files == vault_files(vault)
+
+
+async def test_recursive_pages_come_from_the_cached_walk(
+    client: Client, vault: Path, emulator: RunningEmulator
+) -> None:
+    first = payload(await client.call_tool("list_vault_files", {"recursive": True, "limit": 5}))
+    (vault / "Inbox" / "added later.md").write_text("new\n", encoding="utf-8")
+    emulator.state.refresh()
+    fresh = payload(await client.call_tool("list_vault_files", {"directory": "Inbox"}))
+    assert "Inbox/added later.md" in fresh["files"]
+
+    second = payload(
+        await client.call_tool("list_vault_files", {"recursive": True, "limit": 5, "offset": 5})
+    )
+
+    assert second["pagination"]["total"] == first["pagination"]["total"]
+
+
+async def test_pattern_filters_by_glob_on_vault_paths(client: Client, vault: Path) -> None:
+    page = payload(
+        await client.call_tool(
+            "list_vault_files", {"recursive": True, "pattern": "Daily/*.md", "limit": 1000}
+        )
+    )
+
+    expected = [p for p in vault_files(vault) if p.startswith("Daily/") and p.endswith(".md")]
+    assert page["files"] == expected
+    assert expected
+
+
+async def test_brace_and_globstar_patterns_work(client: Client, vault: Path) -> None:
+    page = payload(
+        await client.call_tool(
+            "list_vault_files", {"recursive": True, "pattern": "**/*.{png,canvas}", "limit": 1000}
+        )
+    )
+
+    assert page["files"] == [p for p in vault_files(vault) if p.endswith((".png", ".canvas"))]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        pytest.param({"directory": "No such folder"}, "not found", id="missing-folder"),
+        pytest.param({"directory": "../outside"}, "Invalid vault path", id="traversal"),
+        pytest.param({"offset": 10_000}, "past the end", id="offset-past-end"),
+        pytest.param({"pattern": "["}, "glob", id="bad-glob"),
+        pytest.param({"limit": 0}, "limit", id="limit-zero"),
+        pytest.param({"limit": 1001}, "limit", id="limit-too-big"),
+    ],
+)
+async def test_bad_listing_arguments_get_a_clear_error(
+    client: Client, arguments: dict[str, object], expected: str
+) -> None:
+    assert expected in error_text(await client.call_tool("list_vault_files", arguments))
+
+
+async def test_reading_every_window_returns_the_note_exactly(client: Client, vault: Path) -> None:
+    original = (vault / LONG_NOTE).read_text(encoding="utf-8")
+    pieces: list[str] = []
+    start = 0
+    while True:
+        result = await client.call_tool(
+            "get_vault_file", {"filename": LONG_NOTE, "maxLength": 7000, "startIndex": start}
+        )
+        body, meta_text = texts(result)
+        meta = json.loads(meta_text)
+        window = original[meta["startIndex"] : meta["endIndex"]]
+        pieces.append(window)
+        if not meta["hasMore"]:
+            assert body == window
+            assert meta["nextIndex"] is None
+            break
+        assert body.startswith(window)
+        assert body.rstrip("\n").splitlines()[-1] == f"{NOTICE_PREFIX}{meta['nextIndex']} to get more."
+        assert meta["endIndex"] - meta["startIndex"] == 7000
+        start = meta["nextIndex"]
+
+    assert "".join(pieces) == original
+    assert len(original) > 50_000
+
+
+async def test_a_short_note_is_whole_and_not_truncated(client: Client, vault: Path) -> None:
+    result = await client.call_tool("get_vault_file", {"filename": "Daily/2026-11-21.md"})
+
+    body, meta_text = texts(result)
+    assert body == (vault / "Daily/2026-11-21.md").read_text(encoding="utf-8")
+    assert json.loads(meta_text) == {
+        "truncated": False,
+        "totalLength": len(body),
+        "startIndex": 0,
+        "endIndex": len(body),
+        "nextIndex": None,
+        "hasMore": False,
+    }
+
+
+async def test_start_index_past_the_end_states_the_total_length(client: Client, vault: Path) -> None:
+    total = len((vault / "Daily/2026-11-21.md").read_text(encoding="utf-8"))
+
+    message = error_text(
+        await client.call_tool(
+            "get_vault_file", {"filename": "Daily/2026-11-21.md", "startIndex": total + 5}
+        )
+    )
+
+    assert f"totalLength {total}" in message
+
+
+@pytest.mark.parametrize(
+    "filename",
+    [
+        pytest.param("Résumé notes.md", id="accents"),
+        pytest.param("日本語メモ.md", id="cjk"),
+        pytest.param("🚀 Launch plan.md", id="emoji"),
+        pytest.param("C# & .NET tips.md", id="hash-ampersand"),
+        pytest.param("100% done.md", id="percent"),
+    ],
+)
+async def test_awkward_names_read_back_exactly(client: Client, vault: Path, filename: str) -> None:
+    path = next(p for p in vault_files(vault) if p.endswith(filename))
+
+    body = texts(await client.call_tool("get_vault_file", {"filename": path}))[0]
+
+    assert body == (vault / path).read_text(encoding="utf-8")
+
+
+async def test_section_by_unique_leaf_returns_just_that_section(client: Client, vault: Path) -> None:
+    text = (vault / "Projects/Overview.md").read_text(encoding="utf-8")
+
+    body = texts(
+        await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md", "section": "Risks"})
+    )[0]
+
+    assert body.startswith("### Risks")
+    assert body in text
+    assert len(body) < len(text)
+
+
+async def test_an_ambiguous_section_lists_the_full_paths(client: Client) -> None:
+    message = error_text(
+        await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md", "section": "Notes"})
+    )
+
+    assert "Project Alpha::Notes" in message
+    assert "Project Beta::Notes" in message
+
+
+async def test_a_full_path_section_resolves_a_duplicate_name(client: Client) -> None:
+    result = await client.call_tool(
+        "get_vault_file", {"filename": "Projects/Overview.md", "section": "Project Beta::Notes"}
+    )
+
+    assert texts(result)[0].startswith("## Notes")
+    assert not result.is_error
+
+
+async def test_map_lists_heading_paths_blocks_and_frontmatter_keys(client: Client) -> None:
+    body = texts(
+        await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md", "format": "map"})
+    )[0]
+
+    doc_map = json.loads(body)
+    assert "Project Alpha::Notes" in doc_map["headings"]
+    assert "Project Beta::Notes" in doc_map["headings"]
+    assert set(doc_map) == {"headings", "blocks", "frontmatterFields"}
+
+
+async def test_json_format_has_metadata_and_a_bounded_content_window(client: Client, vault: Path) -> None:
+    result = await client.call_tool(
+        "get_vault_file", {"filename": LONG_NOTE, "format": "json", "maxLength": 3000}
+    )
+
+    body, meta_text = texts(result)
+    first_line = body.split("\n", 1)[0]
+    note = json.loads(first_line)
+    meta = json.loads(meta_text)
+    assert note["path"] == LONG_NOTE
+    assert {"frontmatter", "tags", "stat", "content"} <= set(note)
+    assert len(first_line) <= 3000
+    original = (vault / LONG_NOTE).read_text(encoding="utf-8")
+    assert note["content"] == original[: meta["endIndex"]]
+    assert body.endswith(f"{NOTICE_PREFIX}{meta['nextIndex']} to get more.")
+
+
+async def test_missing_note_says_what_to_do(client: Client) -> None:
+    message = error_text(await client.call_tool("get_vault_file", {"filename": "Projects/nope.md"}))
+
+    assert "not found" in message
+    assert "list_vault_files" in message
+
+
+async def test_backslash_path_is_refused_before_any_request(client: Client) -> None:
+    message = error_text(await client.call_tool("get_vault_file", {"filename": "a\\b.md"}))
+
+    assert "backslash" in message
+
+
+async def test_active_file_is_the_open_note(client: Client, vault: Path) -> None:
+    result = await client.call_tool("get_active_file", {"maxLength": 50})
+
+    body, meta_text = texts(result)
+    original = (vault / "Daily/2026-11-21.md").read_text(encoding="utf-8")
+    assert body.startswith(original[:50])
+    assert json.loads(meta_text)["totalLength"] == len(original)
+
+
+async def test_no_active_file_is_a_clear_error(
+    emulator_factory: EmulatorFactory, connect: ClientFactory
+) -> None:
+    async with connect(emulator_factory(active_file=None)) as client:
+        message = error_text(await client.call_tool("get_active_file", {}))
+
+    assert "open" in message.lower()
+
+
+@pytest.mark.parametrize("plugin_version", ["3.6.2", "4.1.7", "5.1.0"])
+async def test_map_works_on_every_plugin_version(
+    emulator_factory: EmulatorFactory, connect: ClientFactory, plugin_version: str
+) -> None:
+    async with connect(emulator_factory(plugin_version=plugin_version)) as client:
+        body = texts(
+            await client.call_tool(
+                "get_vault_file", {"filename": "Projects/Overview.md", "format": "map"}
+            )
+        )[0]
+
+    assert "Project Alpha::Notes" in json.loads(body)["headings"]
+
+
+async def test_default_read_responses_stay_under_12000_characters(client: Client, vault: Path) -> None:
+    calls = [
+        ("list_vault_files", {"recursive": True}),
+        ("get_vault_file", {"filename": LONG_NOTE}),
+        ("get_vault_file", {"filename": LONG_NOTE, "format": "json"}),
+        ("get_vault_file", {"filename": LONG_NOTE, "format": "map"}),
+        ("get_active_file", {}),
+    ]
+    for tool, arguments in calls:
+        assert size(await client.call_tool(tool, arguments)) <= 12_000, (tool, arguments)
+
+
+async def test_largest_windows_stay_under_110000_characters(client: Client) -> None:
+    calls = [
+        ("list_vault_files", {"recursive": True, "limit": 1000}),
+        ("get_vault_file", {"filename": LONG_NOTE, "maxLength": 100_000}),
+        ("get_vault_file", {"filename": LONG_NOTE, "format": "json", "maxLength": 100_000}),
+    ]
+    for tool, arguments in calls:
+        assert size(await client.call_tool(tool, arguments)) <= 110_000, (tool, arguments)

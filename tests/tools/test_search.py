@@ -1,0 +1,201 @@
+"""search_vault_simple, search_vault and search_vault_smart against the emulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from vaultgate.emulator.runner import RunningEmulator
+
+from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, size
+
+pytestmark = pytest.mark.anyio
+
+
+def notes_containing(vault: Path, word: str) -> set[str]:
+    return {
+        path.relative_to(vault).as_posix()
+        for path in vault.rglob("*.md")
+        if not any(part.startswith(".") for part in path.relative_to(vault).parts)
+        and (word in path.read_text(encoding="utf-8").lower() or word in path.stem.lower())
+    }
+
+
+async def walk_search(client: Client, **arguments: object) -> list[dict[str, object]]:
+    results: list[dict[str, object]] = []
+    offset = 0
+    while True:
+        page = payload(await client.call_tool("search_vault_simple", {**arguments, "offset": offset}))
+        results.extend(page["results"])
+        if not page["pagination"]["hasMore"]:
+            return results
+        offset = page["nextOffset"]
+
+
+async def test_paging_through_a_search_returns_each_matching_note_once(
+    client: Client, vault: Path
+) -> None:
+    results = await walk_search(client, query="meeting", limit=3)
+
+    filenames = [str(r["filename"]) for r in results]
+    assert len(filenames) == len(set(filenames))
+    assert set(filenames) == notes_containing(vault, "meeting")
+    assert len(filenames) >= 8
+
+
+async def test_results_are_best_first_and_matches_point_into_the_note(
+    client: Client, vault: Path
+) -> None:
+    page = payload(await client.call_tool("search_vault_simple", {"query": "meeting", "limit": 50}))
+
+    scores = [r["score"] for r in page["results"]]
+    assert scores == sorted(scores, reverse=True)
+    for result in page["results"]:
+        text = (vault / result["filename"]).read_text(encoding="utf-8")
+        assert result["matchCount"] >= len(result["matches"])
+        assert len(result["matches"]) <= 3
+        for match in result["matches"]:
+            if text[match["start"] : match["end"]].lower() == "meeting":
+                assert text[match["start"] : match["end"]] in match["context"]
+
+
+async def test_later_pages_come_from_the_cached_result(
+    client: Client, vault: Path, emulator: RunningEmulator
+) -> None:
+    first = payload(await client.call_tool("search_vault_simple", {"query": "meeting", "limit": 2}))
+    (vault / "Inbox" / "another meeting.md").write_text("meeting meeting\n", encoding="utf-8")
+    emulator.state.refresh()
+
+    second = payload(
+        await client.call_tool("search_vault_simple", {"query": "meeting", "limit": 2, "offset": 2})
+    )
+
+    assert second["pagination"]["total"] == first["pagination"]["total"]
+
+
+async def test_folder_scopes_the_search(client: Client) -> None:
+    page = payload(
+        await client.call_tool("search_vault_simple", {"query": "meeting", "folder": "Daily"})
+    )
+
+    assert page["results"]
+    assert all(r["filename"].startswith("Daily/") for r in page["results"])
+
+
+async def test_long_matches_cut_the_page_to_the_budget_and_say_so(client: Client) -> None:
+    arguments = {"query": "meeting", "contextLength": 500, "maxMatchesPerFile": 20, "limit": 100}
+
+    result = await client.call_tool("search_vault_simple", arguments)
+
+    page = payload(result)
+    assert size(result) <= 13_000
+    if page["pagination"]["hasMore"]:
+        assert "offset=" in page["notice"]
+
+
+async def test_an_empty_query_is_refused(client: Client) -> None:
+    assert "empty" in error_text(await client.call_tool("search_vault_simple", {"query": "  "}))
+
+
+async def test_jsonlogic_search_finds_notes_by_path_glob(client: Client, vault: Path) -> None:
+    page = payload(
+        await client.call_tool(
+            "search_vault", {"query": '{"glob": ["Daily/*.md", {"var": "path"}]}', "limit": 200}
+        )
+    )
+
+    assert sorted(r["filename"] for r in page["results"]) == sorted(
+        p.relative_to(vault).as_posix() for p in (vault / "Daily").glob("*.md")
+    )
+
+
+async def test_jsonlogic_accepts_an_object_query(client: Client) -> None:
+    page = payload(
+        await client.call_tool("search_vault", {"query": {"glob": ["Daily/*.md", {"var": "path"}]}})
+    )
+
+    assert page["pagination"]["total"] == 5
+
+
+async def test_invalid_jsonlogic_json_is_explained(client: Client) -> None:
+    message = error_text(await client.call_tool("search_vault", {"query": "{not json"}))
+
+    assert "not valid JSON" in message
+    assert "glob" in message
+
+
+async def test_dataview_on_a_new_plugin_names_the_version_and_the_alternative(client: Client) -> None:
+    message = error_text(
+        await client.call_tool(
+            "search_vault", {"query": 'TABLE file.name FROM "Daily"', "queryType": "dataview"}
+        )
+    )
+
+    assert "needs Local REST API < 4.0.0; you run 5.1.0" in message
+    assert "jsonlogic" in message
+
+
+async def test_dataview_works_where_the_plugin_still_has_it(
+    emulator_factory: EmulatorFactory, connect: ClientFactory
+) -> None:
+    async with connect(emulator_factory(plugin_version="3.6.2")) as client:
+        page = payload(
+            await client.call_tool(
+                "search_vault", {"query": 'TABLE tags FROM "Daily"', "queryType": "dataview"}
+            )
+        )
+
+    assert page["pagination"]["total"] == 5
+    assert all(r["filename"].startswith("Daily/") for r in page["results"])
+
+
+async def test_a_huge_jsonlogic_result_is_cut_per_row(client: Client) -> None:
+    result = await client.call_tool(
+        "search_vault",
+        {"query": '{"if": [{"glob": ["Resources/Long*", {"var": "path"}]}, {"var": "content"}, false]}'},
+    )
+
+    row = payload(result)["results"][0]
+    assert row["resultTruncated"]["length"] > 50_000
+    assert size(result) <= 12_000
+
+
+async def test_smart_search_without_the_companion_plugin_names_it(client: Client) -> None:
+    message = error_text(await client.call_tool("search_vault_smart", {"query": "launch"}))
+
+    assert "MCP Tools" in message
+
+
+async def test_smart_search_with_the_companion_plugin(
+    emulator_factory: EmulatorFactory, connect: ClientFactory
+) -> None:
+    async with connect(emulator_factory(extensions=True)) as client:
+        page = payload(
+            await client.call_tool(
+                "search_vault_smart", {"query": "launch plan rocket", "limit": 3}
+            )
+        )
+
+    assert 0 < len(page["results"]) <= 3
+    assert {"path", "text", "score", "breadcrumbs"} == set(page["results"][0])
+    assert all(len(r["text"]) <= 300 for r in page["results"])
+
+
+async def test_server_info_reports_versions_and_features(client: Client) -> None:
+    info = payload(await client.call_tool("get_server_info", {}))
+
+    assert info["plugin"] == "5.1.0"
+    assert info["authenticated"] is True
+    assert info["features"]["dataview_search"]["available"] is False
+    assert info["features"]["move"]["available"] is True
+
+
+async def test_default_search_responses_stay_under_12000_characters(client: Client) -> None:
+    for tool, arguments in [
+        ("search_vault_simple", {"query": "meeting"}),
+        ("search_vault", {"query": '{"var": "path"}'}),
+        ("get_server_info", {}),
+    ]:
+        assert size(await client.call_tool(tool, arguments)) <= 12_000, tool

@@ -1,0 +1,441 @@
+"""The async client of the Local REST API: the only code in vaultgate that speaks HTTP to it.
+
+Every foreign failure is translated here, once, into the tree in ``vaultgate.errors``: httpx
+and ssl exceptions by type, error answers by status and the plugin's ``errorCode``, each with a
+hint that fits the call. Paths are validated before any request is sent and encoded one
+segment at a time.
+
+Retries: an idempotent GET is sent again once when the connection drops before an answer
+(the plugin closes idle keep-alive sockets after 60 s, and a request can race that close).
+Nothing else is retried: a search may have been half-run, and a TLS failure will not heal.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import unquote
+
+import httpx
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from vaultgate import markdown
+from vaultgate.config import ObsidianSettings
+from vaultgate.errors import (
+    AuthenticationFailed,
+    FeatureUnavailable,
+    NotFound,
+    ObsidianAPIError,
+    ObsidianError,
+    ObsidianTimeout,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+)
+from vaultgate.markdown import DocumentMap
+from vaultgate.obsidian.features import FeatureSet, Version
+from vaultgate.obsidian.models import (
+    NOTE_JSON,
+    SEARCH_RESULTS,
+    DirectoryAnswer,
+    DocumentMapAnswer,
+    RootAnswer,
+    SmartSearchAnswer,
+    TagsAnswer,
+)
+from vaultgate.paths import encode_vault_path, normalize_directory, validate_vault_path
+
+log = logging.getLogger("vaultgate.obsidian")
+
+MARKDOWN = "text/markdown"
+NOTE_JSON_TYPE = "application/vnd.olrapi.note+json"
+DOCUMENT_MAP_TYPE = "application/vnd.olrapi.document-map+json"
+JSONLOGIC_TYPE = "application/vnd.olrapi.jsonlogic+json"
+DQL_TYPE = "application/vnd.olrapi.dataview.dql+txt"
+
+EMPTY_ROOT_LISTS_SINCE = Version(3, 6, 1)  # before, an empty vault root answered 404
+
+ACTIVE_FILE = "the active file"
+_NO_ACTIVE_FILE = "No note is open in Obsidian; open one there, or give the note's vault path."
+_NO_SUCH_ROUTE = (
+    "The Local REST API has no such route; check the plugin version with get_server_info."
+)
+_INTERNAL_ERROR = "Obsidian hit an internal error; retry, or check Obsidian's developer console."
+_CONTENT_TYPE_REFUSED = (
+    "This Local REST API version does not accept that kind of query; "
+    "use search_vault with queryType=jsonlogic, or a simple search."
+)
+_HINTS_400: Mapping[int, str] = {
+    40011: _CONTENT_TYPE_REFUSED,
+    40012: _CONTENT_TYPE_REFUSED,
+    40015: "The query is not valid JSON; check its brackets and quotes.",
+    40021: (
+        "The path leaves the vault or is malformed; use a vault-relative path such as "
+        "'Projects/plan.md'."
+    ),
+    40070: "Check the JsonLogic/DQL syntax of the query; the message names the problem.",
+    40090: "The search needs a non-empty query.",
+}
+_HINTS_405: Mapping[int, str] = {
+    40510: "That path is a folder; use list_vault_files to see what it contains.",
+}
+_SMART_SEARCH_MISSING = (
+    "Semantic search needs the 'MCP Tools' companion plugin (jacksteamdev/obsidian-mcp-tools) "
+    "with Smart Connections installed and enabled in Obsidian; this vault's Local REST API has "
+    "no /search/smart route. Use search_vault or a simple search instead."
+)
+
+# A connection that dropped before any answer: worth one more try on an idempotent GET.
+_DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.ConnectError)
+
+_Model = TypeVar("_Model", bound=BaseModel)
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    authenticated: bool
+    plugin_version: Version
+    obsidian_version: str
+    service: str
+    certificate_days_left: float | None
+    extensions: list[str]  # apiExtensions ids (else names), [] when absent
+
+
+@dataclass(frozen=True)
+class Note:
+    path: str  # vault path; for the active file from Content-Location, percent-decoded
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """What a request is about, so that its failure can say what to try next."""
+
+    subject: str  # named by NotFound
+    not_found: str  # the hint for a 404
+    special: Callable[[httpx.Response], ObsidianError | None] | None = None
+
+
+class ObsidianClient:
+    """Typed calls to one Local REST API; takes a ready ``httpx.AsyncClient`` (see transport)."""
+
+    def __init__(self, settings: ObsidianSettings, http: httpx.AsyncClient) -> None:
+        self._settings = settings
+        self._http = http
+        self._status: ServerStatus | None = None
+
+    @property
+    def base_url(self) -> str:
+        return self._settings.base_url
+
+    # --- server ---------------------------------------------------------------------------
+
+    async def status(self) -> ServerStatus:
+        """``GET /`` (with the key, so it says whether the key is accepted); cached."""
+        if self._status is None:
+            self._status = await self._read_status()
+        return self._status
+
+    async def refresh_status(self) -> ServerStatus:
+        self._status = await self._read_status()
+        return self._status
+
+    async def features(self) -> FeatureSet:
+        return FeatureSet((await self.status()).plugin_version)
+
+    async def _read_status(self) -> ServerStatus:
+        call = _Call(
+            "/",
+            "Something other than the Local REST API answers there; check OBSIDIAN_PORT.",
+        )
+        response = await self._send("GET", "/", call)
+        answer = _parse(response, RootAnswer, "GET /")
+        try:
+            version = Version.parse(answer.versions.plugin)
+        except ValueError as exc:
+            raise _unexpected(response, "GET /") from exc
+        cert = answer.certificate_info
+        return ServerStatus(
+            authenticated=answer.authenticated,
+            plugin_version=version,
+            obsidian_version=answer.versions.obsidian,
+            service=answer.service,
+            certificate_days_left=cert.validity_days if cert is not None else None,
+            extensions=answer.extension_names(),
+        )
+
+    # --- reading --------------------------------------------------------------------------
+
+    async def list_directory(self, directory: str) -> list[str]:
+        """One level of ``directory`` ('' = the root): names relative to it, folders end in '/'."""
+        folder = normalize_directory(directory)
+        parent = folder.removesuffix("/").rpartition("/")[0]
+        call = _Call(
+            directory,
+            f"Use list_vault_files with the parent folder (directory={parent!r}) to see what "
+            "exists; folders with no files in them do not exist for Obsidian.",
+        )
+        try:
+            response = await self._send("GET", f"/vault/{encode_vault_path(folder)}", call)
+        except NotFound:
+            if folder == "" and (await self.status()).plugin_version < EMPTY_ROOT_LISTS_SINCE:
+                return []
+            raise
+        return list(_parse(response, DirectoryAnswer, "the folder listing").files)
+
+    async def read_note(self, path: str | None) -> Note:
+        """The note's text. None reads the file active in Obsidian; its path comes from
+        ``Content-Location`` ('' if the plugin sent none)."""
+        url, call = self._note(path)
+        response = await self._send("GET", url, call, headers={"Accept": MARKDOWN})
+        # The plugin serves notes as UTF-8 whatever the Content-Type says (or omits).
+        content = response.content.decode("utf-8", errors="replace")
+        if path is None:
+            path = unquote(response.headers.get("Content-Location", ""))
+        return Note(path=path, content=content)
+
+    async def read_note_json(self, path: str | None) -> dict[str, Any]:
+        """The plugin's note JSON: path, content, frontmatter, tags, stat (links from 4.0)."""
+        url, call = self._note(path)
+        response = await self._send("GET", url, call, headers={"Accept": NOTE_JSON_TYPE})
+        return _parse_as(response, NOTE_JSON, "the note JSON")
+
+    async def read_document_map(self, path: str | None) -> DocumentMap:
+        """Headings as full ``A::B`` paths, block ids, frontmatter keys (the 1.x shape).
+
+        We do not send ``Markdown-Patch-Version: 1`` (deprecated, gone in 6.0): 5.x's nested
+        heading tree is flattened here, with the duplicate markers stripped from its keys.
+        Before 3.4.0 there is no document map, so it is built from the note's markdown.
+        """
+        url, call = self._note(path)  # validates the path before any request
+        if not (await self.features()).has("document_map"):
+            return markdown.document_map((await self.read_note(path)).content)
+        response = await self._send("GET", url, call, headers={"Accept": DOCUMENT_MAP_TYPE})
+        return _parse(response, DocumentMapAnswer, "the document map").normalised()
+
+    def _note(self, path: str | None) -> tuple[str, _Call]:
+        if path is None:
+            return "/active/", _Call(ACTIVE_FILE, _NO_ACTIVE_FILE)
+        validate_vault_path(path)
+        parent = path.rpartition("/")[0]
+        return f"/vault/{encode_vault_path(path)}", _Call(
+            path,
+            f"Use list_vault_files with directory={parent!r} to see what exists, or "
+            "search_vault_simple to find the note by name.",
+        )
+
+    # --- searching ------------------------------------------------------------------------
+
+    async def search_simple(self, query: str, context_length: int) -> list[dict[str, Any]]:
+        """Obsidian's simple search over every note: raw plugin results."""
+        response = await self._send(
+            "POST",
+            "/search/simple/",
+            _Call("/search/simple/", _NO_SUCH_ROUTE),
+            params={"query": query, "contextLength": context_length},
+            search=True,
+        )
+        return _parse_as(response, SEARCH_RESULTS, "the search results")
+
+    async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
+        """A JsonLogic query evaluated against every note's JSON: ``[{filename, result}]``."""
+        return await self._structured_search(json.dumps(query), JSONLOGIC_TYPE)
+
+    async def search_dql(self, query: str) -> list[dict[str, Any]]:
+        """A Dataview DQL TABLE query (plugin 1.4.0 up to, not including, 4.0.0)."""
+        (await self.features()).require(
+            "dataview_search", action="search_vault with queryType=dataview"
+        )
+        return await self._structured_search(query, DQL_TYPE)
+
+    async def _structured_search(self, body: str, content_type: str) -> list[dict[str, Any]]:
+        response = await self._send(
+            "POST",
+            "/search/",
+            _Call("/search/", _NO_SUCH_ROUTE),
+            headers={"Content-Type": content_type},
+            content=body.encode("utf-8"),
+            search=True,
+        )
+        return _parse_as(response, SEARCH_RESULTS, "the search results")
+
+    async def search_smart(
+        self,
+        query: str,
+        *,
+        folders: list[str] | None,
+        exclude_folders: list[str] | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        """Semantic search through the MCP Tools companion plugin and Smart Connections."""
+        search_filter: dict[str, Any] = {"limit": limit}
+        if folders:
+            search_filter["folders"] = folders
+        if exclude_folders:
+            search_filter["excludeFolders"] = exclude_folders
+        # The route parses its body from a string: sent as application/json, the Local REST API
+        # would pre-parse it into an object and the route would reject it (NOTES.md §10).
+        body = json.dumps({"query": query, "filter": search_filter}, ensure_ascii=False)
+        response = await self._send(
+            "POST",
+            "/search/smart",
+            _Call("/search/smart", _SMART_SEARCH_MISSING, special=_smart_search_failure),
+            headers={"Content-Type": MARKDOWN},
+            content=body.encode("utf-8"),
+            search=True,
+        )
+        return list(_parse(response, SmartSearchAnswer, "the semantic search results").results)
+
+    async def list_tags(self) -> list[dict[str, Any]]:
+        """Every tag with its count (``{"name", "count"}``), plugin 3.5.0 and later."""
+        (await self.features()).require("tags", action="Listing tags")
+        response = await self._send("GET", "/tags/", _Call("/tags/", _NO_SUCH_ROUTE))
+        return list(_parse(response, TagsAnswer, "the tag list").tags)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # --- the one place requests are sent --------------------------------------------------
+
+    async def _send(
+        self,
+        method: str,
+        url: str,
+        call: _Call,
+        *,
+        headers: Mapping[str, str] | None = None,
+        params: Mapping[str, str | int] | None = None,
+        content: bytes | None = None,
+        search: bool = False,
+    ) -> httpx.Response:
+        timeout = self._settings.search_timeout if search else self._settings.timeout
+        retries = 1 if method == "GET" else 0
+        while True:
+            started = time.perf_counter()
+            try:
+                response = await self._http.request(
+                    method, url, headers=headers, params=params, content=content, timeout=timeout
+                )
+            except _DROPPED as exc:
+                detail = _tls_failure(exc)
+                if detail is not None:
+                    raise ObsidianTLSError(self.base_url, detail) from exc
+                if retries:
+                    retries -= 1
+                    log.debug("%s %s dropped (%s); retrying once", method, url, type(exc).__name__)
+                    continue
+                raise ObsidianUnreachable(self.base_url) from exc
+            except httpx.TimeoutException as exc:
+                raise ObsidianTimeout(self.base_url, timeout) from exc
+            except httpx.RequestError as exc:  # proxy, protocol, decoding: no usable answer
+                raise ObsidianUnreachable(self.base_url) from exc
+            elapsed_ms = (time.perf_counter() - started) * 1000
+            log.debug("%s %s -> %d in %.0f ms", method, url, response.status_code, elapsed_ms)
+            if response.is_success:
+                return response
+            raise _error_for(response, call)
+
+
+def _error_for(response: httpx.Response, call: _Call) -> ObsidianError:
+    """The error an answer with a non-2xx status stands for."""
+    if call.special is not None and (special := call.special(response)) is not None:
+        return special
+    status = response.status_code
+    if status == 401:
+        return AuthenticationFailed()
+    if status == 404:
+        return NotFound(call.subject, call.not_found)
+    code, message = _error_body(response)
+    if status >= 500:
+        hint = _INTERNAL_ERROR
+    elif status == 405:
+        hint = _HINTS_405.get(code or 0, "The Local REST API does not allow that on this path.")
+    elif status == 400:
+        hint = _HINTS_400.get(code or 0, "")
+    else:
+        hint = ""
+    return ObsidianAPIError(status, code, message, hint)
+
+
+def _error_body(response: httpx.Response) -> tuple[int | None, str]:
+    """(errorCode, message) from the plugin's ``{"message", "errorCode"}``, or what there is.
+
+    Extension routes answer ``{"error", "summary"}``; anything unparseable falls back to the
+    reason phrase, so a proxy's HTML page never reaches the model.
+    """
+    try:
+        body = response.json()
+    except ValueError:  # not JSON, or not UTF-8
+        body = None
+    code: int | None = None
+    parts: list[str] = []
+    if isinstance(body, dict):
+        raw_code = body.get("errorCode")
+        if isinstance(raw_code, int) and not isinstance(raw_code, bool):
+            code = raw_code
+        for key in ("message", "error", "summary"):
+            value = body.get(key)
+            if isinstance(value, str) and value.strip():
+                parts.append(value)
+            elif value is not None and key == "summary":
+                parts.append(json.dumps(value, ensure_ascii=False)[:300])
+    message = ": ".join(parts) or response.reason_phrase or f"HTTP {response.status_code}"
+    # The plugin appends details after a newline; keep one line, without a doubled full stop.
+    lines = (line.strip() for line in message.splitlines())
+    return code, ": ".join(line for line in lines if line).rstrip(".")
+
+
+def _smart_search_failure(response: httpx.Response) -> ObsidianError | None:
+    if response.status_code == 404:
+        return FeatureUnavailable("smart_search", _SMART_SEARCH_MISSING)
+    if response.status_code == 503:
+        _code, detail = _error_body(response)
+        return FeatureUnavailable(
+            "smart_search",
+            f"Semantic search is unavailable ({detail}): the Smart Connections plugin must be "
+            "installed, enabled and done indexing in Obsidian. Use search_vault meanwhile.",
+        )
+    return None
+
+
+def _tls_failure(exc: BaseException) -> str | None:
+    """A short reason if ``exc`` was caused by a certificate or handshake failure."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ssl.SSLCertVerificationError):
+            return current.verify_message or "certificate verify failed"
+        if isinstance(current, ssl.SSLError):
+            return current.reason or "TLS handshake failed"
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _parse(response: httpx.Response, model: type[_Model], what: str) -> _Model:
+    try:
+        return model.model_validate_json(response.content)
+    except ValidationError as exc:
+        raise _unexpected(response, what) from exc
+
+
+def _parse_as(response: httpx.Response, adapter: TypeAdapter[_T], what: str) -> _T:
+    try:
+        return adapter.validate_json(response.content)
+    except ValidationError as exc:
+        raise _unexpected(response, what) from exc
+
+
+def _unexpected(response: httpx.Response, what: str) -> ObsidianAPIError:
+    return ObsidianAPIError(
+        response.status_code,
+        None,
+        f"{what} did not have the expected shape",
+        "Check that OBSIDIAN_HOST and OBSIDIAN_PORT point at the Local REST API plugin; "
+        "`vaultgate doctor` shows what answers there.",
+    )

@@ -1,0 +1,156 @@
+"""The httpx client that talks to the Local REST API, and what its TLS trusts.
+
+TLS is decided for this one client's SSLContext and never weakened for the process:
+
+- ``OBSIDIAN_PROTOCOL=http``: no TLS.
+- ``OBSIDIAN_CERT``: trust exactly that PEM (the plugin's certificate, pinned). It wins over
+  ``OBSIDIAN_VERIFY_SSL=false``, which is then ignored with a warning.
+- ``OBSIDIAN_VERIFY_SSL=false``: no certificate checks for this client only; one warning line.
+- loopback host, no cert: fetch the plugin's PEM from ``/obsidian-local-rest-api.crt`` and pin
+  it as if ``OBSIDIAN_CERT`` pointed at it; if that fails, the system trust store, so the real
+  failure surfaces on first use as an ObsidianTLSError.
+- any other host: the system trust store (plus certifi's bundle, which httpx would use).
+
+Hostname checking always stays on. The plugin's certificate names ``IP:127.0.0.1`` (plus any
+names set in its "subject alt names" setting), so keep ``OBSIDIAN_HOST=127.0.0.1``: with
+``localhost`` the check fails unless the certificate lists ``DNS:localhost``.
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+from pathlib import Path
+
+import certifi
+import httpx
+
+from vaultgate.config import ObsidianSettings
+from vaultgate.errors import ConfigError
+
+log = logging.getLogger("vaultgate.obsidian")
+
+CERTIFICATE_PATH = "/obsidian-local-rest-api.crt"
+_PEM_MARKER = "-----BEGIN CERTIFICATE-----"
+
+
+async def build_http_client(
+    settings: ObsidianSettings, *, transport: httpx.AsyncBaseTransport | None = None
+) -> httpx.AsyncClient:
+    """The client for ``settings.base_url``: bearer key, timeout and TLS trust set up.
+
+    ``transport`` lets tests route requests (respx, an ASGI app) without a network.
+    """
+    verify = await resolve_verify(settings, transport=transport)
+    headers: dict[str, str] = {}
+    if settings.api_key is not None:
+        headers["Authorization"] = f"Bearer {settings.api_key.reveal()}"
+    return httpx.AsyncClient(
+        base_url=settings.base_url,
+        headers=headers,
+        timeout=settings.timeout,
+        verify=verify,
+        transport=transport,
+        # On loopback, proxy variables and SSL_CERT_FILE from the environment must not see
+        # (or reroute) the key; a remote host may legitimately sit behind a proxy.
+        trust_env=not settings.is_loopback,
+    )
+
+
+async def resolve_verify(
+    settings: ObsidianSettings, *, transport: httpx.AsyncBaseTransport | None = None
+) -> ssl.SSLContext | bool:
+    """What this client's TLS trusts: a context, or False when checks were switched off."""
+    if settings.protocol == "http":
+        return True  # no TLS at all; httpx never uses it
+    if settings.cert is not None:
+        if not settings.verify_ssl:
+            log.warning(
+                "OBSIDIAN_VERIFY_SSL=false is ignored: OBSIDIAN_CERT is set, so %s is checked "
+                "against that certificate.",
+                settings.base_url,
+            )
+        return pinned_context(_read_certificate_file(settings.cert), source=str(settings.cert))
+    if not settings.verify_ssl:
+        log.warning(
+            "TLS certificate checks are off for %s (OBSIDIAN_VERIFY_SSL=false); only "
+            "vaultgate's connection to Obsidian is affected.",
+            settings.base_url,
+        )
+        return False
+    if settings.is_loopback:
+        pem = await fetch_plugin_certificate(settings, transport=transport)
+        if pem is not None:
+            try:
+                return pinned_context(pem, source=CERTIFICATE_PATH)
+            except ConfigError:
+                log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
+    return system_context()
+
+
+def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
+    """A context that trusts exactly the certificate(s) in ``pem``, hostname checks on."""
+    # Not ssl.create_default_context(cadata=...): given an empty string it would quietly load
+    # the system store instead. PROTOCOL_TLS_CLIENT has the same secure defaults.
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    try:
+        if _PEM_MARKER not in pem:
+            raise ValueError("no PEM certificate block")
+        context.load_verify_locations(cadata=pem)
+    except (ssl.SSLError, ValueError) as exc:
+        raise ConfigError(
+            f"{source} is not a PEM certificate. Download the plugin's certificate from "
+            f"https://127.0.0.1:27124{CERTIFICATE_PATH}."
+        ) from exc
+    # The plugin's certificate is a self-signed, CA-flagged certificate served as the leaf (and
+    # after upstream PR #342 the file may be a plain leaf). Pinning means trusting exactly this
+    # one certificate, so: accept it as an anchor even if it is not a CA (PARTIAL_CHAIN), and
+    # skip the RFC 5280 strict profile (Python 3.13's default), which rejects such certificates.
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+    context.verify_flags &= ~ssl.VERIFY_X509_STRICT
+    return context
+
+
+def system_context() -> ssl.SSLContext:
+    """The operating system's trust store, plus certifi's bundle (what httpx trusts by default)."""
+    context = ssl.create_default_context()
+    context.load_verify_locations(cafile=certifi.where())
+    return context
+
+
+async def fetch_plugin_certificate(
+    settings: ObsidianSettings, *, transport: httpx.AsyncBaseTransport | None = None
+) -> str | None:
+    """The PEM the plugin serves, fetched without verification; None if it cannot be had.
+
+    Only ever called for a loopback host. The plugin makes its own self-signed certificate per
+    vault, so no authority can vouch for it; whoever could answer on this machine's loopback
+    address in its place already runs code here and could read the key from Obsidian's
+    settings anyway. The key is not sent on this connection.
+    """
+    try:
+        async with httpx.AsyncClient(
+            base_url=settings.base_url,
+            verify=False,
+            timeout=settings.timeout,
+            transport=transport,
+            trust_env=False,
+        ) as client:
+            response = await client.get(CERTIFICATE_PATH)
+    except httpx.HTTPError as exc:
+        log.debug("could not fetch %s: %s", CERTIFICATE_PATH, type(exc).__name__)
+        return None
+    pem = response.content.decode("ascii", errors="replace")
+    if response.status_code != 200 or _PEM_MARKER not in pem:
+        log.debug("%s answered %d without a PEM", CERTIFICATE_PATH, response.status_code)
+        return None
+    return pem
+
+
+def _read_certificate_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(
+            f"OBSIDIAN_CERT points at {str(path)!r}, which cannot be read as a PEM file."
+        ) from exc

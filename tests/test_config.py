@@ -1,0 +1,214 @@
+"""Settings: defaults, each variable, flags over env, one-line errors, the key kept hidden."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultgate.config import (
+    DEFAULT_SEARCH_TIMEOUT,
+    DEFAULT_TIMEOUT,
+    ObsidianSettings,
+    Secret,
+    Settings,
+)
+from vaultgate.errors import ConfigError
+
+KEY = "9c1e" * 16
+
+
+def test_defaults_reach_the_plugin_on_loopback_https() -> None:
+    obsidian = Settings.from_env({}).obsidian
+
+    assert obsidian == ObsidianSettings()
+    assert obsidian.api_key is None
+    assert obsidian.base_url == "https://127.0.0.1:27124"
+    assert obsidian.cert is None
+    assert obsidian.verify_ssl is True
+    assert obsidian.timeout == DEFAULT_TIMEOUT == 10.0
+    assert obsidian.search_timeout == DEFAULT_SEARCH_TIMEOUT == 60.0
+    assert obsidian.is_loopback
+
+
+def test_from_env_reads_only_the_mapping_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OBSIDIAN_PORT", "1")
+    monkeypatch.setenv("OBSIDIAN_API_KEY", KEY)
+
+    assert Settings.from_env({}).obsidian == ObsidianSettings()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "field", "expected"),
+    [
+        pytest.param("OBSIDIAN_API_KEY", KEY, "api_key", Secret(KEY), id="api-key"),
+        pytest.param("OBSIDIAN_HOST", "192.168.1.5", "host", "192.168.1.5", id="host-ip"),
+        pytest.param("OBSIDIAN_HOST", " obsidian.lan ", "host", "obsidian.lan", id="host-trimmed"),
+        pytest.param("OBSIDIAN_HOST", "[::1]", "host", "::1", id="host-ipv6-brackets"),
+        pytest.param("OBSIDIAN_PORT", "27123", "port", 27123, id="port"),
+        pytest.param("OBSIDIAN_PORT", "1", "port", 1, id="port-lowest"),
+        pytest.param("OBSIDIAN_PORT", "65535", "port", 65535, id="port-highest"),
+        pytest.param("OBSIDIAN_PROTOCOL", "http", "protocol", "http", id="protocol-http"),
+        pytest.param("OBSIDIAN_PROTOCOL", "HTTPS", "protocol", "https", id="protocol-upper"),
+        pytest.param("OBSIDIAN_VERIFY_SSL", "false", "verify_ssl", False, id="verify-false"),
+        pytest.param("OBSIDIAN_VERIFY_SSL", "0", "verify_ssl", False, id="verify-0"),
+        pytest.param("OBSIDIAN_VERIFY_SSL", "No", "verify_ssl", False, id="verify-no"),
+        pytest.param("OBSIDIAN_VERIFY_SSL", " off ", "verify_ssl", False, id="verify-off"),
+        pytest.param("OBSIDIAN_VERIFY_SSL", "TRUE", "verify_ssl", True, id="verify-true"),
+        pytest.param("OBSIDIAN_VERIFY_SSL", "yes", "verify_ssl", True, id="verify-yes"),
+        pytest.param("OBSIDIAN_TIMEOUT", "2.5", "timeout", 2.5, id="timeout"),
+        pytest.param("OBSIDIAN_TIMEOUT", "3600", "timeout", 3600.0, id="timeout-max"),
+        pytest.param("OBSIDIAN_SEARCH_TIMEOUT", "120", "search_timeout", 120.0, id="search"),
+        pytest.param("OBSIDIAN_PORT", "", "port", 27124, id="empty-means-unset"),
+    ],
+)
+def test_each_environment_variable(name: str, value: str, field: str, expected: Any) -> None:
+    obsidian = Settings.from_env({name: value}).obsidian
+
+    assert getattr(obsidian, field) == expected
+
+
+def test_obsidian_cert_is_a_path_with_home_expanded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "plugin.crt").write_text("pem", encoding="utf-8")
+
+    obsidian = Settings.from_env({"OBSIDIAN_CERT": "~/plugin.crt"}).obsidian
+
+    assert obsidian.cert == tmp_path / "plugin.crt"
+
+
+def test_ipv6_host_is_bracketed_in_the_base_url() -> None:
+    obsidian = Settings.from_env({"OBSIDIAN_HOST": "::1", "OBSIDIAN_PORT": "27123"}).obsidian
+
+    assert obsidian.base_url == "https://[::1]:27123"
+
+
+def test_flags_override_the_environment(tmp_path: Path) -> None:
+    cert = tmp_path / "plugin.crt"
+    cert.write_text("pem", encoding="utf-8")
+    env = {
+        "OBSIDIAN_API_KEY": "from-env",
+        "OBSIDIAN_HOST": "10.0.0.1",
+        "OBSIDIAN_PORT": "27123",
+        "OBSIDIAN_PROTOCOL": "http",
+        "OBSIDIAN_VERIFY_SSL": "true",
+        "OBSIDIAN_TIMEOUT": "5",
+        "OBSIDIAN_SEARCH_TIMEOUT": "90",
+    }
+    flags: dict[str, Any] = {
+        "api_key": KEY,
+        "host": "127.0.0.1",
+        "port": 27124,
+        "protocol": "https",
+        "cert": str(cert),
+        "verify_ssl": False,
+        "timeout": 1.5,
+        "search_timeout": 30,
+    }
+
+    obsidian = Settings.from_env(env, flags).obsidian
+
+    assert obsidian == ObsidianSettings(
+        api_key=Secret(KEY),
+        host="127.0.0.1",
+        port=27124,
+        protocol="https",
+        cert=cert,
+        verify_ssl=False,
+        timeout=1.5,
+        search_timeout=30.0,
+    )
+
+
+def test_flags_left_unset_leave_the_environment_alone() -> None:
+    env = {"OBSIDIAN_PORT": "27123", "OBSIDIAN_TIMEOUT": "5"}
+
+    obsidian = Settings.from_env(env, {"port": None, "timeout": None}).obsidian
+
+    assert (obsidian.port, obsidian.timeout) == (27123, 5.0)
+
+
+@pytest.mark.parametrize(
+    ("env", "names"),
+    [
+        pytest.param({"OBSIDIAN_PROTOCOL": "ftp"}, "OBSIDIAN_PROTOCOL", id="protocol"),
+        pytest.param({"OBSIDIAN_PORT": "abc"}, "OBSIDIAN_PORT", id="port-not-a-number"),
+        pytest.param({"OBSIDIAN_PORT": "0"}, "OBSIDIAN_PORT", id="port-zero"),
+        pytest.param({"OBSIDIAN_PORT": "65536"}, "OBSIDIAN_PORT", id="port-too-high"),
+        pytest.param({"OBSIDIAN_PORT": "271.24"}, "OBSIDIAN_PORT", id="port-fraction"),
+        pytest.param({"OBSIDIAN_HOST": "https://127.0.0.1"}, "OBSIDIAN_HOST", id="host-url"),
+        pytest.param({"OBSIDIAN_HOST": "my host"}, "OBSIDIAN_HOST", id="host-space"),
+        pytest.param({"OBSIDIAN_HOST": "   "}, "OBSIDIAN_HOST", id="host-blank"),
+        pytest.param({"OBSIDIAN_CERT": "/nonexistent/plugin.crt"}, "OBSIDIAN_CERT", id="cert"),
+        pytest.param({"OBSIDIAN_VERIFY_SSL": "maybe"}, "OBSIDIAN_VERIFY_SSL", id="verify"),
+        pytest.param({"OBSIDIAN_TIMEOUT": "fast"}, "OBSIDIAN_TIMEOUT", id="timeout-text"),
+        pytest.param({"OBSIDIAN_TIMEOUT": "0"}, "OBSIDIAN_TIMEOUT", id="timeout-zero"),
+        pytest.param({"OBSIDIAN_TIMEOUT": "-3"}, "OBSIDIAN_TIMEOUT", id="timeout-negative"),
+        pytest.param({"OBSIDIAN_TIMEOUT": "3601"}, "OBSIDIAN_TIMEOUT", id="timeout-too-long"),
+        pytest.param({"OBSIDIAN_TIMEOUT": "nan"}, "OBSIDIAN_TIMEOUT", id="timeout-nan"),
+        pytest.param({"OBSIDIAN_TIMEOUT": "inf"}, "OBSIDIAN_TIMEOUT", id="timeout-inf"),
+        pytest.param({"OBSIDIAN_SEARCH_TIMEOUT": "x"}, "OBSIDIAN_SEARCH_TIMEOUT", id="search"),
+    ],
+)
+def test_each_bad_value_is_one_clear_line(env: dict[str, str], names: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(env)
+
+    message = str(caught.value)
+    assert names in message
+    assert "\n" not in message
+    bad_value = next(iter(env.values())).strip()
+    assert bad_value in message
+
+
+def test_a_folder_is_not_a_certificate(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not a file"):
+        Settings.from_env({"OBSIDIAN_CERT": str(tmp_path)})
+
+
+def test_a_bad_flag_is_reported_like_a_bad_variable() -> None:
+    with pytest.raises(ConfigError, match="OBSIDIAN_PORT must be a number"):
+        Settings.from_env({}, {"port": "eighty"})
+
+
+def test_require_api_key() -> None:
+    assert Settings.from_env({"OBSIDIAN_API_KEY": KEY}).require_api_key().reveal() == KEY
+    with pytest.raises(ConfigError, match="OBSIDIAN_API_KEY is not set"):
+        Settings.from_env({}).require_api_key()
+
+
+def test_the_key_never_shows_in_repr_or_str() -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": KEY})
+
+    shown = [repr(settings), str(settings), repr(settings.obsidian), f"{settings.obsidian}"]
+    shown += [repr(settings.obsidian.api_key), str(settings.obsidian.api_key)]
+    assert [text for text in shown if KEY in text] == []
+    assert "Secret('***')" in repr(settings)
+    assert settings.require_api_key().reveal() == KEY
+
+
+def test_secrets_compare_by_value() -> None:
+    assert Secret(KEY) == Secret(KEY)
+    assert Secret(KEY) != Secret("other")
+    assert Secret(KEY) != KEY
+    assert hash(Secret(KEY)) == hash(Secret(KEY))
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.8.9.10", True),
+        ("::1", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("192.168.1.20", False),
+        ("obsidian.lan", False),
+        ("localhost.example.com", False),
+    ],
+)
+def test_is_loopback(host: str, loopback: bool) -> None:
+    assert ObsidianSettings(host=host).is_loopback is loopback

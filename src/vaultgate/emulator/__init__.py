@@ -1,0 +1,22 @@
+"""An emulator of the Obsidian Local REST API plugin, served from a folder of notes.
+
+``create_app`` builds the ASGI app (``app.py``); ``start_emulator`` runs it on real sockets
+in a background thread (``runner.py``); ``make_self_signed_certificate`` makes the kind of
+certificate the plugin serves (``tls.py``). The emulated plugin version (3.x to 5.1.0)
+decides listing rules, representations, search order and error codes (``behaviour.py``).
+"""
+
+from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
+from vaultgate.emulator.runner import RunningEmulator, start_emulator
+from vaultgate.emulator.state import EmulatorState
+from vaultgate.emulator.tls import make_self_signed_certificate
+
+__all__ = [
+    "EmulatorConfig",
+    "EmulatorState",
+    "RunningEmulator",
+    "create_app",
+    "emulator_state",
+    "make_self_signed_certificate",
+    "start_emulator",
+]

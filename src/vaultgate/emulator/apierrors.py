@@ -1,0 +1,137 @@
+"""The plugin's error answers: ``{"message", "errorCode"}`` with status ``errorCode // 100``.
+
+Handlers raise ApiError; one exception handler in ``app.py`` turns it into the JSON body.
+The canned sentences are the plugin's own (constants.ts), so clients that show them to a
+person see what the real server says.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from http import HTTPStatus
+
+
+class ErrorCode(IntEnum):
+    INVALID_FRONTMATTER = 40005
+    TEXT_CONTENT_ENCODING_REQUIRED = 40010
+    CONTENT_TYPE_SPECIFICATION_REQUIRED = 40011
+    INVALID_CONTENT_TYPE = 40012
+    INVALID_CONTENT_FOR_CONTENT_TYPE = 40015
+    PATH_TRAVERSAL_NOT_ALLOWED = 40021
+    MISSING_TARGET_TYPE_HEADER = 40053
+    INVALID_TARGET_TYPE_HEADER = 40054
+    MISSING_TARGET_HEADER = 40055
+    INVALID_TARGET_HEADER = 40058
+    INVALID_TARGET_SCOPE_HEADER = 40059
+    INVALID_FILTER_QUERY = 40070
+    INVALID_PATCH_VERSION_HEADER = 40082
+    HEADER_TARGETING_REQUIRES_VERSION1 = 40083
+    INVALID_SEARCH = 40090
+    API_KEY_AUTHORIZATION_REQUIRED = 40101
+    REQUEST_METHOD_VALID_ONLY_FOR_FILES = 40510
+    CONFLICTING_TARGET_SPECIFICATION = 42200
+
+
+_MESSAGES: dict[ErrorCode, str] = {
+    ErrorCode.INVALID_FRONTMATTER: "Document frontmatter could not be parsed.",
+    ErrorCode.TEXT_CONTENT_ENCODING_REQUIRED: (
+        "Incoming content must be text data and have an appropriate text/* Content-type "
+        "header set (e.g. text/markdown)."
+    ),
+    ErrorCode.CONTENT_TYPE_SPECIFICATION_REQUIRED: (
+        "Content-Type header required; this API accepts data in multiple content-types and "
+        "you must indicate the content-type of your request body via the Content-Type header."
+    ),
+    ErrorCode.INVALID_CONTENT_TYPE: (
+        "Unknown or invalid Content-Type specified in Content-Type header."
+    ),
+    ErrorCode.INVALID_CONTENT_FOR_CONTENT_TYPE: (
+        "Your request body could not be processed as the content-type specified in your "
+        "Content-Type header."
+    ),
+    ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED: (
+        "Path traversal is not allowed. Paths must be relative and within the vault."
+    ),
+    ErrorCode.MISSING_TARGET_TYPE_HEADER: "No 'Target-Type' header was provided.",
+    ErrorCode.INVALID_TARGET_TYPE_HEADER: (
+        "The target type you specified was invalid. Valid target types are 'heading', "
+        "'block', and 'frontmatter'."
+    ),
+    ErrorCode.MISSING_TARGET_HEADER: "No 'Target' header was provided.",
+    ErrorCode.INVALID_TARGET_HEADER: "The 'Target' header you provided was invalid.",
+    ErrorCode.INVALID_TARGET_SCOPE_HEADER: "The target scope you specified was invalid.",
+    ErrorCode.INVALID_FILTER_QUERY: "The query you provided could not be processed.",
+    ErrorCode.INVALID_PATCH_VERSION_HEADER: (
+        "The 'Markdown-Patch-Version' header you provided was invalid. Valid values are '1' "
+        "(the deprecated header-driven format) and '2' (the default JSON-instruction format)."
+    ),
+    ErrorCode.HEADER_TARGETING_REQUIRES_VERSION1: (
+        "Header-based targeting (Target-Type/Target and the related "
+        "Target-Scope/Target-Delimiter/Trim-Target-Whitespace headers) is deprecated and only "
+        "processed when you also send 'Markdown-Patch-Version: 1'. Without it, reach a sub-part "
+        "of a document with path-element targeting instead (e.g. "
+        "/vault/note.md/heading/My%20Heading)."
+    ),
+    ErrorCode.INVALID_SEARCH: "The search query you provided is not valid.",
+    ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES: (
+        "Request method is valid only for file paths, not directories."
+    ),
+    ErrorCode.CONFLICTING_TARGET_SPECIFICATION: (
+        "Conflicting target specifications: supply the target via URL path elements, via "
+        "Target-Type/Target headers, or (for PATCH) as an "
+        "'application/vnd.olrapi.patch-instruction+json' instruction body — never more than "
+        "one of these."
+    ),
+}
+
+
+def auth_message(plugin_name: str) -> str:
+    """The 40101 sentence names the plugin as its settings tab is titled in that version."""
+    return (
+        f"Authorization required.  Find your API Key in the '{plugin_name}' section of your "
+        "Obsidian settings."
+    )
+
+
+class ApiError(Exception):
+    """An error answer. Give ``error_code`` (status derived) or a bare ``status``.
+
+    ``detail`` is appended on a new line after the canned sentence, as the plugin does.
+    ``message`` replaces the canned sentence (only 40101 needs it: it names the plugin).
+    """
+
+    def __init__(
+        self,
+        error_code: int | None = None,
+        *,
+        status: int | None = None,
+        detail: str = "",
+        message: str | None = None,
+    ) -> None:
+        if error_code is None and status is None:
+            raise ValueError("ApiError needs an error_code or a status")
+        self.status = status if status is not None else (error_code or 0) // 100
+        self.error_code = error_code if error_code is not None else self.status * 100
+        if message is None:
+            message = _canned(error_code) if error_code is not None else None
+        if message is None:
+            message = _reason_phrase(self.status)
+        self.message = f"{message}\n{detail}" if detail else message
+        super().__init__(self.message)
+
+    def body(self) -> dict[str, object]:
+        return {"message": self.message, "errorCode": self.error_code}
+
+
+def _canned(error_code: int) -> str | None:
+    try:
+        return _MESSAGES.get(ErrorCode(error_code))
+    except ValueError:
+        return None
+
+
+def _reason_phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown Error"

@@ -1,0 +1,79 @@
+"""The emulator's ASGI app: a Local REST API (read side) served from a folder of notes.
+
+Routes keep the plugin's trailing slashes (``/vault/``, ``/search/simple/``...); with
+Starlette's slash redirects off, ``/vault`` is the same 404 ``40400`` the plugin gives. A
+method a route does not serve also falls through to that 404, as in Express.
+"""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from vaultgate.emulator import routes_search, routes_system, routes_vault, smart
+from vaultgate.emulator.apierrors import ApiError
+from vaultgate.emulator.behaviour import Behaviour
+from vaultgate.emulator.context import EmulatorConfig, EmulatorContext
+from vaultgate.emulator.middleware import PluginMiddleware
+from vaultgate.emulator.responses import error_response
+from vaultgate.emulator.state import EmulatorState
+
+__all__ = ["EmulatorConfig", "create_app", "emulator_state"]
+
+
+def create_app(config: EmulatorConfig) -> Starlette:
+    behaviour = Behaviour.for_version(config.plugin_version)
+    state = EmulatorState(config.vault, active_file=config.active_file)
+    app = Starlette(
+        routes=_routes(config),
+        middleware=[
+            Middleware(PluginMiddleware, api_key=config.api_key, plugin_name=behaviour.plugin_name)
+        ],
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
+    )
+    app.router.redirect_slashes = False
+    app.state.emulator = EmulatorContext(config=config, state=state, behaviour=behaviour)
+    return app
+
+
+def emulator_state(app: Starlette) -> EmulatorState:
+    """The mutable vault state behind an app made by :func:`create_app`."""
+    context = app.state.emulator
+    assert isinstance(context, EmulatorContext)
+    return context.state
+
+
+def _routes(config: EmulatorConfig) -> list[BaseRoute]:
+    routes: list[BaseRoute] = [
+        Route("/", routes_system.root, methods=["GET"]),
+        Route(f"/{routes_system.CERT_NAME}", routes_system.certificate, methods=["GET"]),
+        Route("/vault/{rest:path}", routes_vault.vault_get, methods=["GET"]),
+        Route("/active/{rest:path}", routes_vault.active_get, methods=["GET"]),
+        Route("/search/", routes_search.search, methods=["POST"]),
+        Route("/search/simple/", routes_search.search_simple, methods=["POST"]),
+        Route("/tags/", routes_search.tags, methods=["GET"]),
+        Route("/commands/", routes_system.commands, methods=["GET"]),
+        Route("/commands/{command_id}/", routes_system.command_execute, methods=["POST"]),
+    ]
+    if config.extensions:
+        routes += [
+            Route("/search/smart", smart.search_smart, methods=["POST"]),
+            Route("/templates/execute", smart.templates_execute, methods=["POST"]),
+        ]
+    return routes
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    # unmatched paths and methods alike reach the plugin's catch-all 404
+    status = 404 if exc.status_code in (404, 405) else exc.status_code
+    return error_response(ApiError(status=status))

@@ -1,0 +1,118 @@
+"""What the emulated plugin version does, in one place (NOTES.md §0 version table).
+
+Named features that the client also cares about come from ``obsidian/features.py``; the
+rest are emulator-only details of how a version answers (sort order, error codes, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vaultgate.obsidian.features import FeatureSet, Version
+
+
+def _v(text: str) -> Version:
+    return Version.parse(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Behaviour:
+    version_text: str
+    version: Version
+
+    @classmethod
+    def for_version(cls, text: str) -> Behaviour:
+        return cls(text, Version.parse(text))
+
+    @property
+    def features(self) -> FeatureSet:
+        return FeatureSet(self.version)
+
+    def at_least(self, text: str) -> bool:
+        return self.version >= _v(text)
+
+    # --- identity ---------------------------------------------------------------------------
+
+    @property
+    def plugin_name(self) -> str:
+        """The display name (and settings-tab title) was renamed in 4.1.1."""
+        return "Local REST API with MCP" if self.at_least("4.1.1") else "Local REST API"
+
+    # --- paths and listing ------------------------------------------------------------------
+
+    @property
+    def segment_decoding(self) -> bool:
+        """4.1.3+: each URL segment is decoded alone, so ``%2F`` is not a separator."""
+        return self.at_least("4.1.3")
+
+    @property
+    def subdocument_paths(self) -> bool:
+        """3.6.0+: ``/vault/dir`` lists, ``note.md/`` is the note, URL targets resolve."""
+        return self.features.has("targeted_read")
+
+    @property
+    def empty_root_lists(self) -> bool:
+        """3.6.1+: an empty vault lists as ``{"files": []}`` instead of 404."""
+        return self.at_least("3.6.1")
+
+    # --- representations --------------------------------------------------------------------
+
+    @property
+    def document_map(self) -> bool:
+        return self.features.has("document_map")
+
+    @property
+    def markdown_patch_2(self) -> bool:
+        """5.0+: 2.x document map, relative heading levels, Markdown-Patch-Version header."""
+        return self.features.has("patch_v2")
+
+    @property
+    def links(self) -> bool:
+        return self.features.has("links")
+
+    @property
+    def unresolved_links(self) -> bool:
+        return self.features.has("unresolved_links")
+
+    @property
+    def frontmatter_errors(self) -> bool:
+        """4.1.5+: unparseable frontmatter is a 400 ``40005`` where a map is needed."""
+        return self.at_least("4.1.5")
+
+    # --- search -----------------------------------------------------------------------------
+
+    @property
+    def filename_search(self) -> bool:
+        return self.features.has("filename_search")
+
+    @property
+    def search_descending(self) -> bool:
+        """4.0+ sorts simple-search results best first; 3.x sorted ascending."""
+        return self.at_least("4.0.0")
+
+    @property
+    def search_requires_query(self) -> bool:
+        return self.at_least("4.0.0")
+
+    @property
+    def context_length_default(self) -> bool:
+        """3.4.3+: a missing contextLength means 100 (before, contexts came back empty)."""
+        return self.at_least("3.4.3")
+
+    @property
+    def dataview(self) -> bool:
+        return self.features.has("dataview_search")
+
+    @property
+    def distinct_content_type_errors(self) -> bool:
+        """4.0+: a missing Content-Type is 40011, an unknown one 40012 (3.x: 40011 for both)."""
+        return self.at_least("4.0.0")
+
+    @property
+    def lazy_content(self) -> bool:
+        """4.0.3+: JsonLogic reads note content only if the query mentions "content"."""
+        return self.at_least("4.0.3")
+
+    @property
+    def tags(self) -> bool:
+        return self.features.has("tags")

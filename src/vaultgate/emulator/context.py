@@ -1,0 +1,37 @@
+"""Everything a request handler needs, built once per app and kept in ``app.state``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from starlette.requests import Request
+
+from vaultgate.emulator.behaviour import Behaviour
+from vaultgate.emulator.state import EmulatorState
+
+
+@dataclass(frozen=True)
+class EmulatorConfig:
+    """How to emulate: which vault, which key, which plugin version, which extras."""
+
+    vault: Path
+    api_key: str
+    plugin_version: str = "5.1.0"
+    obsidian_version: str = "1.13.1"
+    active_file: str | None = None  # vault-relative path of the "open" note
+    extensions: bool = False  # the MCP Tools companion plugin's routes
+    certificate_pem: str | None = None  # served at /obsidian-local-rest-api.crt
+
+
+@dataclass(frozen=True)
+class EmulatorContext:
+    config: EmulatorConfig
+    state: EmulatorState
+    behaviour: Behaviour
+
+
+def context_of(request: Request) -> EmulatorContext:
+    context = request.app.state.emulator
+    assert isinstance(context, EmulatorContext)
+    return context

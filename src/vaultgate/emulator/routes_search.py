@@ -1,0 +1,153 @@
+"""``POST /search/`` (JsonLogic; DQL before 4.0), ``POST /search/simple/`` and ``GET /tags/``.
+
+Vault-wide scans run in a worker thread so one slow search does not stall other requests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from vaultgate.emulator import jsonlogic
+from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.context import EmulatorContext, context_of
+from vaultgate.emulator.dql import DqlError, run_dql
+from vaultgate.emulator.representations import note_json
+from vaultgate.emulator.responses import json_response
+from vaultgate.emulator.simple_search import (
+    DEFAULT_CONTEXT_LENGTH,
+    SimpleSearchOptions,
+    parse_int,
+    simple_search,
+)
+
+JSONLOGIC = "application/vnd.olrapi.jsonlogic+json"
+DATAVIEW_DQL = "application/vnd.olrapi.dataview.dql+txt"
+_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
+
+
+async def search(request: Request) -> Response:
+    context = context_of(request)
+    behaviour = context.behaviour
+    content_type = request.headers.get("content-type", "")
+    body = await request.body()
+    query: Any = None
+    if _media_type(content_type) == JSONLOGIC:
+        query = _parse_json(body)  # the body parser runs (and fails) before the dispatch
+    if content_type == JSONLOGIC:
+        results = await run_in_threadpool(_run_jsonlogic, context, query)
+        return json_response(results)
+    if content_type == DATAVIEW_DQL and behaviour.dataview:
+        text = body.decode("utf-8", "replace")
+        try:
+            rows = await run_in_threadpool(run_dql, context.state, text)
+        except DqlError as exc:
+            raise ApiError(ErrorCode.INVALID_FILTER_QUERY, detail=str(exc)) from None
+        return json_response(rows)
+    if not content_type or not behaviour.distinct_content_type_errors:
+        raise ApiError(ErrorCode.CONTENT_TYPE_SPECIFICATION_REQUIRED)
+    raise ApiError(ErrorCode.INVALID_CONTENT_TYPE)
+
+
+def _media_type(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"Unexpected token {name}")
+
+
+def _parse_json(body: bytes) -> Any:
+    if not body.strip():
+        return {}  # body-parser leaves an empty object when there is no body
+    try:
+        return json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError):
+        raise ApiError(ErrorCode.INVALID_CONTENT_FOR_CONTENT_TYPE) from None
+
+
+def _run_jsonlogic(context: EmulatorContext, query: Any) -> list[dict[str, Any]]:
+    state = context.state
+    behaviour = context.behaviour
+    include_content = not behaviour.lazy_content or '"content"' in json.dumps(
+        query, ensure_ascii=False, separators=(",", ":")
+    )
+    backlinks = state.backlinks_index() if behaviour.links else None
+    results: list[dict[str, Any]] = []
+    for path in state.markdown_files():
+        try:
+            data = note_json(
+                state, path, behaviour, include_content=include_content, backlinks=backlinks
+            )
+        except OSError:
+            continue
+        try:
+            result = jsonlogic.apply(query, data)
+        except jsonlogic.JsonLogicError as exc:
+            raise ApiError(
+                ErrorCode.INVALID_FILTER_QUERY, detail=f"{exc} (while processing {path})"
+            ) from None
+        if jsonlogic.is_sane_truthy(result):
+            results.append({"filename": path, "result": result})
+    return results
+
+
+async def search_simple(request: Request) -> Response:
+    context = context_of(request)
+    behaviour = context.behaviour
+    queries = request.query_params.getlist("query")
+    if len(queries) != 1:
+        if behaviour.search_requires_query:
+            raise ApiError(
+                ErrorCode.INVALID_SEARCH, detail="A single '?query=' parameter is required."
+            )
+        # 3.x handed `undefined` to Obsidian, which threw
+        raise ApiError(
+            status=500, detail="Cannot read properties of undefined (reading 'toLowerCase')"
+        )
+    raw_length = request.query_params.getlist("contextLength")
+    context_length = parse_int(",".join(raw_length)) if raw_length else None
+    if context_length is None and behaviour.context_length_default:
+        context_length = DEFAULT_CONTEXT_LENGTH
+    options = SimpleSearchOptions(
+        query=queries[0],
+        context_length=context_length,
+        filenames=behaviour.filename_search,
+        descending=behaviour.search_descending,
+        with_source=behaviour.filename_search,
+    )
+    results = await run_in_threadpool(simple_search, context.state, options)
+    return json_response(results)
+
+
+async def tags(request: Request) -> Response:
+    context = context_of(request)
+    if not context.behaviour.tags:
+        raise ApiError(status=404)
+    counts = await run_in_threadpool(_tag_counts, context)
+    return json_response({"tags": [{"name": name, "count": n} for name, n in counts]})
+
+
+def _tag_counts(context: EmulatorContext) -> list[tuple[str, int]]:
+    """Each note's tags (de-duplicated per note), each also counted for its parent prefixes."""
+    counts: dict[str, int] = {}
+    for path in context.state.markdown_files():
+        try:
+            note_tags = context.state.meta(path).tags
+        except OSError:
+            continue
+        for tag in note_tags:
+            parts = tag.split("/")
+            for i in range(1, len(parts) + 1):
+                name = "/".join(parts[:i])
+                if name:
+                    counts[name] = counts.get(name, 0) + 1
+    # a JavaScript object lists integer-like keys first, ascending, then insertion order
+    numeric = sorted((k for k in counts if _ARRAY_INDEX.fullmatch(k)), key=int)
+    others = [k for k in counts if not _ARRAY_INDEX.fullmatch(k)]
+    return [(name, counts[name]) for name in [*numeric, *others]]

@@ -1,0 +1,132 @@
+"""``GET /``, the certificate download and the command list."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from cryptography import x509
+from starlette.requests import Request
+from starlette.responses import Response
+
+from vaultgate.emulator.apierrors import ApiError
+from vaultgate.emulator.behaviour import Behaviour
+from vaultgate.emulator.context import EmulatorContext, context_of
+from vaultgate.emulator.responses import json_response
+
+PLUGIN_ID = "obsidian-local-rest-api"
+CERT_NAME = "obsidian-local-rest-api.crt"
+
+MCP_TOOLS_MANIFEST: dict[str, Any] = {
+    "id": "mcp-tools",
+    "name": "MCP Tools",
+    "version": "0.2.31",
+    "minAppVersion": "0.15.0",
+    "description": (
+        "Securely connect Claude Desktop to your vault with semantic search, templates, "
+        "and file management capabilities."
+    ),
+    "author": "Jack Steam",
+    "authorUrl": "https://github.com/jacksteamdev",
+    "isDesktopOnly": True,
+    "dir": ".obsidian/plugins/mcp-tools",
+}
+MCP_TOOLS_ROUTES = ("/search/smart", "/templates/execute")
+
+# A handful of Obsidian's core commands, so GET /commands/ looks like a real vault's.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("app:open-settings", "Open settings"),
+    ("editor:save-file", "Save current file"),
+    ("global-search:open", "Search: Search in all files"),
+    ("graph:open", "Graph view: Open graph view"),
+    ("workspace:close", "Close current tab"),
+)
+
+
+def manifest(behaviour: Behaviour) -> dict[str, Any]:
+    return {
+        "id": PLUGIN_ID,
+        "name": behaviour.plugin_name,
+        "version": behaviour.version_text,
+        "minAppVersion": "1.13.1" if behaviour.at_least("5.0.0") else "0.12.0",
+        "description": (
+            "Get, change or otherwise interact with your notes in Obsidian via a REST API."
+        ),
+        "author": "Adam Coddington",
+        "authorUrl": "https://coddingtonbear.net/",
+        "isDesktopOnly": True,
+        "dir": f".obsidian/plugins/{PLUGIN_ID}",
+    }
+
+
+def is_authenticated(context: EmulatorContext, request: Request) -> bool:
+    return request.headers.get("authorization") == f"Bearer {context.config.api_key}"
+
+
+async def root(request: Request) -> Response:
+    context = context_of(request)
+    behaviour = context.behaviour
+    authenticated = is_authenticated(context, request)
+    body: dict[str, Any] = {
+        "status": "OK",
+        "manifest": manifest(behaviour),
+        "versions": {"obsidian": context.config.obsidian_version, "self": behaviour.version_text},
+        "service": "Obsidian Local REST API",
+        "authenticated": authenticated,
+    }
+    if authenticated:
+        info = certificate_info(context.config.certificate_pem)
+        if info is not None:
+            body["certificateInfo"] = info
+        body["apiExtensions"] = _extensions(context)
+    return json_response(body)
+
+
+def certificate_info(pem: str | None) -> dict[str, Any] | None:
+    """Days left and whether the plugin would advise regenerating (no SAN for 127.0.0.1)."""
+    if not pem:
+        return None
+    try:
+        certificate = x509.load_pem_x509_certificate(pem.encode("ascii"))
+    except ValueError:
+        return None
+    left = certificate.not_valid_after_utc - dt.datetime.now(dt.UTC)
+    try:
+        names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName)
+        up_to_standard = bool(names.value.get_values_for_type(x509.IPAddress))
+    except x509.ExtensionNotFound:
+        up_to_standard = False
+    return {
+        "validityDays": left.total_seconds() / 86400,
+        "regenerateRecommended": not up_to_standard,
+    }
+
+
+def _extensions(context: EmulatorContext) -> list[dict[str, Any]]:
+    if not context.config.extensions:
+        return []
+    if not context.behaviour.at_least("5.0.0"):
+        return [dict(MCP_TOOLS_MANIFEST)]
+    routes = [{"path": path, "authenticated": True} for path in MCP_TOOLS_ROUTES]
+    return [{**MCP_TOOLS_MANIFEST, "routes": routes, "mcpTools": []}]
+
+
+async def certificate(request: Request) -> Response:
+    pem = context_of(request).config.certificate_pem
+    if not pem:
+        raise ApiError(status=404)
+    return Response(
+        pem.encode("ascii"),
+        headers={"Content-Type": f'application/octet-stream; filename="{CERT_NAME}"'},
+    )
+
+
+async def commands(request: Request) -> Response:
+    return json_response({"commands": [{"id": i, "name": n} for i, n in COMMANDS]})
+
+
+async def command_execute(request: Request) -> Response:
+    command_id = request.path_params["command_id"]
+    if command_id not in dict(COMMANDS):
+        raise ApiError(status=404)
+    return Response(status_code=204)

@@ -1,0 +1,207 @@
+"""``GET /vault/...`` and ``GET /active/...``: listings, files, note JSON, maps, sections.
+
+The order of checks follows the plugin's ``_vaultGet``: whole file, then directory, then a
+URL target after the longest file prefix; then ``Accept`` (exact match) picks note JSON or
+the document map before any target is read; anything else gets the raw bytes.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.context import EmulatorContext, context_of
+from vaultgate.emulator.representations import (
+    DOCUMENT_MAP,
+    NOTE_JSON,
+    document_map_v1,
+    document_map_v2,
+    file_headers,
+    note_json,
+)
+from vaultgate.emulator.responses import JSON_UTF8, json_bytes, json_response
+from vaultgate.emulator.targets import (
+    SCOPES,
+    TARGET_TYPES,
+    Target,
+    read_target,
+    split_url_target,
+)
+from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+
+_DEPRECATION = 'true; sunset-version="6.0"'
+_PATCH_VERSION = "markdown-patch-version"
+
+
+async def vault_get(request: Request) -> Response:
+    context = context_of(request)
+    encoded = raw_path(request.scope).removeprefix("/vault/")
+    segments = decode_segments(encoded, per_segment=context.behaviour.segment_decoding)
+    return serve(context, request, segments)
+
+
+async def active_get(request: Request) -> Response:
+    context = context_of(request)
+    active = context.state.active_file
+    if not active or not context.state.is_file(active):
+        raise ApiError(status=404)
+    encoded = raw_path(request.scope).removeprefix("/active/")
+    suffix = [s for s in encoded.split("/") if s]
+    if suffix and not context.behaviour.subdocument_paths:
+        raise ApiError(status=404)
+    if context.behaviour.segment_decoding:
+        decoded = [decode_component(s) for s in suffix]
+    else:
+        decoded = [s for s in decode_component("/".join(suffix)).split("/") if s]
+    response = serve(context, request, [*active.split("/"), *decoded])
+    response.headers["Content-Location"] = encode_uri(active)
+    return response
+
+
+def serve(context: EmulatorContext, request: Request, segments: list[str]) -> Response:
+    """Answer for decoded path segments: a file, a folder listing, or a note's target."""
+    if not context.behaviour.subdocument_paths:
+        return _serve_legacy(context, request, "/".join(segments))
+    state = context.state
+    # a segment holding a decoded '/' can only be part of a target, never of a file name
+    if not any("/" in segment for segment in segments):
+        path = "/".join(segments).removesuffix("/")
+        if path and state.is_file(path):
+            return _serve_file(context, request, path, None)
+        entries = state.listing(path)
+        if entries or (path == "" and context.behaviour.empty_root_lists):
+            return json_response({"files": entries})
+    found = split_url_target(state, segments)
+    if found is None:
+        raise ApiError(status=404)
+    note, target = found
+    return _serve_file(context, request, note, target)
+
+
+def _serve_legacy(context: EmulatorContext, request: Request, path: str) -> Response:
+    """Before 3.6.0: only a trailing-slash path lists; anything else must be a file."""
+    if path == "" or path.endswith("/"):
+        entries = context.state.listing(path.removesuffix("/"))
+        if not entries:
+            raise ApiError(status=404)
+        return json_response({"files": entries})
+    if not context.state.is_file(path):
+        raise ApiError(status=404)
+    return _serve_file(context, request, path, None)
+
+
+def _serve_file(
+    context: EmulatorContext, request: Request, path: str, url_target: Target | None
+) -> Response:
+    behaviour = context.behaviour
+    state = context.state
+    headers = file_headers(path)
+    accept = request.headers.get("accept")
+    try:
+        if accept == NOTE_JSON:
+            headers["Content-Type"] = f"{NOTE_JSON}; charset=utf-8"
+            body = json_bytes(note_json(state, path, behaviour))
+            return Response(body, headers=headers)
+        if accept == DOCUMENT_MAP and behaviour.document_map:
+            return _document_map(context, request, path, headers)
+        target, from_headers = _requested_target(context, request, url_target)
+        if target is not None:
+            return _section(context, request, path, target, from_headers=from_headers)
+        return Response(state.read_bytes(path), headers=headers)
+    except FileNotFoundError:  # deleted behind the index's back
+        raise ApiError(status=404) from None
+
+
+def _patch_engine(context: EmulatorContext, request: Request) -> int:
+    """1 or 2: which markdown-patch format governs the request (5.x reads the header)."""
+    if not context.behaviour.markdown_patch_2:
+        return 1
+    raw = request.headers.get(_PATCH_VERSION)
+    if raw is None or raw == "2":
+        return 2
+    if raw == "1":
+        return 1
+    raise ApiError(ErrorCode.INVALID_PATCH_VERSION_HEADER)
+
+
+def _document_map(
+    context: EmulatorContext, request: Request, path: str, headers: dict[str, str]
+) -> Response:
+    engine = _patch_engine(context, request)
+    text = context.state.read_text(path)
+    if context.behaviour.frontmatter_errors and not context.state.meta(path).frontmatter_valid:
+        raise ApiError(ErrorCode.INVALID_FRONTMATTER)
+    headers["Content-Type"] = f"{DOCUMENT_MAP}; charset=utf-8"
+    if engine == 1:
+        mapped = document_map_v1(text)
+        if context.behaviour.markdown_patch_2:
+            headers["Deprecation"] = _DEPRECATION
+    else:
+        mapped = document_map_v2(text)
+    return Response(json_bytes(mapped), headers=headers)
+
+
+def _requested_target(
+    context: EmulatorContext, request: Request, url_target: Target | None
+) -> tuple[Target | None, bool]:
+    """The URL target, or the deprecated Target-Type/Target headers; (target, from_headers)."""
+    header_type = request.headers.get("target-type")
+    header_target = request.headers.get("target")
+    if url_target is not None:
+        if header_type or header_target:
+            raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
+        return url_target, False
+    if not header_type or not context.behaviour.subdocument_paths:
+        return None, False
+    try:
+        decoded = decode_component(header_target or "")
+    except ApiError:
+        raise ApiError(ErrorCode.INVALID_TARGET_HEADER) from None
+    delimiter = request.headers.get("target-delimiter") or "::"
+    if header_type == "heading":
+        return Target(header_type, heading=tuple(decoded.split(delimiter)) if decoded else ()), True
+    return Target(header_type, name=decoded), True
+
+
+def _section(
+    context: EmulatorContext, request: Request, path: str, target: Target, *, from_headers: bool
+) -> Response:
+    if target.kind not in TARGET_TYPES:
+        where = (
+            "It was supplied in the 'Target-Type' header."
+            if from_headers
+            else f"It was supplied as the URL path element '{target.kind}', immediately "
+            "after the note."
+        )
+        raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER, detail=where)
+    engine = _patch_engine(context, request)
+    if from_headers and engine != 1:
+        raise ApiError(ErrorCode.HEADER_TARGETING_REQUIRES_VERSION1)
+    if target.is_empty:
+        raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+    scope = "content"
+    if engine == 2:
+        scope = request.headers.get("target-scope") or "content"
+        if scope not in SCOPES:
+            raise ApiError(
+                ErrorCode.INVALID_TARGET_SCOPE_HEADER,
+                detail="Valid values are 'content', 'marker', and 'markerAndContent'.",
+            )
+    elif not from_headers and target.kind == "heading":
+        # the 1.x engine got URL heading levels joined with '::' and split them again
+        target = Target("heading", heading=tuple("::".join(target.heading).split("::")))
+    text = context.state.read_text(path)
+    read = read_target(
+        text, target, engine=engine, scope=scope, strict_yaml=context.behaviour.frontmatter_errors
+    )
+    headers: dict[str, str] = {}
+    if engine == 1 and context.behaviour.markdown_patch_2:
+        headers["Deprecation"] = _DEPRECATION
+    if read.is_json:
+        return json_response(read.value, headers=headers, media_type=JSON_UTF8)
+    return Response(
+        str(read.value).encode("utf-8", "surrogatepass"),
+        media_type="text/markdown; charset=utf-8",
+        headers=headers,
+    )

@@ -1,0 +1,347 @@
+"""Run the emulator on real sockets: in a background thread (tests, demo, benchmarks) or in
+the foreground (``vaultgate emulate``).
+
+Sockets are bound before uvicorn starts, so port 0 resolves to a free port at once and the
+URL is known before the first request; the caller waits only until uvicorn has started
+serving. Uvicorn logs warnings and errors only, to stderr (stdout belongs to the demo).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import hashlib
+import logging
+import secrets
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import uvicorn
+from starlette.applications import Starlette
+
+from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
+from vaultgate.emulator.state import EmulatorState
+from vaultgate.emulator.tls import make_self_signed_certificate
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_HTTPS_PORT = 27124
+_START_TIMEOUT = 30.0
+
+
+def generate_api_key() -> str:
+    """64 lowercase hex characters, as the plugin makes them (SHA-256 of random bytes)."""
+    return hashlib.sha256(secrets.token_bytes(32)).hexdigest()
+
+
+@dataclass
+class _Listener:
+    sock: socket.socket
+    scheme: str  # "https" or "http"
+
+    def url(self, host: str) -> str:
+        port = self.sock.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        return f"{self.scheme}://{shown}:{port}"
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto must be IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY on accepted connections only
+    # then, and without it Nagle plus delayed ACKs add ~40 ms to every keep-alive response.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+class _Server(uvicorn.Server):
+    """A uvicorn server that reports when it has started accepting connections."""
+
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        self._on_started()
+
+
+def _uvicorn_config(app: Starlette, tls_files: tuple[Path, Path] | None) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        log_level="warning",
+        log_config=None,  # leave logging alone: nothing of ours goes to stdout
+        access_log=False,
+        lifespan="off",
+        timeout_keep_alive=60,
+        ssl_certfile=str(tls_files[0]) if tls_files else None,
+        ssl_keyfile=str(tls_files[1]) if tls_files else None,
+    )
+
+
+async def _serve(
+    app: Starlette,
+    listeners: Sequence[_Listener],
+    tls_files: tuple[Path, Path] | None,
+    servers: list[uvicorn.Server],
+    on_ready: Callable[[], None],
+) -> None:
+    pending = len(listeners)
+
+    def started() -> None:
+        nonlocal pending
+        pending -= 1
+        if pending == 0:
+            on_ready()
+
+    for listener in listeners:
+        files = tls_files if listener.scheme == "https" else None
+        servers.append(_Server(_uvicorn_config(app, files), started))
+    await asyncio.gather(
+        *(
+            server.serve(sockets=[listener.sock])
+            for server, listener in zip(servers, listeners, strict=True)
+        )
+    )
+
+
+class RunningEmulator:
+    """An emulator serving in a background thread; ``stop()`` (or leaving ``with``) ends it."""
+
+    https_url: str | None
+    http_url: str | None
+    api_key: str
+    certificate_pem: str
+    certificate_path: Path
+    state: EmulatorState
+
+    def __init__(
+        self,
+        *,
+        app: Starlette,
+        listeners: list[_Listener],
+        host: str,
+        api_key: str,
+        certificate_pem: str,
+        workdir: Path,
+    ) -> None:
+        self.api_key = api_key
+        self.certificate_pem = certificate_pem
+        self.certificate_path = workdir / "obsidian-local-rest-api.crt"
+        self.state = emulator_state(app)
+        self.https_url = next((li.url(host) for li in listeners if li.scheme == "https"), None)
+        self.http_url = next((li.url(host) for li in listeners if li.scheme == "http"), None)
+        self._app = app
+        self._listeners = listeners
+        self._workdir = workdir
+        self._servers: list[uvicorn.Server] = []
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="vaultgate-emulator", daemon=True)
+
+    @property
+    def _tls_files(self) -> tuple[Path, Path]:
+        return self.certificate_path, self._workdir / "key.pem"
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(
+                _serve(self._app, self._listeners, self._tls_files, self._servers, self._ready.set)
+            )
+        except BaseException as exc:  # reported to the starting thread
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    def _start(self) -> None:
+        self._thread.start()
+        if not self._ready.wait(_START_TIMEOUT):
+            self.stop()
+            raise RuntimeError(f"the emulator did not start within {_START_TIMEOUT:g} s")
+        if self._error is not None or not self._thread.is_alive():
+            self.stop()
+            raise RuntimeError("the emulator failed to start") from self._error
+
+    def stop(self) -> None:
+        for server in self._servers:
+            server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(_START_TIMEOUT)
+        for listener in self._listeners:
+            listener.sock.close()
+        shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def __enter__(self) -> RunningEmulator:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def start_emulator(
+    vault: Path,
+    *,
+    api_key: str | None = None,
+    plugin_version: str = "5.1.0",
+    https_port: int | None = 0,
+    http_port: int | None = None,
+    active_file: str | None = None,
+    extensions: bool = False,
+    host: str = "127.0.0.1",
+) -> RunningEmulator:
+    """Serve ``vault`` in a background thread and return once it accepts requests.
+
+    Port 0 picks a free port; ``https_port=None`` means no HTTPS server, ``http_port=None``
+    no plain-HTTP server. Both servers share one app and one state.
+    """
+    if https_port is None and http_port is None:
+        raise ValueError("start_emulator needs an https_port or an http_port")
+    cert_pem, key_pem = make_self_signed_certificate([host])
+    key = api_key if api_key is not None else generate_api_key()
+    config = EmulatorConfig(
+        vault=vault,
+        api_key=key,
+        plugin_version=plugin_version,
+        active_file=active_file,
+        extensions=extensions,
+        certificate_pem=cert_pem,
+    )
+    app = create_app(config)
+    workdir = Path(tempfile.mkdtemp(prefix="vaultgate-emulator-"))
+    listeners: list[_Listener] = []
+    try:
+        (workdir / "obsidian-local-rest-api.crt").write_text(cert_pem, encoding="utf-8")
+        (workdir / "key.pem").write_text(key_pem, encoding="utf-8")
+        if https_port is not None:
+            listeners.append(_Listener(_bind(host, https_port), "https"))
+        if http_port is not None:
+            listeners.append(_Listener(_bind(host, http_port), "http"))
+    except BaseException:
+        for listener in listeners:
+            listener.sock.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    running = RunningEmulator(
+        app=app,
+        listeners=listeners,
+        host=host,
+        api_key=key,
+        certificate_pem=cert_pem,
+        workdir=workdir,
+    )
+    running._start()
+    return running
+
+
+async def serve_emulator(
+    config: EmulatorConfig,
+    *,
+    https_port: int | None = DEFAULT_HTTPS_PORT,
+    http_port: int | None = None,
+    host: str = "127.0.0.1",
+    key_pem: str | None = None,
+    on_ready: Callable[[list[str]], None] | None = None,
+) -> None:
+    """Serve in the foreground until cancelled (or until uvicorn sees Ctrl-C).
+
+    HTTPS needs the private key of ``config.certificate_pem``; without one a fresh
+    certificate is made (and served at ``/obsidian-local-rest-api.crt``).
+    """
+    tls_pems: tuple[str, str] | None = None
+    if https_port is not None:
+        if config.certificate_pem is None or key_pem is None:
+            cert_pem, key_pem = make_self_signed_certificate([host])
+            config = dataclasses.replace(config, certificate_pem=cert_pem)
+        tls_pems = (config.certificate_pem or "", key_pem)
+    app = create_app(config)
+    listeners: list[_Listener] = []
+    with tempfile.TemporaryDirectory(prefix="vaultgate-emulator-") as tmp:
+        tls_files: tuple[Path, Path] | None = None
+        if tls_pems is not None:
+            tls_files = (Path(tmp) / "obsidian-local-rest-api.crt", Path(tmp) / "key.pem")
+            tls_files[0].write_text(tls_pems[0], encoding="utf-8")
+            tls_files[1].write_text(tls_pems[1], encoding="utf-8")
+        try:
+            if https_port is not None:
+                listeners.append(_Listener(_bind(host, https_port), "https"))
+            if http_port is not None:
+                listeners.append(_Listener(_bind(host, http_port), "http"))
+            urls = [listener.url(host) for listener in listeners]
+
+            def ready() -> None:
+                if on_ready is not None:
+                    on_ready(urls)
+
+            await _serve(app, listeners, tls_files, [], ready)
+        finally:
+            for listener in listeners:
+                listener.sock.close()
+
+
+def run_emulate_command(
+    vault: Path,
+    port: int,
+    http_port: int | None,
+    api_key: str | None,
+    plugin_version: str,
+    active: str | None,
+    extensions: bool,
+) -> int:
+    """``vaultgate emulate``: print where it listens and its key to stderr, serve until Ctrl-C."""
+    if not vault.is_dir():
+        print(f"vaultgate emulate: {vault} is not a folder.", file=sys.stderr)
+        return 2
+    key = api_key or generate_api_key()
+    cert_pem, key_pem = make_self_signed_certificate()
+    config = EmulatorConfig(
+        vault=vault,
+        api_key=key,
+        plugin_version=plugin_version,
+        active_file=active,
+        extensions=extensions,
+        certificate_pem=cert_pem,
+    )
+
+    def announce(urls: list[str]) -> None:
+        lines = [f"Local REST API {plugin_version} emulator serving {vault}"]
+        lines += [f"  {url}" for url in urls]
+        # the emulator's own key: showing it is how a user connects a client to it
+        lines.append(f"  API key: {key}")
+        lines.append("  Certificate: GET /obsidian-local-rest-api.crt   (Ctrl-C stops)")
+        print("\n".join(lines), file=sys.stderr, flush=True)
+
+    try:
+        asyncio.run(
+            serve_emulator(
+                config,
+                https_port=port,
+                http_port=http_port,
+                key_pem=key_pem,
+                on_ready=announce,
+            )
+        )
+    except KeyboardInterrupt:
+        return 0
+    except OSError as exc:
+        print(f"vaultgate emulate: cannot listen: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,128 @@
+"""``POST /search/simple/``: Obsidian's ``prepareSimpleSearch`` over every markdown note.
+
+Terms are the whitespace-separated words of the query, matched case-insensitively as
+substrings; a note matches when every term occurs at least once. Since 3.3.0 the searched
+text is ``basename + "\\n\\n" + content`` (as the plugin builds it), so a term may be found
+in the file's base name instead (``source: "filename"``, offsets into the base name,
+``context`` = the base name).
+
+Offsets count UTF-16 code units, because the plugin is JavaScript: for text without
+characters beyond U+FFFF they equal Python string indexes.
+
+Obsidian does not document its score. Ours is deterministic: the number of matches plus
+``1 / (1 + offset of the first match in the searched text)``, so more matches rank higher
+and, among equals, an earlier first match does. 4.0+ sorts best first; 3.x ascending.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from vaultgate.emulator.state import EmulatorState
+
+DEFAULT_CONTEXT_LENGTH = 100
+_PARSE_INT = re.compile(r"\s*([+-]?\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleSearchOptions:
+    query: str
+    context_length: int | None  # None: the pre-3.4.3 NaN, which yields empty contexts
+    filenames: bool  # 3.3.0+
+    descending: bool  # 4.0+
+    with_source: bool  # 3.3.0+: match.source exists
+
+
+def parse_int(text: str | None) -> int | None:
+    """JavaScript's ``parseInt(text, 10)``; None where it gives NaN."""
+    if text is None:
+        return None
+    match = _PARSE_INT.match(text)
+    return int(match.group(1)) if match else None
+
+
+def simple_search(state: EmulatorState, options: SimpleSearchOptions) -> list[dict[str, Any]]:
+    patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in options.query.split()]
+    if not patterns:
+        return []
+    results: list[tuple[float, dict[str, Any]]] = []
+    for path in state.markdown_files():
+        try:
+            content = state.read_text(path)
+        except OSError:
+            continue
+        basename = posixpath.splitext(posixpath.basename(path))[0]
+        prefix = f"{basename}\n\n" if options.filenames else ""
+        spans = _find_all(f"{prefix}{content}" if prefix else content, patterns)
+        if spans is None:
+            continue
+        matches = [_match(span, prefix, basename, content, options) for span in spans]
+        score = len(spans) + 1.0 / (1 + spans[0][0])
+        results.append((score, {"filename": path, "score": score, "matches": matches}))
+    results.sort(key=lambda item: item[0], reverse=options.descending)
+    return [item for _, item in results]
+
+
+def _find_all(text: str, patterns: list[re.Pattern[str]]) -> list[tuple[int, int]] | None:
+    spans: list[tuple[int, int]] = []
+    for pattern in patterns:
+        found = [m.span() for m in pattern.finditer(text)]
+        if not found:
+            return None
+        spans.extend(found)
+    spans.sort()
+    return spans
+
+
+def _match(
+    span: tuple[int, int],
+    prefix: str,
+    basename: str,
+    content: str,
+    options: SimpleSearchOptions,
+) -> dict[str, Any]:
+    start, end = span
+    if prefix and start < len(prefix):
+        match: dict[str, Any] = {
+            "start": _utf16(basename, start),
+            "end": _utf16(basename, min(end, len(basename))),
+            "source": "filename",
+        }
+        return {"match": match, "context": basename}
+    start -= len(prefix)
+    end -= len(prefix)
+    unit_start, unit_end = _utf16(content, start), _utf16(content, end)
+    match = {"start": unit_start, "end": unit_end}
+    if options.with_source:
+        match["source"] = "content"
+    if options.context_length is None:
+        context = ""
+    else:
+        length = options.context_length
+        context = js_slice(content, max(unit_start - length, 0), unit_end + length)
+    return {"match": match, "context": context}
+
+
+def _utf16(text: str, index: int) -> int:
+    head = text[:index]
+    return index if head.isascii() else len(head.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def js_slice(text: str, start: int, end: int) -> str:
+    """``text.slice(start, end)`` in JavaScript: UTF-16 indexes, negatives from the end."""
+    if text.isascii():
+        units: str | bytes = text
+        size = len(text)
+    else:
+        units = text.encode("utf-16-le", "surrogatepass")
+        size = len(units) // 2
+    lo = max(size + start, 0) if start < 0 else min(start, size)
+    hi = max(size + end, 0) if end < 0 else min(end, size)
+    if hi <= lo:
+        return ""
+    if isinstance(units, str):
+        return units[lo:hi]
+    return units[2 * lo : 2 * hi].decode("utf-16-le", "surrogatepass")

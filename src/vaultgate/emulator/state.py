@@ -1,0 +1,283 @@
+"""The emulator's picture of the vault, like Obsidian's file index and metadata cache.
+
+The file list (every extension; dot-files and dot-folders such as ``.obsidian`` and
+``.trash`` left out) is built at start and by :meth:`EmulatorState.refresh`. Note text is
+read from disk on demand and cached by ``(mtime_ns, size)``, so edits made behind the
+emulator's back are seen; new or deleted files are seen after ``refresh()`` (or after the
+write endpoints report them through :meth:`record_write` / :meth:`record_delete`).
+Link resolution and backlinks use the index as of the last change to it.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vaultgate import markdown
+
+
+def js_sort_key(text: str) -> bytes:
+    """JavaScript sorts strings by UTF-16 code units; big-endian UTF-16 bytes compare alike."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    ctime: int  # epoch milliseconds
+    mtime: int  # epoch milliseconds
+    size: int  # bytes
+
+
+@dataclass(frozen=True, slots=True)
+class NoteMeta:
+    """What Obsidian's metadata cache knows about one note."""
+
+    frontmatter: dict[str, Any]
+    frontmatter_valid: bool
+    tags: list[str]
+    link_targets: list[str]  # as written, anchors and aliases removed
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    text: str
+    meta: NoteMeta
+    stat: FileStat
+
+
+@dataclass(slots=True)
+class _Cached:
+    key: tuple[int, int]
+    text: str
+    meta: NoteMeta | None = None
+
+
+@dataclass(slots=True)
+class _Index:
+    files: list[str] = field(default_factory=list)  # code-unit sorted
+    file_set: frozenset[str] = frozenset()
+    children: dict[str, list[str]] = field(default_factory=dict)  # "" or "a/b/" -> entries
+    by_lower_path: dict[str, list[str]] = field(default_factory=dict)
+    by_lower_name: dict[str, list[str]] = field(default_factory=dict)  # "note.md", "note"
+
+
+class EmulatorState:
+    """Mutable vault state shared by every request (and by tests: ``active_file``)."""
+
+    def __init__(self, vault: Path, *, active_file: str | None = None) -> None:
+        self.vault = vault.resolve()
+        self._root = str(self.vault)
+        self.active_file = active_file
+        self._lock = threading.Lock()
+        self._texts: dict[str, _Cached] = {}
+        self._backlinks: dict[str, list[str]] | None = None
+        self._index = _Index()
+        self.refresh()
+
+    # --- the file index ---------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Rescan the vault folder (as Obsidian does when files change on disk)."""
+        self._install(_scan(self.vault))
+
+    def record_write(self, path: str) -> None:
+        """A file was created or changed through the API."""
+        if path not in self._index.file_set:
+            self._install([*self._index.files, path])
+        else:
+            self._backlinks = None
+
+    def record_delete(self, path: str) -> None:
+        """A file was removed through the API."""
+        self._texts.pop(path, None)
+        self._install([p for p in self._index.files if p != path])
+
+    def _install(self, paths: Iterable[str]) -> None:
+        index = _build_index(paths)
+        with self._lock:
+            self._index = index
+            self._backlinks = None
+            self._texts = {p: c for p, c in self._texts.items() if p in index.file_set}
+
+    @property
+    def files(self) -> Sequence[str]:
+        return self._index.files
+
+    def is_file(self, path: str) -> bool:
+        return path in self._index.file_set
+
+    def markdown_files(self) -> list[str]:
+        return [path for path in self._index.files if path.endswith(".md")]
+
+    def listing(self, directory: str) -> list[str]:
+        """One level of ``directory`` ('' for the root, else 'a/b'); [] when it has no files."""
+        key = f"{directory}/" if directory else ""
+        return self._index.children.get(key, [])
+
+    # --- file contents ----------------------------------------------------------------------
+
+    def disk_path(self, path: str) -> Path:
+        return self.vault.joinpath(*path.split("/"))
+
+    def read_bytes(self, path: str) -> bytes:
+        return self.disk_path(path).read_bytes()
+
+    def stat(self, path: str) -> FileStat:
+        return _file_stat(os.stat(os.path.join(self._root, path)))
+
+    def read_text(self, path: str) -> str:
+        return self.note(path).text
+
+    def meta(self, path: str) -> NoteMeta:
+        return self.note(path).meta
+
+    def note(self, path: str) -> Note:
+        """Text, metadata and stat of a note, from one ``stat`` call and the cache."""
+        disk = os.path.join(self._root, path)
+        st = os.stat(disk)
+        key = (st.st_mtime_ns, st.st_size)
+        cached = self._texts.get(path)
+        if cached is None or cached.key != key:
+            with open(disk, "rb") as handle:
+                # Obsidian reads notes as UTF-8 and tolerates bad bytes
+                text = handle.read().decode("utf-8", "replace")
+            cached = _Cached(key, text)
+            self._texts[path] = cached
+            self._backlinks = None
+        if cached.meta is None:
+            cached.meta = _parse_meta(cached.text)
+        return Note(cached.text, cached.meta, _file_stat(st))
+
+    # --- links ------------------------------------------------------------------------------
+
+    def resolve_link(self, link: str, source: str) -> str | None:
+        """The vault path ``link`` points to from ``source``, the way Obsidian picks one.
+
+        Exact path (with or without '.md'), then relative to the source's folder, then by
+        file name anywhere (case-insensitive). Several candidates: the one in the source's
+        folder, else the shortest path.
+        """
+        index = self._index
+        wanted = link.strip().lstrip("/").lower()
+        if not wanted:
+            return None
+        folder = posixpath.dirname(source).lower()
+        for candidate in (wanted, f"{wanted}.md"):
+            hits = index.by_lower_path.get(candidate)
+            if hits:
+                return hits[0]
+        if folder:
+            for candidate in (f"{folder}/{wanted}", f"{folder}/{wanted}.md"):
+                hits = index.by_lower_path.get(posixpath.normpath(candidate))
+                if hits:
+                    return hits[0]
+        name = wanted.rsplit("/", 1)[-1]
+        hits = index.by_lower_name.get(name, [])
+        if "/" in wanted:
+            hits = [
+                h
+                for h in hits
+                if h.lower().endswith(f"/{wanted}") or h.lower().endswith(f"/{wanted}.md")
+            ]
+        if not hits:
+            return None
+        return min(hits, key=lambda p: (posixpath.dirname(p).lower() != folder, len(p), p))
+
+    def links(self, path: str, meta: NoteMeta | None = None) -> tuple[list[str], list[str]]:
+        """(resolved vault paths, unresolved link texts) of one note, in document order."""
+        resolved: dict[str, None] = {}
+        unresolved: dict[str, None] = {}
+        for link in (meta or self.meta(path)).link_targets:
+            target = self.resolve_link(link, path)
+            if target is None:
+                unresolved[link] = None
+            else:
+                resolved[target] = None
+        return list(resolved), list(unresolved)
+
+    def backlinks_index(self) -> dict[str, list[str]]:
+        """Target path -> paths of the notes that link to it (Obsidian's resolvedLinks, turned)."""
+        cached = self._backlinks
+        if cached is not None:
+            return cached
+        index: dict[str, list[str]] = {}
+        for source in self.markdown_files():
+            try:
+                targets, _ = self.links(source)
+            except OSError:
+                continue
+            for target in targets:
+                index.setdefault(target, []).append(source)
+        self._backlinks = index
+        return index
+
+
+def _file_stat(st: os.stat_result) -> FileStat:
+    birth = getattr(st, "st_birthtime", None)
+    ctime = birth if isinstance(birth, (int, float)) else st.st_ctime
+    return FileStat(int(ctime * 1000), st.st_mtime_ns // 1_000_000, st.st_size)
+
+
+def _parse_meta(text: str) -> NoteMeta:
+    frontmatter = markdown.parse_frontmatter(text)
+    return NoteMeta(
+        frontmatter=frontmatter.data,
+        frontmatter_valid=frontmatter.valid,
+        tags=markdown.extract_tags(text),
+        link_targets=markdown.extract_links(text),
+    )
+
+
+def _scan(vault: Path) -> list[str]:
+    """Every file below ``vault`` as a '/'-joined relative path, skipping hidden names."""
+    found: list[str] = []
+    pending: list[tuple[str, str]] = [(str(vault), "")]
+    while pending:
+        directory, prefix = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir():
+                    pending.append((entry.path, f"{prefix}{entry.name}/"))
+                elif entry.is_file():
+                    found.append(f"{prefix}{entry.name}")
+            except OSError:
+                continue
+    return found
+
+
+def _build_index(paths: Iterable[str]) -> _Index:
+    files = sorted(set(paths), key=js_sort_key)
+    children: dict[str, set[str]] = {}
+    by_lower_path: dict[str, list[str]] = {}
+    by_lower_name: dict[str, list[str]] = {}
+    for path in files:
+        parts = path.split("/")
+        prefix = ""
+        for part in parts[:-1]:
+            children.setdefault(prefix, set()).add(f"{part}/")
+            prefix = f"{prefix}{part}/"
+        children.setdefault(prefix, set()).add(parts[-1])
+        lower = path.lower()
+        by_lower_path.setdefault(lower, []).append(path)
+        name = parts[-1].lower()
+        by_lower_name.setdefault(name, []).append(path)
+        if name.endswith(".md"):
+            by_lower_name.setdefault(name[:-3], []).append(path)
+    return _Index(
+        files=files,
+        file_set=frozenset(files),
+        children={key: sorted(value, key=js_sort_key) for key, value in children.items()},
+        by_lower_path=by_lower_path,
+        by_lower_name=by_lower_name,
+    )

@@ -1,0 +1,152 @@
+"""Authentication, GET /, error shape and routing quirks of the emulated plugin."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vaultgate.emulator.tls import make_self_signed_certificate
+
+from .conftest import API_KEY, Api
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        pytest.param("GET", "/vault/", id="listing"),
+        pytest.param("GET", "/vault/Welcome.md", id="file"),
+        pytest.param("GET", "/active/", id="active"),
+        pytest.param("POST", "/search/simple/?query=plan", id="simple-search"),
+        pytest.param("GET", "/tags/", id="tags"),
+        pytest.param("GET", "/no/such/route", id="unknown-route"),
+    ],
+)
+async def test_every_route_but_the_exempt_ones_requires_the_key(
+    api: Api, method: str, url: str
+) -> None:
+    async with api(auth=False) as http:
+        response = await http.request(method, url)
+    assert response.status_code == 401
+    assert response.json() == {
+        "message": "Authorization required.  Find your API Key in the 'Local REST API with MCP' "
+        "section of your Obsidian settings.",
+        "errorCode": 40101,
+    }
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        pytest.param(f"bearer {API_KEY}", id="lower-case-scheme"),
+        pytest.param(f"Bearer {API_KEY} ", id="trailing-space"),
+        pytest.param(API_KEY, id="no-scheme"),
+        pytest.param("Bearer wrong", id="wrong-key"),
+    ],
+)
+async def test_the_key_comparison_is_exact(api: Api, authorization: str) -> None:
+    async with api(auth=False) as http:
+        response = await http.get("/vault/", headers={"Authorization": authorization})
+    assert response.status_code == 401
+
+
+async def test_the_auth_message_names_the_plugin_as_that_version_called_it(api: Api) -> None:
+    async with api("4.1.0", auth=False) as http:
+        response = await http.get("/vault/")
+    assert "'Local REST API' section" in response.json()["message"]
+
+
+async def test_root_is_open_and_reports_versions_without_private_fields(api: Api) -> None:
+    async with api("4.1.7", auth=False, obsidian_version="1.9.0") as http:
+        response = await http.get("/")
+    body = response.json()
+    assert response.status_code == 200
+    assert body["status"] == "OK"
+    assert body["service"] == "Obsidian Local REST API"
+    assert body["authenticated"] is False
+    assert body["versions"] == {"obsidian": "1.9.0", "self": "4.1.7"}
+    assert body["manifest"]["id"] == "obsidian-local-rest-api"
+    assert body["manifest"]["version"] == "4.1.7"
+    assert "certificateInfo" not in body
+    assert "apiExtensions" not in body
+
+
+async def test_root_with_the_key_adds_certificate_info_and_extensions(api: Api) -> None:
+    cert_pem, _ = make_self_signed_certificate()
+    async with api(certificate_pem=cert_pem, extensions=True) as http:
+        body = (await http.get("/")).json()
+    assert body["authenticated"] is True
+    assert 364 < body["certificateInfo"]["validityDays"] <= 365
+    assert body["certificateInfo"]["regenerateRecommended"] is False
+    (extension,) = body["apiExtensions"]
+    assert extension["id"] == "mcp-tools"
+    assert {"path": "/search/smart", "authenticated": True} in extension["routes"]
+
+
+async def test_json_is_pretty_printed_with_two_spaces(api: Api) -> None:
+    async with api() as http:
+        response = await http.get("/vault/Projects/")
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert response.text == json.dumps(response.json(), indent=2, ensure_ascii=False)
+    assert response.text.startswith('{\n  "files": [\n    "')
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        pytest.param("GET", "/vault", id="vault-without-slash"),
+        pytest.param("GET", "/search/simple", id="search-without-slash"),
+        pytest.param("GET", "/search/", id="wrong-method"),
+        pytest.param("GET", "/mcp/", id="not-emulated"),
+        pytest.param("POST", "/search/smart", id="extension-not-loaded"),
+    ],
+)
+async def test_unmatched_routes_are_the_plugins_plain_404(api: Api, method: str, url: str) -> None:
+    async with api() as http:
+        response = await http.request(method, url)
+    assert response.status_code == 404
+    assert response.json() == {"message": "Not Found", "errorCode": 40400}
+
+
+async def test_the_certificate_is_served_without_auth(api: Api) -> None:
+    cert_pem, _ = make_self_signed_certificate()
+    async with api(auth=False, certificate_pem=cert_pem) as http:
+        response = await http.get("/obsidian-local-rest-api.crt")
+    assert response.status_code == 200
+    assert response.text == cert_pem
+    assert response.headers["content-type"].startswith("application/octet-stream")
+
+
+async def test_no_certificate_is_a_404(api: Api) -> None:
+    async with api(auth=False) as http:
+        response = await http.get("/obsidian-local-rest-api.crt")
+    assert response.status_code == 404
+
+
+async def test_cors_is_open_and_preflight_needs_no_key(api: Api) -> None:
+    async with api(auth=False) as http:
+        preflight = await http.options(
+            "/vault/x.md",
+            headers={
+                "Origin": "https://a.example",
+                "Access-Control-Request-Headers": "authorization",
+            },
+        )
+        denied = await http.get("/vault/")
+    assert preflight.status_code == 204
+    assert "MOVE" in preflight.headers["access-control-allow-methods"]
+    assert preflight.headers["access-control-allow-headers"] == "authorization"
+    assert denied.headers["access-control-allow-origin"] == "*"
+    assert denied.headers["x-response-time"].endswith("ms")
+
+
+async def test_commands_list_and_unknown_command(api: Api) -> None:
+    async with api() as http:
+        listed = (await http.get("/commands/")).json()["commands"]
+        unknown = await http.post("/commands/no:such-command/")
+        known = await http.post(f"/commands/{listed[0]['id']}/")
+    assert all(set(command) == {"id", "name"} for command in listed)
+    assert unknown.status_code == 404
+    assert known.status_code == 204

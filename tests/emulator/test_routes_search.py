@@ -1,0 +1,65 @@
+"""POST /search/ content types, and GET /tags/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import Api, MakeApp, build_vault, client
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize(
+    ("version", "headers", "code"),
+    [
+        pytest.param("5.1.0", {}, 40011, id="5x-missing"),
+        pytest.param("5.1.0", {"Content-Type": "text/plain"}, 40012, id="5x-unknown"),
+        pytest.param(
+            "5.1.0",
+            {"Content-Type": "application/vnd.olrapi.jsonlogic+json; charset=utf-8"},
+            40012,
+            id="5x-parameters-are-not-ignored",
+        ),
+        pytest.param("3.6.2", {}, 40011, id="3x-missing"),
+        pytest.param("3.6.2", {"Content-Type": "text/plain"}, 40011, id="3x-unknown"),
+    ],
+)
+async def test_search_content_type_errors(
+    api: Api, version: str, headers: dict[str, str], code: int
+) -> None:
+    async with api(version) as http:
+        response = await http.post("/search/", content=b"{}", headers=headers)
+    assert response.status_code == 400
+    assert response.json()["errorCode"] == code
+
+
+async def test_tags_count_notes_and_every_parent_of_a_nested_tag(api: Api) -> None:
+    async with api() as http:
+        response = await http.get("/tags/")
+    counts = {tag["name"]: tag["count"] for tag in response.json()["tags"]}
+    assert counts == {
+        "project": 3,  # plan and Welcome, plus old.md's project/archived
+        "project/archived": 1,
+        "work": 1,
+        "work/tasks": 1,
+        "inline": 1,
+        "journal": 2,  # from journal/daily and from #journal itself
+        "journal/daily": 1,
+    }
+
+
+async def test_tags_before_3_5_do_not_exist(api: Api) -> None:
+    async with api("3.4.0") as http:
+        response = await http.get("/tags/")
+    assert response.status_code == 404
+
+
+async def test_integer_like_tags_come_first_as_in_a_javascript_object(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    vault = build_vault(tmp_path / "years", {"a.md": "#zeta #2024/jan #alpha"})
+    async with client(make_app(vault=vault)) as http:
+        tags = (await http.get("/tags/")).json()["tags"]
+    assert [tag["name"] for tag in tags] == ["2024", "zeta", "2024/jan", "alpha"]

@@ -1,0 +1,329 @@
+"""GET /vault/... and /active/...: listings, raw files, note JSON, document maps, paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from vaultgate.emulator.app import emulator_state
+
+from .conftest import DOCUMENT_MAP, NOTE_JSON, PLAN, Api, MakeApp, client
+
+pytestmark = pytest.mark.anyio
+
+
+# --- listings -------------------------------------------------------------------------------
+
+
+async def test_root_lists_one_level_with_folders_slashed_and_hidden_ones_left_out(
+    api: Api,
+) -> None:
+    async with api() as http:
+        response = await http.get("/vault/")
+    assert response.json() == {
+        "files": ["Boards/", "Daily/", "Images/", "Notes/", "Projects/", "Welcome.md"]
+    }
+
+
+async def test_a_folder_lists_its_files_and_subfolders_in_code_unit_order(api: Api) -> None:
+    async with api() as http:
+        projects = (await http.get("/vault/Projects/")).json()
+        notes = (await http.get("/vault/Notes/")).json()
+    assert projects == {"files": ["Archive/", "plan.md"]}
+    assert notes == {"files": ["50% & more #1.md", "café ☕.md", "space name.md"]}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        pytest.param("/vault/empty/", id="empty-folder"),
+        pytest.param("/vault/onlyempty/", id="only-empty-subfolders"),
+        pytest.param("/vault/missing/", id="missing"),
+        pytest.param("/vault/.obsidian/", id="hidden"),
+    ],
+)
+async def test_folders_without_files_are_not_found(api: Api, url: str) -> None:
+    async with api() as http:
+        response = await http.get(url)
+    assert response.status_code == 404
+    assert response.json()["errorCode"] == 40400
+
+
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [pytest.param("3.5.0", 404, id="3.5.0"), pytest.param("3.6.0", 200, id="3.6.0")],
+)
+async def test_a_folder_without_trailing_slash_lists_from_3_6_0(
+    api: Api, version: str, status: int
+) -> None:
+    async with api(version) as http:
+        response = await http.get("/vault/Projects")
+    assert response.status_code == status
+
+
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [pytest.param("3.6.0", 404, id="3.6.0"), pytest.param("3.6.1", 200, id="3.6.1")],
+)
+async def test_an_empty_vault_lists_as_an_empty_array_from_3_6_1(
+    make_app: MakeApp, tmp_path: Path, version: str, status: int
+) -> None:
+    empty = tmp_path / "empty-vault"
+    (empty / ".obsidian").mkdir(parents=True)
+    async with client(make_app(version, vault=empty)) as http:
+        response = await http.get("/vault/")
+    assert response.status_code == status
+    if status == 200:
+        assert response.json() == {"files": []}
+
+
+async def test_refresh_picks_up_files_created_behind_the_emulators_back(
+    make_app: MakeApp, vault: Path
+) -> None:
+    app = make_app()
+    (vault / "Later.md").write_text("new", encoding="utf-8")
+    async with client(app) as http:
+        before = (await http.get("/vault/")).json()["files"]
+        emulator_state(app).refresh()
+        after = (await http.get("/vault/")).json()["files"]
+    assert "Later.md" not in before
+    assert "Later.md" in after
+
+
+# --- raw files and headers ------------------------------------------------------------------
+
+
+async def test_a_note_comes_back_raw_with_markdown_type_and_disposition(api: Api) -> None:
+    async with api() as http:
+        response = await http.get("/vault/Projects/plan.md")
+    assert response.text == PLAN
+    assert response.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert response.headers["content-disposition"] == 'attachment; filename="Projects/plan.md"'
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type"),
+    [
+        pytest.param("Images/pic.png", "image/png", id="png"),
+        pytest.param("Boards/board.canvas", "false", id="unknown-extension"),
+    ],
+)
+async def test_other_files_get_their_type_from_the_extension(
+    api: Api, vault: Path, path: str, content_type: str
+) -> None:
+    async with api() as http:
+        response = await http.get(f"/vault/{path}")
+    assert response.headers["content-type"] == content_type
+    assert response.content == (vault / path).read_bytes()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("space name.md", id="space"),
+        pytest.param("café ☕.md", id="unicode-and-emoji"),
+        pytest.param("50% & more #1.md", id="percent-ampersand-hash"),
+    ],
+)
+async def test_names_encoded_segment_by_segment_resolve(api: Api, vault: Path, name: str) -> None:
+    async with api() as http:
+        response = await http.get(f"/vault/Notes/{quote(name)}")
+    assert response.status_code == 200
+    assert response.text == (vault / "Notes" / name).read_text(encoding="utf-8")
+    disposition = response.headers["content-disposition"]
+    assert disposition.isascii()
+    assert quote(name, safe="&#") in disposition
+
+
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [pytest.param("4.1.2", 200, id="4.1.2"), pytest.param("4.1.3", 404, id="4.1.3")],
+)
+async def test_an_encoded_slash_stops_being_a_separator_in_4_1_3(
+    api: Api, version: str, status: int
+) -> None:
+    async with api(version) as http:
+        response = await http.get("/vault/Projects%2Fplan.md")
+    assert response.status_code == status
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        pytest.param("/vault/%2E%2E/secret.md", id="dot-dot"),
+        pytest.param("/vault/Projects/%2E%2E/%2E%2E/secret.md", id="deeper"),
+        pytest.param("/vault/..%2F..%2Fsecret.md", id="encoded-slashes"),
+        pytest.param("/vault/bad%zzescape.md", id="malformed-escape"),
+        pytest.param("/vault/bad%C3.md", id="invalid-utf8"),
+    ],
+)
+async def test_paths_escaping_the_vault_or_badly_encoded_are_refused(api: Api, url: str) -> None:
+    async with api() as http:
+        response = await http.get(url)
+    assert response.status_code == 400
+    assert response.json()["errorCode"] == 40021
+
+
+async def test_a_dot_dot_that_stays_inside_is_simply_not_a_file(api: Api) -> None:
+    async with api() as http:
+        response = await http.get("/vault/Projects/%2E%2E/Welcome.md")
+    assert response.status_code == 404
+
+
+async def test_a_trailing_slash_after_a_note_serves_the_note_from_3_6_0(api: Api) -> None:
+    async with api() as http:
+        modern = await http.get("/vault/Welcome.md/")
+    async with api("3.5.0") as http:
+        legacy = await http.get("/vault/Welcome.md/")
+    assert modern.status_code == 200
+    assert legacy.status_code == 404
+
+
+# --- note JSON ------------------------------------------------------------------------------
+
+
+async def test_note_json_has_frontmatter_tags_stat_and_links(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.get("/vault/Projects/plan.md", headers={"Accept": NOTE_JSON})
+    note = response.json()
+    assert response.headers["content-type"].startswith(NOTE_JSON)
+    assert list(note) == [
+        "tags",
+        "frontmatter",
+        "stat",
+        "path",
+        "content",
+        "links",
+        "backlinks",
+        "unresolvedLinks",
+    ]
+    assert note["path"] == "Projects/plan.md"
+    assert note["content"] == PLAN
+    assert note["frontmatter"] == {
+        "tags": ["project", "work/tasks"],
+        "status": "active",
+        "priority": 42,
+    }
+    assert note["tags"] == ["project", "work/tasks", "inline"]
+    stat = (vault / "Projects" / "plan.md").stat()
+    assert note["stat"]["size"] == stat.st_size
+    assert note["stat"]["mtime"] == stat.st_mtime_ns // 1_000_000
+    assert note["links"] == ["Welcome.md", "Notes/space name.md"]
+    assert note["backlinks"] == ["Welcome.md"]
+    assert note["unresolvedLinks"] == ["Nowhere"]
+
+
+@pytest.mark.parametrize(
+    ("version", "keys"),
+    [
+        pytest.param("3.6.2", set(), id="3.6.2"),
+        pytest.param("4.1.7", {"links", "backlinks"}, id="4.1.7"),
+        pytest.param("5.0.0", {"links", "backlinks", "unresolvedLinks"}, id="5.0.0"),
+    ],
+)
+async def test_link_fields_appear_by_version(api: Api, version: str, keys: set[str]) -> None:
+    async with api(version) as http:
+        note = (await http.get("/vault/Welcome.md", headers={"Accept": NOTE_JSON})).json()
+    assert set(note) - {"tags", "frontmatter", "stat", "path", "content"} == keys
+
+
+async def test_embeds_resolve_by_file_name(api: Api) -> None:
+    async with api() as http:
+        note = (await http.get("/vault/Welcome.md", headers={"Accept": NOTE_JSON})).json()
+    assert note["links"] == ["Projects/plan.md", "Images/pic.png"]
+    assert note["unresolvedLinks"] == []
+
+
+async def test_accept_must_match_exactly(api: Api) -> None:
+    async with api() as http:
+        response = await http.get(
+            "/vault/Welcome.md", headers={"Accept": f"{NOTE_JSON}, text/markdown"}
+        )
+    assert response.headers["content-type"] == "text/markdown; charset=utf-8"
+
+
+# --- document map ---------------------------------------------------------------------------
+
+
+async def test_the_5x_document_map_is_a_heading_tree_with_a_version(api: Api) -> None:
+    async with api() as http:
+        response = await http.get("/vault/Projects/plan.md", headers={"Accept": DOCUMENT_MAP})
+    mapped = response.json()
+    assert response.headers["content-type"].startswith(DOCUMENT_MAP)
+    assert mapped["headings"] == {"Plan": {"Goals": {"Details": {}}, "Log": {}}}
+    assert mapped["blocks"] == ["goal1"]
+    assert mapped["frontmatterFields"] == ["tags", "status", "priority"]
+    assert isinstance(mapped["version"], str)
+    assert mapped["version"]
+
+
+V1_MAP = {
+    "headings": ["Plan", "Plan::Goals", "Plan::Goals::Details", "Plan::Log"],
+    "blocks": ["goal1"],
+    "frontmatterFields": ["tags", "status", "priority"],
+}
+
+
+async def test_the_1x_map_on_5x_needs_markdown_patch_version_1_and_is_deprecated(
+    api: Api,
+) -> None:
+    async with api() as http:
+        response = await http.get(
+            "/vault/Projects/plan.md",
+            headers={"Accept": DOCUMENT_MAP, "Markdown-Patch-Version": "1"},
+        )
+    assert response.json() == V1_MAP
+    assert response.headers["deprecation"] == 'true; sunset-version="6.0"'
+
+
+async def test_4x_serves_the_1x_map(api: Api) -> None:
+    async with api("4.1.7") as http:
+        response = await http.get("/vault/Projects/plan.md", headers={"Accept": DOCUMENT_MAP})
+    assert response.json() == V1_MAP
+    assert "deprecation" not in response.headers
+
+
+async def test_before_3_4_the_map_accept_type_is_ignored(api: Api) -> None:
+    async with api("3.3.0") as http:
+        response = await http.get("/vault/Projects/plan.md", headers={"Accept": DOCUMENT_MAP})
+    assert response.text == PLAN
+
+
+async def test_an_unknown_markdown_patch_version_is_refused_on_5x(api: Api) -> None:
+    async with api() as http:
+        response = await http.get(
+            "/vault/Welcome.md", headers={"Accept": DOCUMENT_MAP, "Markdown-Patch-Version": "3"}
+        )
+    assert response.status_code == 400
+    assert response.json()["errorCode"] == 40082
+
+
+# --- the active file ------------------------------------------------------------------------
+
+
+async def test_active_serves_the_open_note_with_its_location(api: Api) -> None:
+    async with api(active_file="Notes/café ☕.md") as http:
+        raw = await http.get("/active/")
+        note = await http.get("/active/", headers={"Accept": NOTE_JSON})
+    assert raw.text == "Unicode and emoji names. Plan ahead.\n"
+    assert raw.headers["content-location"] == "Notes/caf%C3%A9%20%E2%98%95.md"
+    assert note.json()["path"] == "Notes/café ☕.md"
+
+
+async def test_no_active_file_is_a_404(make_app: MakeApp) -> None:
+    app = make_app(active_file="Welcome.md")
+    async with client(app) as http:
+        before = await http.get("/active/")
+        emulator_state(app).active_file = None
+        after = await http.get("/active/")
+    assert before.status_code == 200
+    assert after.status_code == 404
+    assert after.json() == {"message": "Not Found", "errorCode": 40400}
+
+
+async def test_active_targets_a_section(api: Api) -> None:
+    async with api(active_file="Projects/plan.md") as http:
+        response = await http.get("/active/heading/Plan/Log")
+    assert response.text == "\nFirst entry.\n"

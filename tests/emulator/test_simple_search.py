@@ -1,0 +1,176 @@
+"""POST /search/simple/: offsets, filename matches, context windows and ordering by version."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vaultgate.emulator.simple_search import js_slice, parse_int
+
+from .conftest import Api, MakeApp, build_vault, client
+
+pytestmark = pytest.mark.anyio
+
+CONTENT = "Alpha beta. " + "x" * 150 + " ALPHA gamma alpha.\n"
+
+
+@pytest.fixture
+def search_vault(tmp_path: Path) -> Path:
+    return build_vault(
+        tmp_path / "search",
+        {
+            "alpha notes.md": CONTENT,
+            "Other/beta.md": "Just beta here, and one alpha.\n",
+            "Other/none.md": "Nothing to see.\n",
+            "attachment.txt": "alpha alpha alpha",
+        },
+    )
+
+
+async def search(make_app: MakeApp, vault: Path, url: str, version: str = "5.1.0") -> Any:
+    async with client(make_app(version, vault=vault)) as http:
+        response = await http.post(url)
+    assert response.status_code == 200
+    return response.json()
+
+
+def by_file(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {result["filename"]: result for result in results}
+
+
+async def test_content_offsets_index_the_file_content(
+    make_app: MakeApp, search_vault: Path
+) -> None:
+    results = by_file(await search(make_app, search_vault, "/search/simple/?query=alpha"))
+    hit = results["alpha notes.md"]
+    content = (search_vault / "alpha notes.md").read_text(encoding="utf-8")
+    contents = [m for m in hit["matches"] if m["match"]["source"] == "content"]
+    assert len(contents) == 3
+    for m in contents:
+        assert content[m["match"]["start"] : m["match"]["end"]].lower() == "alpha"
+
+
+async def test_a_term_in_the_base_name_is_a_filename_match(
+    make_app: MakeApp, search_vault: Path
+) -> None:
+    results = by_file(await search(make_app, search_vault, "/search/simple/?query=alpha"))
+    (name_match,) = [
+        m for m in results["alpha notes.md"]["matches"] if m["match"]["source"] == "filename"
+    ]
+    assert name_match == {
+        "match": {"start": 0, "end": 5, "source": "filename"},
+        "context": "alpha notes",
+    }
+
+
+async def test_every_term_must_occur_somewhere_and_only_notes_are_searched(
+    make_app: MakeApp, search_vault: Path
+) -> None:
+    results = await search(make_app, search_vault, "/search/simple/?query=BETA%20alpha")
+    assert sorted(r["filename"] for r in results) == ["Other/beta.md", "alpha notes.md"]
+
+
+async def test_the_context_window_spans_context_length_each_side(
+    make_app: MakeApp, search_vault: Path
+) -> None:
+    results = by_file(
+        await search(make_app, search_vault, "/search/simple/?query=gamma&contextLength=7")
+    )
+    (m,) = results["alpha notes.md"]["matches"]
+    start, end = m["match"]["start"], m["match"]["end"]
+    assert m["context"] == CONTENT[start - 7 : end + 7]
+    assert m["context"] == " ALPHA gamma alpha."
+
+
+async def test_the_context_is_clipped_at_the_start_of_the_note(
+    make_app: MakeApp, search_vault: Path
+) -> None:
+    results = by_file(await search(make_app, search_vault, "/search/simple/?query=beta"))
+    hit = results["alpha notes.md"]["matches"][0]
+    assert hit["match"]["start"] == 6
+    assert hit["context"] == CONTENT[0 : 10 + 100]
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [pytest.param("3.4.2", "", id="3.4.2"), pytest.param("3.4.3", "Alpha beta. x", id="3.4.3")],
+)
+async def test_a_missing_context_length_defaults_to_100_from_3_4_3(
+    make_app: MakeApp, search_vault: Path, version: str, expected: str
+) -> None:
+    results = by_file(await search(make_app, search_vault, "/search/simple/?query=beta", version))
+    context = results["alpha notes.md"]["matches"][0]["context"]
+    assert context[: len(expected)] == expected
+    assert (context == "") == (expected == "")
+
+
+async def test_before_3_3_there_are_no_filename_matches_and_no_source(
+    make_app: MakeApp, search_vault: Path
+) -> None:
+    results = by_file(
+        await search(make_app, search_vault, "/search/simple/?query=notes", version="3.2.0")
+    )
+    assert results == {}
+    alpha = by_file(
+        await search(make_app, search_vault, "/search/simple/?query=alpha", version="3.2.0")
+    )
+    assert all("source" not in m["match"] for m in alpha["alpha notes.md"]["matches"])
+
+
+@pytest.mark.parametrize(
+    ("version", "descending"),
+    [pytest.param("3.6.2", False, id="3.6.2"), pytest.param("4.0.0", True, id="4.0.0")],
+)
+async def test_results_are_ordered_by_score_ascending_before_4_and_descending_after(
+    make_app: MakeApp, search_vault: Path, version: str, descending: bool
+) -> None:
+    results = await search(make_app, search_vault, "/search/simple/?query=alpha", version)
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=descending)
+    best = results[0] if descending else results[-1]
+    assert best["filename"] == "alpha notes.md"
+
+
+async def test_a_missing_query_is_40090_from_4_0(api: Api) -> None:
+    async with api() as http:
+        response = await http.post("/search/simple/")
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": "The search query you provided is not valid.\n"
+        "A single '?query=' parameter is required.",
+        "errorCode": 40090,
+    }
+
+
+async def test_a_missing_query_crashed_3x(api: Api) -> None:
+    async with api("3.6.2") as http:
+        response = await http.post("/search/simple/")
+    assert response.status_code == 500
+    assert response.json()["errorCode"] == 50000
+
+
+async def test_offsets_count_utf16_code_units_like_javascript(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    vault = build_vault(tmp_path / "emoji", {"e.md": "😀 needle"})
+    results = await search(make_app, vault, "/search/simple/?query=needle&contextLength=1")
+    (m,) = results[0]["matches"]
+    assert m["match"]["start"] == 3  # the emoji is two UTF-16 code units, then a space
+    assert m["context"] == " needle"
+
+
+def test_js_slice_follows_javascript() -> None:
+    assert js_slice("abcdef", 2, -1) == "cde"
+    assert js_slice("abcdef", -2, 100) == "ef"
+    assert js_slice("abcdef", 4, 2) == ""
+    assert js_slice("a😀b", 1, 3) == "😀"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("10", 10), (" 7px", 7), ("-3", -3), ("abc", None), ("", None), (None, None)],
+)
+def test_parse_int_follows_javascript(text: str | None, value: int | None) -> None:
+    assert parse_int(text) == value

@@ -102,7 +102,7 @@ def test_require_passes_silently_when_the_feature_is_there() -> None:
     FeatureSet(Version(3, 6, 2)).require("dataview_search", action="search_vault")
 
 
-def test_require_names_the_range_the_running_version_and_the_alternative() -> None:
+def test_require_names_the_missed_bound_the_running_version_and_the_alternative() -> None:
     with pytest.raises(FeatureUnavailable) as caught:
         FeatureSet(Version(5, 1, 0)).require(
             "dataview_search", action="search_vault with queryType=dataview"
@@ -110,9 +110,16 @@ def test_require_names_the_range_the_running_version_and_the_alternative() -> No
 
     assert caught.value.feature == "dataview_search"
     assert str(caught.value).startswith(
-        "search_vault with queryType=dataview needs Local REST API >= 1.4.0 and < 4.0.0; "
+        "search_vault with queryType=dataview needs Local REST API < 4.0.0; "
         "you run 5.1.0. Use queryType=jsonlogic"
     )
+
+
+def test_require_below_the_first_version_names_the_lower_bound() -> None:
+    with pytest.raises(FeatureUnavailable) as caught:
+        FeatureSet(Version(1, 3, 0)).require("dataview_search", action="search_vault")
+
+    assert "needs Local REST API >= 1.4.0; you run 1.3.0" in str(caught.value)
 
 
 def test_require_without_an_alternative_ends_after_the_versions() -> None:

@@ -1,9 +1,9 @@
 """The command line: the only place that reads argv.
 
-    vaultgate [serve]   the MCP server over stdio (configured from the environment)
-    vaultgate emulate   a Local REST API emulator serving a folder of notes
-    vaultgate demo      the server against the bundled sample vault, through the emulator
-    vaultgate doctor    checks the configured Obsidian and says how to fix what fails
+vaultgate [serve]   the MCP server over stdio (configured from the environment)
+vaultgate emulate   a Local REST API emulator serving a folder of notes
+vaultgate demo      the server against the bundled sample vault, through the emulator
+vaultgate doctor    checks the configured Obsidian and says how to fix what fails
 """
 
 from __future__ import annotations

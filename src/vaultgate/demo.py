@@ -98,8 +98,10 @@ async def tour(emulator: RunningEmulator) -> int:
     async with Client(server_parameters(emulator)) as client:
         tools = await client.list_tools()
         listed = json.dumps([t.model_dump(by_alias=True, mode="json") for t in tools.tools])
-        print(f"Connected to vaultgate over stdio: {len(tools.tools)} tools, tools/list is "
-              f"{len(listed):,} characters.")
+        print(
+            f"Connected to vaultgate over stdio: {len(tools.tools)} tools, tools/list is "
+            f"{len(listed):,} characters."
+        )
         run = Tour(client)
         await run.call("Which Obsidian is this?", "get_server_info", {})
         first = await run.call(
@@ -113,8 +115,11 @@ async def tour(emulator: RunningEmulator) -> int:
             "list_vault_files",
             {"recursive": True, "limit": 5, "offset": next_offset},
         )
-        await run.call("The outline of a long note", "get_vault_file",
-                       {"filename": LONG_NOTE, "format": "map", "maxLength": 600})
+        await run.call(
+            "The outline of a long note",
+            "get_vault_file",
+            {"filename": LONG_NOTE, "format": "map", "maxLength": 600},
+        )
         window = await run.call(
             "Read the long note: first window of 2,000 characters",
             "get_vault_file",
@@ -134,8 +139,12 @@ async def tour(emulator: RunningEmulator) -> int:
         await run.call(
             "… page 2 (from the cached result)",
             "search_vault_simple",
-            {"query": "meeting", "limit": 3, "contextLength": 40,
-             "offset": json.loads(page[0]).get("nextOffset", 0)},
+            {
+                "query": "meeting",
+                "limit": 3,
+                "contextLength": 40,
+                "offset": json.loads(page[0]).get("nextOffset", 0),
+            },
         )
         await run.call("The note open in Obsidian", "get_active_file", {"maxLength": 300})
         await run.call(

@@ -29,7 +29,9 @@ get_vault_file with format='map' to see a long note's headings, then section='He
 """
 
 
-def build_server(settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None) -> MCPServer:
+def build_server(
+    settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
+) -> MCPServer:
     """The server for ``settings``; ``transport`` lets tests route HTTP without a network."""
 
     @asynccontextmanager

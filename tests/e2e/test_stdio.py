@@ -45,7 +45,9 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
             search = await client.call_tool("search_vault_simple", {"query": "meeting"})
 
     assert {"list_vault_files", "get_vault_file", "search_vault_simple"} <= names
-    assert not listing.is_error and not note.is_error and not search.is_error
+    assert not listing.is_error
+    assert not note.is_error
+    assert not search.is_error
     first = listing.content[0]
     assert isinstance(first, TextContent)
     assert len(json.loads(first.text)["files"]) == 5
@@ -58,9 +60,13 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
     ("env", "expected"),
     [
         pytest.param({}, "OBSIDIAN_API_KEY is not set", id="no-key"),
-        pytest.param({"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PORT": "http"}, "OBSIDIAN_PORT", id="port"),
         pytest.param(
-            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PROTOCOL": "ftp"}, "OBSIDIAN_PROTOCOL", id="protocol"
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PORT": "http"}, "OBSIDIAN_PORT", id="port"
+        ),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PROTOCOL": "ftp"},
+            "OBSIDIAN_PROTOCOL",
+            id="protocol",
         ),
         pytest.param(
             {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_TIMEOUT": "-1"}, "OBSIDIAN_TIMEOUT", id="timeout"

@@ -106,5 +106,6 @@ def vault_files(vault: Path) -> list[str]:
     return sorted(
         path.relative_to(vault).as_posix()
         for path in vault.rglob("*")
-        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(vault).parts)
+        if path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(vault).parts)
     )

@@ -11,7 +11,13 @@ from vaultgate.server import build_server
 pytestmark = pytest.mark.anyio
 
 READ_TOOLS = {
-    "list_vault_files": {"directory": "", "recursive": False, "pattern": None, "limit": 100, "offset": 0},
+    "list_vault_files": {
+        "directory": "",
+        "recursive": False,
+        "pattern": None,
+        "limit": 100,
+        "offset": 0,
+    },
     "get_vault_file": {
         "filename": ...,
         "format": "markdown",
@@ -47,7 +53,8 @@ async def test_read_tools_have_exactly_the_contracted_parameters_and_defaults() 
             if default is not ...:
                 assert schema["properties"][parameter].get("default") == default, (name, parameter)
         annotations = tools[name].annotations
-        assert annotations is not None and annotations.read_only_hint is True, name
+        assert annotations is not None, name
+        assert annotations.read_only_hint is True, name
         assert tools[name].description, name
 
 

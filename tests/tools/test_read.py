@@ -7,9 +7,6 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-
-from vaultgate.emulator.runner import RunningEmulator
-
 from tests.tools.conftest import (
     ClientFactory,
     EmulatorFactory,
@@ -19,6 +16,8 @@ from tests.tools.conftest import (
     texts,
     vault_files,
 )
+
+from vaultgate.emulator.runner import RunningEmulator
 
 pytestmark = pytest.mark.anyio
 
@@ -38,7 +37,9 @@ async def walk_listing(client: Client, **arguments: object) -> list[str]:
         offset = page["nextOffset"]
 
 
-async def test_root_listing_is_one_level_sorted_with_folders_marked(client: Client, vault: Path) -> None:
+async def test_root_listing_is_one_level_sorted_with_folders_marked(
+    client: Client, vault: Path
+) -> None:
     page = payload(await client.call_tool("list_vault_files", {}))
 
     expected = sorted(
@@ -47,7 +48,12 @@ async def test_root_listing_is_one_level_sorted_with_folders_marked(client: Clie
         if not entry.name.startswith(".") and (entry.is_file() or any(entry.rglob("*.*")))
     )
     assert page["files"] == expected
-    assert page["pagination"] == {"total": len(expected), "offset": 0, "limit": 100, "hasMore": False}
+    assert page["pagination"] == {
+        "total": len(expected),
+        "offset": 0,
+        "limit": 100,
+        "hasMore": False,
+    }
 
 
 async def test_folder_listing_gives_vault_relative_paths(client: Client) -> None:
@@ -57,7 +63,9 @@ async def test_folder_listing_gives_vault_relative_paths(client: Client) -> None
     assert all(path.startswith("Daily/") for path in page["files"])
 
 
-async def test_walking_every_recursive_page_returns_every_file_once(client: Client, vault: Path) -> None:
+async def test_walking_every_recursive_page_returns_every_file_once(
+    client: Client, vault: Path
+) -> None:
     files = await walk_listing(client, recursive=True, limit=7)
 
     assert files == vault_files(vault)
@@ -107,7 +115,8 @@ async def test_brace_and_globstar_patterns_work(client: Client, vault: Path) -> 
         pytest.param({"directory": "No such folder"}, "not found", id="missing-folder"),
         pytest.param({"directory": "../outside"}, "Invalid vault path", id="traversal"),
         pytest.param({"offset": 10_000}, "past the end", id="offset-past-end"),
-        pytest.param({"pattern": "["}, "glob", id="bad-glob"),
+        pytest.param({"pattern": "{1..1000000}"}, "not a valid glob", id="bad-glob"),
+        pytest.param({"pattern": "/Daily/*.md"}, "Try 'Daily/*.md'", id="absolute-glob"),
         pytest.param({"limit": 0}, "limit", id="limit-zero"),
         pytest.param({"limit": 1001}, "limit", id="limit-too-big"),
     ],
@@ -135,7 +144,9 @@ async def test_reading_every_window_returns_the_note_exactly(client: Client, vau
             assert meta["nextIndex"] is None
             break
         assert body.startswith(window)
-        assert body.rstrip("\n").splitlines()[-1] == f"{NOTICE_PREFIX}{meta['nextIndex']} to get more."
+        assert (
+            body.rstrip("\n").splitlines()[-1] == f"{NOTICE_PREFIX}{meta['nextIndex']} to get more."
+        )
         assert meta["endIndex"] - meta["startIndex"] == 7000
         start = meta["nextIndex"]
 
@@ -158,7 +169,9 @@ async def test_a_short_note_is_whole_and_not_truncated(client: Client, vault: Pa
     }
 
 
-async def test_start_index_past_the_end_states_the_total_length(client: Client, vault: Path) -> None:
+async def test_start_index_past_the_end_states_the_total_length(
+    client: Client, vault: Path
+) -> None:
     total = len((vault / "Daily/2026-11-21.md").read_text(encoding="utf-8"))
 
     message = error_text(
@@ -188,11 +201,15 @@ async def test_awkward_names_read_back_exactly(client: Client, vault: Path, file
     assert body == (vault / path).read_text(encoding="utf-8")
 
 
-async def test_section_by_unique_leaf_returns_just_that_section(client: Client, vault: Path) -> None:
+async def test_section_by_unique_leaf_returns_just_that_section(
+    client: Client, vault: Path
+) -> None:
     text = (vault / "Projects/Overview.md").read_text(encoding="utf-8")
 
     body = texts(
-        await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md", "section": "Risks"})
+        await client.call_tool(
+            "get_vault_file", {"filename": "Projects/Overview.md", "section": "Risks"}
+        )
     )[0]
 
     assert body.startswith("### Risks")
@@ -202,7 +219,9 @@ async def test_section_by_unique_leaf_returns_just_that_section(client: Client, 
 
 async def test_an_ambiguous_section_lists_the_full_paths(client: Client) -> None:
     message = error_text(
-        await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md", "section": "Notes"})
+        await client.call_tool(
+            "get_vault_file", {"filename": "Projects/Overview.md", "section": "Notes"}
+        )
     )
 
     assert "Project Alpha::Notes" in message
@@ -220,7 +239,9 @@ async def test_a_full_path_section_resolves_a_duplicate_name(client: Client) -> 
 
 async def test_map_lists_heading_paths_blocks_and_frontmatter_keys(client: Client) -> None:
     body = texts(
-        await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md", "format": "map"})
+        await client.call_tool(
+            "get_vault_file", {"filename": "Projects/Overview.md", "format": "map"}
+        )
     )[0]
 
     doc_map = json.loads(body)
@@ -229,7 +250,9 @@ async def test_map_lists_heading_paths_blocks_and_frontmatter_keys(client: Clien
     assert set(doc_map) == {"headings", "blocks", "frontmatterFields"}
 
 
-async def test_json_format_has_metadata_and_a_bounded_content_window(client: Client, vault: Path) -> None:
+async def test_json_format_has_metadata_and_a_bounded_content_window(
+    client: Client, vault: Path
+) -> None:
     result = await client.call_tool(
         "get_vault_file", {"filename": LONG_NOTE, "format": "json", "maxLength": 3000}
     )
@@ -291,7 +314,9 @@ async def test_map_works_on_every_plugin_version(
     assert "Project Alpha::Notes" in json.loads(body)["headings"]
 
 
-async def test_default_read_responses_stay_under_12000_characters(client: Client, vault: Path) -> None:
+async def test_default_read_responses_stay_under_12000_characters(
+    client: Client, vault: Path
+) -> None:
     calls = [
         ("list_vault_files", {"recursive": True}),
         ("get_vault_file", {"filename": LONG_NOTE}),

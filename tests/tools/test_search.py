@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
+from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, size
 
 from vaultgate.emulator.runner import RunningEmulator
-
-from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, size
 
 pytestmark = pytest.mark.anyio
 
@@ -27,7 +26,9 @@ async def walk_search(client: Client, **arguments: object) -> list[dict[str, obj
     results: list[dict[str, object]] = []
     offset = 0
     while True:
-        page = payload(await client.call_tool("search_vault_simple", {**arguments, "offset": offset}))
+        page = payload(
+            await client.call_tool("search_vault_simple", {**arguments, "offset": offset})
+        )
         results.extend(page["results"])
         if not page["pagination"]["hasMore"]:
             return results
@@ -126,7 +127,9 @@ async def test_invalid_jsonlogic_json_is_explained(client: Client) -> None:
     assert "glob" in message
 
 
-async def test_dataview_on_a_new_plugin_names_the_version_and_the_alternative(client: Client) -> None:
+async def test_dataview_on_a_new_plugin_names_the_version_and_the_alternative(
+    client: Client,
+) -> None:
     message = error_text(
         await client.call_tool(
             "search_vault", {"query": 'TABLE file.name FROM "Daily"', "queryType": "dataview"}
@@ -154,7 +157,11 @@ async def test_dataview_works_where_the_plugin_still_has_it(
 async def test_a_huge_jsonlogic_result_is_cut_per_row(client: Client) -> None:
     result = await client.call_tool(
         "search_vault",
-        {"query": '{"if": [{"glob": ["Resources/Long*", {"var": "path"}]}, {"var": "content"}, false]}'},
+        {
+            "query": {
+                "if": [{"glob": ["Resources/Long*", {"var": "path"}]}, {"var": "content"}, False]
+            }
+        },
     )
 
     row = payload(result)["results"][0]

@@ -108,7 +108,13 @@ class FeatureSet:
         feature = FEATURES_BY_NAME[name]
         if feature.available_in(self.version):
             return
-        message = f"{action} needs Local REST API {feature.requirement()}; you run {self.version}."
+        # Name the bound this version misses: "< 4.0.0" for a removed feature, ">= 3.5.0" for
+        # one that came later.
+        if feature.since is not None and self.version < feature.since:
+            needed = f">= {feature.since}"
+        else:
+            needed = f"< {feature.until}"
+        message = f"{action} needs Local REST API {needed}; you run {self.version}."
         if feature.instead:
             message += f" {feature.instead}"
         raise FeatureUnavailable(name, message)

@@ -22,6 +22,16 @@ R = TypeVar("R")
 ToolContext: TypeAlias = Context[AppState, Any]
 Blocks: TypeAlias = list[TextContent]
 
+# A default response stays within RESPONSE_BUDGET characters; the items of a page get the budget
+# less what the envelope (pagination, nextOffset, a notice) may take.
+RESPONSE_BUDGET = 12_000
+ENVELOPE_RESERVE = 600
+
+
+def items_budget(response_budget: int = RESPONSE_BUDGET) -> int:
+    return response_budget - ENVELOPE_RESERVE
+
+
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 

@@ -7,7 +7,14 @@ from mcp.server.mcpserver import MCPServer
 from vaultgate import __version__
 from vaultgate.obsidian.features import FEATURES, FeatureSet
 from vaultgate.paging import compact_json
-from vaultgate.tools.base import READ_ONLY, Blocks, ToolContext, app_state, json_blocks, model_facing_errors
+from vaultgate.tools.base import (
+    READ_ONLY,
+    Blocks,
+    ToolContext,
+    app_state,
+    json_blocks,
+    model_facing_errors,
+)
 
 
 @model_facing_errors

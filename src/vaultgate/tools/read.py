@@ -11,10 +11,12 @@ from vaultgate.paging import compact_json, page_within_budget
 from vaultgate.paths import validate_vault_path
 from vaultgate.tools.base import (
     READ_ONLY,
+    RESPONSE_BUDGET,
     Blocks,
     ToolContext,
     app_state,
     document_blocks,
+    items_budget,
     json_blocks,
     model_facing_errors,
 )
@@ -22,14 +24,13 @@ from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_documen
 from vaultgate.vault.listing import compile_glob
 
 LIST_LIMIT_MAX = 1000
-DEFAULT_BUDGET = 12_000
 HARD_BUDGET = 100_000
 CHARS_PER_LISTED_ITEM = 100
 
 
 def list_budget(limit: int) -> int:
     """About 100 characters per requested item: 12,000 by default, never above 100,000."""
-    return min(HARD_BUDGET, max(DEFAULT_BUDGET, limit * CHARS_PER_LISTED_ITEM))
+    return items_budget(min(HARD_BUDGET, max(RESPONSE_BUDGET, limit * CHARS_PER_LISTED_ITEM)))
 
 
 Directory = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]
@@ -82,7 +83,9 @@ async def list_vault_files(
 @model_facing_errors
 async def get_vault_file(
     ctx: ToolContext,
-    filename: Annotated[str, Field(description="Vault path of the note, e.g. 'Daily/2026-11-21.md'.")],
+    filename: Annotated[
+        str, Field(description="Vault path of the note, e.g. 'Daily/2026-11-21.md'.")
+    ],
     format: Format = "markdown",
     maxLength: MaxLength = 10_000,
     startIndex: StartIndex = 0,

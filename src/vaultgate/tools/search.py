@@ -8,10 +8,18 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
 from vaultgate.paging import compact_json, page_within_budget
-from vaultgate.tools.base import READ_ONLY, Blocks, ToolContext, app_state, json_blocks, model_facing_errors
+from vaultgate.tools.base import (
+    READ_ONLY,
+    RESPONSE_BUDGET,
+    Blocks,
+    ToolContext,
+    app_state,
+    items_budget,
+    json_blocks,
+    model_facing_errors,
+)
 from vaultgate.vault.search import QueryType
 
-RESPONSE_BUDGET = 12_000
 STRUCTURED_RESULT_LIMIT = 1_000
 
 BUDGET_NOTICE = (
@@ -43,7 +51,7 @@ async def search_vault_simple(
     hits = await app_state(ctx).searcher.simple(query, context_length=contextLength, folder=folder)
     rendered = [hit.render(maxMatchesPerFile) for hit in hits]
     page = page_within_budget(
-        rendered, limit=limit, offset=offset, budget=RESPONSE_BUDGET, render=compact_json
+        rendered, limit=limit, offset=offset, budget=items_budget(), render=compact_json
     )
     notice = None
     if page.has_more and len(page.items) < min(limit, page.total - offset):
@@ -76,7 +84,7 @@ async def search_vault(
     rows = await app_state(ctx).searcher.structured(query, queryType)
     shown = [_bounded_row(row) for row in rows]
     page = page_within_budget(
-        shown, limit=limit, offset=offset, budget=RESPONSE_BUDGET, render=compact_json
+        shown, limit=limit, offset=offset, budget=items_budget(), render=compact_json
     )
     return json_blocks(page.envelope("results"))
 
@@ -98,7 +106,7 @@ async def search_vault_smart(
         query, folders=folders, exclude_folders=excludeFolders, limit=limit
     )
     page = page_within_budget(
-        results, limit=limit, offset=0, budget=RESPONSE_BUDGET, render=compact_json
+        results, limit=limit, offset=0, budget=items_budget(), render=compact_json
     )
     return json_blocks(page.envelope("results"))
 

@@ -111,7 +111,9 @@ def bounded_metadata(note_json: dict[str, Any]) -> dict[str, Any]:
         if key == "content":
             continue
         if key in _METADATA_LISTS and isinstance(value, list):
-            kept = value[: fit_count(map(compact_json, value), METADATA_LIST_BUDGET, at_least_one=False)]
+            kept = value[
+                : fit_count(map(compact_json, value), METADATA_LIST_BUDGET, at_least_one=False)
+            ]
             if len(kept) < len(value):
                 totals[key] = len(value)
             metadata[key] = kept
@@ -131,4 +133,3 @@ def bounded_metadata(note_json: dict[str, Any]) -> dict[str, Any]:
             "note": "Long lists were cut to stay small; the totals say how many there are.",
         }
     return metadata
-

@@ -28,6 +28,11 @@ def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool
     """A matcher for vault-relative paths; a malformed glob is an InvalidArgument."""
     if not pattern.strip():
         raise InvalidArgument(f"{name} is empty. Use a glob such as '**/*.md' or 'Projects/**'.")
+    if pattern.startswith("/"):
+        raise InvalidArgument(
+            f"{name} {pattern!r} starts with '/', but it is matched against vault-relative "
+            f"paths such as 'Daily/2026-11-21.md'. Try {pattern.lstrip('/')!r}."
+        )
     try:
         matcher = glob.compile(pattern, flags=GLOB_FLAGS)
     except Exception as exc:  # wcmatch raises several kinds for a malformed pattern

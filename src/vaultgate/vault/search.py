@@ -79,7 +79,9 @@ class VaultSearcher:
             hits = [hit for hit in hits if hit.filename.startswith(prefix)]
         return hits
 
-    async def structured(self, query: str | dict[str, Any], query_type: QueryType) -> list[dict[str, Any]]:
+    async def structured(
+        self, query: str | dict[str, Any], query_type: QueryType
+    ) -> list[dict[str, Any]]:
         """Rows ``{"filename", "result"}`` of a JsonLogic or Dataview query, by filename."""
         text = query if isinstance(query, str) else json.dumps(query, sort_keys=True)
         key = (query_type, text)

@@ -1,0 +1,32 @@
+"""The docs stay true: every tool the server offers is described in docs/tool-reference.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from vaultgate.config import Settings
+from vaultgate.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def test_every_tool_has_a_section_in_the_tool_reference() -> None:
+    reference = (ROOT / "docs" / "tool-reference.md").read_text(encoding="utf-8")
+    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+        names = [tool.name for tool in (await client.list_tools()).tools]
+
+    missing = [name for name in names if f"## {name}\n" not in reference]
+    assert not missing, f"add these tools to docs/tool-reference.md: {missing}"
+
+
+async def test_every_tool_is_in_the_readme_table() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+        names = [tool.name for tool in (await client.list_tools()).tools]
+
+    assert [name for name in names if f"`{name}`" not in readme] == []

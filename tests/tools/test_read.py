@@ -336,3 +336,25 @@ async def test_largest_windows_stay_under_110000_characters(client: Client) -> N
     ]
     for tool, arguments in calls:
         assert size(await client.call_tool(tool, arguments)) <= 110_000, (tool, arguments)
+
+
+async def test_a_recursive_walk_reports_progress_when_asked(client: Client, vault: Path) -> None:
+    updates: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append((progress, message))
+
+    result = await client.call_tool(
+        "list_vault_files", {"recursive": True}, progress_callback=on_progress
+    )
+
+    assert not result.is_error
+    walked_folders = {"", *(str(Path(p).parent) + "/" for p in vault_files(vault))}
+    walked_folders |= {
+        "/".join(p.split("/")[:depth]) + "/"
+        for p in vault_files(vault)
+        for depth in range(1, p.count("/"))
+    }
+    assert len(updates) == len(walked_folders - {"./"})
+    assert [u[0] for u in updates] == list(range(1, len(updates) + 1))
+    assert all(message and "folders" in message for _, message in updates)

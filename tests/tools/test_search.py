@@ -206,3 +206,17 @@ async def test_default_search_responses_stay_under_12000_characters(client: Clie
         ("get_server_info", {}),
     ]:
         assert size(await client.call_tool(tool, arguments)) <= 12_000, tool
+
+
+async def test_largest_search_parameters_stay_under_110000_characters(client: Client) -> None:
+    calls = [
+        (
+            "search_vault_simple",
+            {"query": "the", "contextLength": 500, "maxMatchesPerFile": 20, "limit": 100},
+        ),
+        ("search_vault", {"query": {"var": "content"}, "limit": 200}),
+    ]
+    for tool, arguments in calls:
+        result = await client.call_tool(tool, arguments)
+        assert not result.is_error, tool
+        assert size(result) <= 110_000, tool

@@ -49,14 +49,18 @@ async def search_vault_simple(
     offset=nextOffset: later pages come from a cached result and cost no new search.
     """
     hits = await app_state(ctx).searcher.simple(query, context_length=contextLength, folder=folder)
-    rendered = [hit.render(maxMatchesPerFile) for hit in hits]
     page = page_within_budget(
-        rendered, limit=limit, offset=offset, budget=items_budget(), render=compact_json
+        hits,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(),
+        render=lambda hit: compact_json(hit.render(maxMatchesPerFile)),
     )
     notice = None
     if page.has_more and len(page.items) < min(limit, page.total - offset):
         notice = BUDGET_NOTICE.format(budget=RESPONSE_BUDGET, next_offset=page.next_offset)
-    return json_blocks(page.envelope("results", notice=notice))
+    rendered = [hit.render(maxMatchesPerFile) for hit in page.items]
+    return json_blocks(page.envelope("results", rendered, notice=notice))
 
 
 @model_facing_errors

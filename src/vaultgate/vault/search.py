@@ -23,29 +23,42 @@ QueryType = Literal["jsonlogic", "dataview"]
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
-    context: str
-    start: int
-    end: int
-    source: str  # "content" or "filename"
-
-
-@dataclass(frozen=True, slots=True)
 class SimpleHit:
+    """One matching note. Matches stay as the plugin sent them until a page renders them:
+    a broad query has thousands of hits and most are never shown."""
+
     filename: str
     score: float
-    matches: tuple[Match, ...]  # content matches first, in document order
+    raw_matches: tuple[dict[str, Any], ...]
 
     def render(self, max_matches: int) -> dict[str, Any]:
+        """Content matches first, in document order, then file-name matches."""
+        ordered = sorted(self.raw_matches, key=_match_order)
         return {
             "filename": self.filename,
             "score": self.score,
-            "matchCount": len(self.matches),
-            "matches": [
-                {"context": m.context, "start": m.start, "end": m.end}
-                for m in self.matches[:max_matches]
-            ],
+            "matchCount": len(self.raw_matches),
+            "matches": [_match(raw) for raw in ordered[:max_matches]],
         }
+
+
+def _span(raw: dict[str, Any]) -> dict[str, Any]:
+    span = raw.get("match")
+    return span if isinstance(span, dict) else {}
+
+
+def _match_order(raw: dict[str, Any]) -> tuple[bool, int]:
+    span = _span(raw)
+    return (span.get("source", "content") != "content", int(span.get("start", 0)))
+
+
+def _match(raw: dict[str, Any]) -> dict[str, Any]:
+    span = _span(raw)
+    return {
+        "context": str(raw.get("context", "")),
+        "start": int(span.get("start", 0)),
+        "end": int(span.get("end", 0)),
+    }
 
 
 class VaultSearcher:
@@ -126,22 +139,10 @@ class VaultSearcher:
 
 
 def _simple_hit(item: dict[str, Any]) -> SimpleHit:
-    matches: list[Match] = []
-    for raw in item.get("matches", []):
-        span = raw.get("match", {})
-        matches.append(
-            Match(
-                context=str(raw.get("context", "")),
-                start=int(span.get("start", 0)),
-                end=int(span.get("end", 0)),
-                source=str(span.get("source", "content")),
-            )
-        )
-    matches.sort(key=lambda m: (m.source != "content", m.start))
     return SimpleHit(
         filename=str(item.get("filename", "")),
         score=float(item.get("score", 0.0)),
-        matches=tuple(matches),
+        raw_matches=tuple(item.get("matches") or ()),
     )
 
 

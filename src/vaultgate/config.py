@@ -76,8 +76,22 @@ class ObsidianSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class SafetySettings:
+    """What the tools may touch: VAULTGATE_READ_ONLY, VAULTGATE_ALLOW, VAULTGATE_DENY."""
+
+    read_only: bool = False
+    allow: tuple[str, ...] = ()  # globs on vault paths; empty = everything
+    deny: tuple[str, ...] = ()
+
+    @property
+    def restricts_paths(self) -> bool:
+        return bool(self.allow or self.deny)
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     obsidian: ObsidianSettings = field(default_factory=ObsidianSettings)
+    safety: SafetySettings = field(default_factory=SafetySettings)
 
     @classmethod
     def from_env(
@@ -122,7 +136,12 @@ class Settings:
                 DEFAULT_SEARCH_TIMEOUT,
             ),
         )
-        return cls(obsidian=obsidian)
+        safety = SafetySettings(
+            read_only=_parse_bool("VAULTGATE_READ_ONLY", env.get("VAULTGATE_READ_ONLY"), False),
+            allow=_parse_globs("VAULTGATE_ALLOW", env.get("VAULTGATE_ALLOW")),
+            deny=_parse_globs("VAULTGATE_DENY", env.get("VAULTGATE_DENY")),
+        )
+        return cls(obsidian=obsidian, safety=safety)
 
     def require_api_key(self) -> Secret:
         if self.obsidian.api_key is None:
@@ -163,6 +182,19 @@ def _parse_bool(name: str, value: str | None, default: bool = True) -> bool:
     if lowered in _FALSE:
         return False
     raise ConfigError(f"{name} must be true or false, not {value!r}.")
+
+
+def _parse_globs(name: str, value: str | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    globs = tuple(part.strip() for part in value.split(",") if part.strip())
+    for pattern in globs:
+        if pattern.startswith("/") or "\\" in pattern:
+            raise ConfigError(
+                f"{name} holds {pattern!r}; use vault-relative globs with forward slashes, "
+                "e.g. 'Private/**,Journal/*.md'."
+            )
+    return globs
 
 
 def _parse_seconds(name: str, value: str | None, default: float) -> float:

@@ -4,6 +4,8 @@
     ├── ConfigError                     a bad setting; the server stops at start with one line
     ├── InvalidArgument                 a tool argument that cannot work (bad window, bad glob, ...)
     │   └── InvalidPath                 a vault path with '..', a leading '/', or a backslash
+    ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
+    │   └── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
     │   └── AmbiguousSection            a leaf name matches several headings; lists their paths
@@ -13,8 +15,10 @@
         ├── ObsidianTLSError            certificate or handshake failure               (url)
         ├── AuthenticationFailed        401: the API key was rejected
         ├── NotFound                    404 on a path                                  (path)
+        ├── DestinationExists           MOVE onto an existing note without overwrite   (path)
         ├── FeatureUnavailable          the running plugin version lacks a feature     (feature)
         └── ObsidianAPIError            any other error answer            (status, error_code)
+            └── PatchRejected           a PATCH the plugin refused (40080, 409)         (reason)
 
 Exceptions carry fields, not only text, so callers branch on types and attributes and never
 on ``str(exc)``. Foreign exceptions (httpx, ssl) are translated once, in ``obsidian/``.
@@ -44,6 +48,30 @@ class InvalidPath(InvalidArgument):
         super().__init__(
             f"Invalid vault path {path!r}: {reason}. "
             "Use a vault-relative path with forward slashes, e.g. 'Projects/plan.md'."
+        )
+
+
+class AccessDenied(VaultgateError):
+    """The server's allow/deny settings keep this path out of reach."""
+
+    def __init__(self, path: str, action: str = "read or write") -> None:
+        self.path = path
+        super().__init__(
+            f"vaultgate may not {action} {path!r}: this server's VAULTGATE_ALLOW / "
+            "VAULTGATE_DENY settings keep it out of reach. Work with other notes, or ask the "
+            "user to change those settings."
+        )
+
+
+class ReadOnlyMode(AccessDenied):
+    """VAULTGATE_READ_ONLY is on: nothing may be written."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        VaultgateError.__init__(
+            self,
+            f"This vaultgate server is read-only (VAULTGATE_READ_ONLY=true), so {path!r} "
+            "cannot be changed. Tell the user what you would change instead.",
         )
 
 
@@ -119,6 +147,17 @@ class NotFound(ObsidianError):
         super().__init__(f"{path!r} was not found. {hint}")
 
 
+class DestinationExists(ObsidianError):
+    """A move (or copy) would replace an existing note and overwrite was not given."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path!r} already exists. Pass overwrite=true to replace it, or choose another "
+            "destination."
+        )
+
+
 class FeatureUnavailable(ObsidianError):
     def __init__(self, feature: str, message: str) -> None:
         self.feature = feature
@@ -135,3 +174,17 @@ class ObsidianAPIError(ObsidianError):
         code = f" (errorCode {error_code})" if error_code is not None else ""
         tail = f" {hint}" if hint else ""
         super().__init__(f"Obsidian answered {status}{code}: {message}.{tail}")
+
+
+class PatchRejected(ObsidianAPIError):
+    """The plugin refused a PATCH: 400 ``40080`` with a reason line, or a 5.x 409.
+
+    ``reason`` is markdown-patch's reason string (``invalid-target``,
+    ``content-not-mergeable``, ...) when the plugin gave one, else None.
+    """
+
+    def __init__(
+        self, status: int, error_code: int | None, message: str, hint: str, reason: str | None
+    ) -> None:
+        self.reason = reason
+        super().__init__(status, error_code, message, hint)

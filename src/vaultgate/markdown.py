@@ -343,24 +343,34 @@ def resolve_heading(headings: Sequence[Heading], target: str, delimiter: str = "
     Several headings with the very same full path resolve to the first, as the plugin does.
     Raises SectionNotFound (listing what exists) or AmbiguousSection (listing candidates).
     """
+    return headings[resolve_heading_path([h.path for h in headings], target, delimiter)]
+
+
+def resolve_heading_path(
+    paths: Sequence[tuple[str, ...]], target: str, delimiter: str = "::"
+) -> int:
+    """The index in ``paths`` (heading paths in document order) of the one ``target`` names.
+
+    The rules of :func:`resolve_heading`, for callers that only have paths (a document map).
+    """
     if not delimiter:
         raise InvalidArgument("The heading delimiter must not be empty; use '::'.")
     wanted = tuple(part.strip() for part in target.split(delimiter))
-    for heading in headings:
-        if heading.path == wanted:
-            return heading
+    for index, path in enumerate(paths):
+        if path == wanted:
+            return index
     n = len(wanted)
-    matches = [h for h in headings if len(h.path) >= n and h.path[-n:] == wanted]
+    matches = [i for i, path in enumerate(paths) if len(path) >= n and path[-n:] == wanted]
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        existing = [delimiter.join(h.path) for h in headings]
+        existing = [delimiter.join(path) for path in paths]
         raise SectionNotFound(
             f"Heading {target!r} was not found. {_listing(existing, 'headings')} "
             f"Use the full 'Parent{delimiter}Child' path of one of them.",
             target,
         )
-    candidates = list(dict.fromkeys(delimiter.join(h.path) for h in matches))
+    candidates = list(dict.fromkeys(delimiter.join(paths[i]) for i in matches))
     if len(candidates) == 1:  # repeats of one full path: the first, like the exact match
         return matches[0]
     listed = ", ".join(repr(c) for c in candidates)

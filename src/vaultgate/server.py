@@ -10,10 +10,12 @@ from mcp.server.mcpserver import MCPServer
 
 from vaultgate import __version__
 from vaultgate.config import Settings
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
-from vaultgate.tools import info, read, search
+from vaultgate.tools import active, commands, edit, info, periodic, read, search, templates
+from vaultgate.tools.base import ToolSpec
+from vaultgate.vault.guard import GuardedClient
+from vaultgate.vault.policy import AccessPolicy
 
 INSTRUCTIONS = """\
 vaultgate reaches the user's Obsidian vault through the Local REST API plugin. Every response is
@@ -29,15 +31,19 @@ get_vault_file with format='map' to see a long note's headings, then section='He
 """
 
 
+TOOL_MODULES = (read, search, info, edit, active, commands, periodic, templates)
+
+
 def build_server(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
 ) -> MCPServer:
     """The server for ``settings``; ``transport`` lets tests route HTTP without a network."""
+    policy = AccessPolicy(settings.safety)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
         http = await build_http_client(settings.obsidian, transport=transport)
-        client = ObsidianClient(settings.obsidian, http)
+        client = GuardedClient(settings.obsidian, http, policy)
         try:
             yield AppState.create(settings, client)
         finally:
@@ -49,6 +55,14 @@ def build_server(
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
     )
-    for module in (read, search, info):
-        module.register(server)
+    for tool, hints in available_tools(settings):
+        server.add_tool(tool, annotations=hints, structured_output=False)
     return server
+
+
+def available_tools(settings: Settings) -> list[ToolSpec]:
+    """Every tool, less the ones that write when the server is read-only."""
+    tools = [spec for module in TOOL_MODULES for spec in module.TOOLS]
+    if settings.safety.read_only:
+        return [spec for spec in tools if spec[1].read_only_hint]
+    return tools

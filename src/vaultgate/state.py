@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from vaultgate.config import Settings
 from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.vault.bulk_delete import BulkDeleter
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.search import VaultSearcher
 
@@ -16,12 +17,20 @@ class AppState:
     client: ObsidianClient
     lister: VaultLister
     searcher: VaultSearcher
+    bulk: BulkDeleter
 
     @classmethod
     def create(cls, settings: Settings, client: ObsidianClient) -> AppState:
+        lister = VaultLister(client)
         return cls(
             settings=settings,
             client=client,
-            lister=VaultLister(client),
+            lister=lister,
             searcher=VaultSearcher(client),
+            bulk=BulkDeleter(client, lister),
         )
+
+    def vault_changed(self) -> None:
+        """After a write through vaultgate, cached listings and search results are stale."""
+        self.lister.invalidate()
+        self.searcher.invalidate()

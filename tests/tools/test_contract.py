@@ -37,14 +37,56 @@ READ_TOOLS = {
     "search_vault": {"query": ..., "queryType": "jsonlogic", "limit": 50, "offset": 0},
     "search_vault_smart": {"query": ..., "folders": None, "excludeFolders": None, "limit": 20},
     "get_server_info": {},
+    "list_tags": {"prefix": None, "limit": 100, "offset": 0},
+    "list_commands": {"filter": None, "limit": 100, "offset": 0},
+    "get_periodic_note": {
+        "period": ...,
+        "date": None,
+        "format": "markdown",
+        "maxLength": 10000,
+        "startIndex": 0,
+    },
+}
+
+PATCH = {
+    "operation": ...,
+    "targetType": ...,
+    "target": ...,
+    "content": ...,
+    "contentType": "markdown",
+    "createTargetIfMissing": False,
+}
+WRITE_TOOLS = {
+    "create_vault_file": {"filename": ..., "content": ..., "overwrite": False},
+    "append_to_vault_file": {"filename": ..., "content": ...},
+    "patch_vault_file": {"filename": ..., **PATCH},
+    "delete_vault_file": {"filename": ..., "permanent": False},
+    "move_vault_file": {"source": ..., "destination": ..., "overwrite": False},
+    "bulk_delete_files": {
+        "pattern": ...,
+        "directory": "",
+        "exclude": None,
+        "dryRun": True,
+        "limit": 50,
+        "offset": 0,
+        "confirmAll": False,
+    },
+    "update_active_file": {"content": ...},
+    "append_to_active_file": {"content": ...},
+    "patch_active_file": PATCH,
+    "delete_active_file": {"permanent": False},
+    "show_file_in_obsidian": {"filename": ..., "newLeaf": False},
+    "execute_command": {"commandId": ...},
+    "append_to_periodic_note": {"period": ..., "content": ..., "date": None},
+    "execute_template": {"name": ..., "arguments": {}, "createFile": False, "targetPath": None},
 }
 
 
-async def test_read_tools_have_exactly_the_contracted_parameters_and_defaults() -> None:
+async def test_tools_have_exactly_the_contracted_parameters_and_defaults() -> None:
     async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-    for name, parameters in READ_TOOLS.items():
+    for name, parameters in {**READ_TOOLS, **WRITE_TOOLS}.items():
         schema = tools[name].input_schema
         assert set(schema.get("properties", {})) == set(parameters), name
         required = {p for p, default in parameters.items() if default is ...}
@@ -54,7 +96,7 @@ async def test_read_tools_have_exactly_the_contracted_parameters_and_defaults() 
                 assert schema["properties"][parameter].get("default") == default, (name, parameter)
         annotations = tools[name].annotations
         assert annotations is not None, name
-        assert annotations.read_only_hint is True, name
+        assert annotations.read_only_hint is (name in READ_TOOLS), name
         assert tools[name].description, name
 
 

@@ -33,6 +33,12 @@ def items_budget(response_budget: int = RESPONSE_BUDGET) -> int:
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+
+# A tool function and its annotations; server.py registers the read-only ones always and the
+# others unless VAULTGATE_READ_ONLY is set.
+ToolSpec: TypeAlias = tuple[Callable[..., Awaitable[Any]], ToolAnnotations]
 
 
 def app_state(ctx: ToolContext) -> AppState:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from mcp.server.mcpserver import MCPServer
-
 from vaultgate import __version__
 from vaultgate.obsidian.features import FEATURES, FeatureSet
 from vaultgate.paging import compact_json
@@ -11,6 +9,7 @@ from vaultgate.tools.base import (
     READ_ONLY,
     Blocks,
     ToolContext,
+    ToolSpec,
     app_state,
     json_blocks,
     model_facing_errors,
@@ -43,5 +42,4 @@ async def get_server_info(ctx: ToolContext) -> Blocks:
     )
 
 
-def register(server: MCPServer) -> None:
-    server.add_tool(get_server_info, annotations=READ_ONLY, structured_output=False)
+TOOLS: list[ToolSpec] = [(get_server_info, READ_ONLY)]

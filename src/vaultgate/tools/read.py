@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
 from vaultgate.paging import compact_json, page_within_budget
@@ -14,6 +13,7 @@ from vaultgate.tools.base import (
     RESPONSE_BUDGET,
     Blocks,
     ToolContext,
+    ToolSpec,
     app_state,
     document_blocks,
     items_budget,
@@ -133,6 +133,8 @@ async def get_active_file(
     return document_blocks(document)
 
 
-def register(server: MCPServer) -> None:
-    for tool in (list_vault_files, get_vault_file, get_active_file):
-        server.add_tool(tool, annotations=READ_ONLY, structured_output=False)
+TOOLS: list[ToolSpec] = [
+    (list_vault_files, READ_ONLY),
+    (get_vault_file, READ_ONLY),
+    (get_active_file, READ_ONLY),
+]

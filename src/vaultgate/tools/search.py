@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
 from vaultgate.paging import compact_json, page_within_budget
@@ -13,6 +12,7 @@ from vaultgate.tools.base import (
     RESPONSE_BUDGET,
     Blocks,
     ToolContext,
+    ToolSpec,
     app_state,
     items_budget,
     json_blocks,
@@ -115,6 +115,35 @@ async def search_vault_smart(
     return json_blocks(page.envelope("results"))
 
 
+@model_facing_errors
+async def list_tags(
+    ctx: ToolContext,
+    prefix: Annotated[
+        str | None, Field(description="Only tags starting with this, e.g. 'project/'.")
+    ] = None,
+    limit: Annotated[int, Field(ge=1, le=1000, description="Tags per page.")] = 100,
+    offset: Annotated[int, Field(ge=0, description="Tags to skip; use nextOffset.")] = 0,
+) -> Blocks:
+    """The vault's tags with how many notes use each, most used first (plugin 3.5+). A nested
+    tag like 'a/b' also counts for 'a'. When pagination.hasMore is true, call again with
+    offset=nextOffset."""
+    tags = await app_state(ctx).client.list_tags()
+    wanted = (prefix or "").removeprefix("#")
+    counts = sorted(
+        (
+            (int(tag.get("count", 0)), str(tag.get("name", "")))
+            for tag in tags
+            if str(tag.get("name", "")).startswith(wanted)
+        ),
+        key=lambda pair: (-pair[0], pair[1]),
+    )
+    rows = [{"name": name, "count": count} for count, name in counts]
+    page = page_within_budget(
+        rows, limit=limit, offset=offset, budget=items_budget(), render=compact_json
+    )
+    return json_blocks(page.envelope("tags"))
+
+
 def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
     """A row whose result is huge (e.g. the whole content) is cut; the note can be read in full."""
     result = row.get("result")
@@ -131,6 +160,9 @@ def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def register(server: MCPServer) -> None:
-    for tool in (search_vault_simple, search_vault, search_vault_smart):
-        server.add_tool(tool, annotations=READ_ONLY, structured_output=False)
+TOOLS: list[ToolSpec] = [
+    (search_vault_simple, READ_ONLY),
+    (search_vault, READ_ONLY),
+    (search_vault_smart, READ_ONLY),
+    (list_tags, READ_ONLY),
+]

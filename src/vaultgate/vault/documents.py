@@ -48,8 +48,7 @@ async def read_document(
         case "markdown":
             note = await client.read_note(path)
             text = _section_or_whole(note.content, section)
-            window = window_text(text, start_index=start_index, max_length=max_length)
-            return RenderedDocument(window.body_with_notice(), window)
+            return render_text(text, max_length=max_length, start_index=start_index)
         case "map":
             if section is not None:
                 note = await client.read_note(path)
@@ -63,11 +62,16 @@ async def read_document(
                     "frontmatterFields": doc_map.frontmatter_fields,
                 }
             )
-            window = window_text(text, start_index=start_index, max_length=max_length)
-            return RenderedDocument(window.body_with_notice(), window)
+            return render_text(text, max_length=max_length, start_index=start_index)
         case "json":
             note_json = await client.read_note_json(path)
             return _render_note_json(note_json, section, max_length, start_index)
+
+
+def render_text(text: str, *, max_length: int, start_index: int) -> RenderedDocument:
+    """A window of ``text`` with its notice: how every plain content response is shaped."""
+    window = window_text(text, start_index=start_index, max_length=max_length)
+    return RenderedDocument(window.body_with_notice(), window)
 
 
 def _section_or_whole(text: str, section: str | None) -> str:

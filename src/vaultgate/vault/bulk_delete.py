@@ -1,0 +1,134 @@
+"""Deleting many notes by glob, never one that a dry run did not list first.
+
+A dry run lists the matches (paged like any list) and remembers every path it showed for those
+exact arguments. A real run recomputes the same page and deletes only paths a dry run with the
+same arguments showed in the last ten minutes; anything else on the page is skipped and named.
+The run stops at the first connection or authentication failure and says exactly what was and
+was not deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from vaultgate.cache import TTLCache
+from vaultgate.errors import (
+    AuthenticationFailed,
+    InvalidArgument,
+    ObsidianTimeout,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+    VaultgateError,
+)
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.paging import Page, page_items
+from vaultgate.vault.listing import VaultLister, compile_glob
+
+DRY_RUN_MEMORY_SECONDS = 600.0
+REAL_RUN_LIMIT = 200
+_STOPPING_ERRORS = (ObsidianUnreachable, ObsidianTimeout, ObsidianTLSError, AuthenticationFailed)
+
+Progress = Callable[[int, int, str], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    pattern: str
+    directory: str
+    exclude: str | None
+
+
+@dataclass(slots=True)
+class RunReport:
+    deleted: list[str] = field(default_factory=list)
+    failed: list[dict[str, str]] = field(default_factory=list)
+    not_attempted: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    stopped: str | None = None
+
+    def as_json(self, remaining: int) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "deleted": self.deleted,
+            "failed": self.failed,
+            "remaining": remaining,
+        }
+        if self.not_attempted:
+            body["notAttempted"] = self.not_attempted
+        if self.skipped:
+            body["skipped"] = {
+                "paths": self.skipped,
+                "reason": "not listed by a dry run with the same arguments; run dryRun=true first",
+            }
+        if self.stopped:
+            body["stopped"] = self.stopped
+        return body
+
+
+class BulkDeleter:
+    def __init__(self, client: ObsidianClient, lister: VaultLister) -> None:
+        self._client = client
+        self._lister = lister
+        self._shown: TTLCache[Selection, set[str]] = TTLCache(DRY_RUN_MEMORY_SECONDS, 64)
+
+    async def matches(self, selection: Selection) -> list[str]:
+        """Every file below the folder matching the pattern and not the exclude glob, sorted."""
+        if not selection.pattern.strip():
+            raise InvalidArgument(
+                "pattern is empty; bulk delete needs a glob such as 'Inbox/*.md' or "
+                "'Archive/2024/**'."
+            )
+        include = compile_glob(selection.pattern)
+        exclude = compile_glob(selection.exclude, name="exclude") if selection.exclude else None
+        files = await self._lister.list_recursive(selection.directory)
+        return [p for p in files if include(p) and not (exclude is not None and exclude(p))]
+
+    async def refuse_whole_vault(self, selection: Selection, matched: list[str]) -> None:
+        everything = await self._lister.list_recursive("")
+        if matched and len(matched) == len(everything):
+            raise InvalidArgument(
+                f"pattern {selection.pattern!r} matches every one of the vault's "
+                f"{len(everything):,} files. Narrow it, or pass confirmAll=true if you really "
+                "mean to delete them all."
+            )
+
+    async def dry_run(self, selection: Selection, *, limit: int, offset: int) -> Page[str]:
+        matched = await self.matches(selection)
+        page = page_items(matched, limit=limit, offset=offset)
+        shown = self._shown.get(selection) or set()
+        self._shown.put(selection, shown | set(page.items))
+        return page
+
+    async def run(
+        self,
+        selection: Selection,
+        *,
+        limit: int,
+        offset: int,
+        progress: Progress | None = None,
+    ) -> tuple[RunReport, int]:
+        """Delete this page of matches; return the report and how many matches remain."""
+        self._lister.invalidate()  # decide on the vault as it is now
+        matched = await self.matches(selection)
+        page = page_items(matched, limit=limit, offset=offset)
+        shown = self._shown.get(selection) or set()
+        report = RunReport()
+        targets = [p for p in page.items if p in shown]
+        report.skipped = [p for p in page.items if p not in shown]
+        for index, path in enumerate(targets):
+            try:
+                await self._client.delete_note(path, permanent=False)
+            except _STOPPING_ERRORS as exc:
+                report.stopped = f"Stopped at {path!r}: {exc}"
+                report.not_attempted = targets[index:]
+                break
+            except VaultgateError as exc:
+                report.failed.append({"path": path, "reason": str(exc)})
+            else:
+                report.deleted.append(path)
+                shown.discard(path)
+            if progress is not None:
+                await progress(index + 1, len(targets), f"deleted {len(report.deleted)}")
+        self._lister.invalidate()
+        return report, len(matched) - len(report.deleted)

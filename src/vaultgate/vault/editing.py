@@ -1,0 +1,216 @@
+"""Changing notes safely: create without clobbering, patch by resolved target, delete, move.
+
+Each function returns a short confirmation for the model, never the whole note: a patch
+answers with the patched section only, bounded.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from vaultgate import markdown
+from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.patch import Operation, PatchRequest, TargetType
+from vaultgate.paging import compact_json
+from vaultgate.paths import validate_vault_path
+
+ContentType = Literal["markdown", "json"]
+
+SECTION_PREVIEW = 2_000
+# Notes the copy-and-delete fallback may move: text it can read and write back unchanged.
+TEXT_EXTENSIONS = (".md", ".txt", ".canvas", ".csv", ".json")
+
+
+async def create_note(client: ObsidianClient, path: str, content: str, *, overwrite: bool) -> str:
+    validate_vault_path(path)
+    existing = await client.note_size(path)
+    if existing is not None and not overwrite:
+        raise InvalidArgument(
+            f"{path!r} exists ({existing:,} chars). Pass overwrite=true to replace it, "
+            "or use append_to_vault_file."
+        )
+    await client.write_note(path, content)
+    if existing is None:
+        return f"Created {path!r} ({len(content):,} chars)."
+    return f"Replaced {path!r} ({existing:,} chars before, {len(content):,} now)."
+
+
+async def append_to_note(client: ObsidianClient, path: str | None, content: str) -> str:
+    if path is not None:
+        validate_vault_path(path)
+    await client.append_note(path, content)
+    where = repr(path) if path is not None else "the active file"
+    return f"Appended {len(content):,} chars to {where} (created if it did not exist)."
+
+
+@dataclass(frozen=True, slots=True)
+class PatchSpec:
+    """A patch as the model states it: the target may be a bare leaf heading name."""
+
+    operation: Operation
+    target_type: TargetType
+    target: str
+    content: str
+    content_type: ContentType = "markdown"
+    create_target_if_missing: bool = False
+
+
+async def patch_note(client: ObsidianClient, path: str | None, spec: PatchSpec) -> str:
+    """Resolve the target against the document map, patch, and show the patched part."""
+    if path is not None:
+        validate_vault_path(path)
+    if spec.content_type == "json":
+        _check_json(spec.content)
+    target = await _resolve_target(client, path, spec)
+    request = PatchRequest(
+        operation=spec.operation,
+        target_type=spec.target_type,
+        target=target,
+        content=spec.content,
+        content_type=spec.content_type,
+        create_target_if_missing=spec.create_target_if_missing,
+    )
+    document = await client.patch_note(path, request)
+    where = repr(path) if path is not None else "the active file"
+    shown = "::".join(target) if isinstance(target, tuple) else target
+    return (
+        f"Patched {where}: {spec.operation} on {spec.target_type} {shown!r}.\n"
+        f"{_patched_part(document, spec.target_type, target)}"
+    )
+
+
+async def _resolve_target(
+    client: ObsidianClient, path: str | None, spec: PatchSpec
+) -> tuple[str, ...] | str:
+    """A heading becomes its full path from the document map; a bare leaf name that is unique
+    resolves, an ambiguous one lists every full path (the plugin would otherwise fail, or with
+    create-if-missing silently add a duplicate heading at the end)."""
+    target = spec.target.strip()
+    if not target:
+        raise InvalidArgument(
+            "target is empty. Give a heading ('Heading' or 'Parent::Child'), a block id, "
+            "or a frontmatter key."
+        )
+    if spec.target_type == "frontmatter":
+        return target
+    doc_map = await client.read_document_map(path)
+    if spec.target_type == "block":
+        block = target.removeprefix("^")
+        if block not in doc_map.blocks and not spec.create_target_if_missing:
+            known = ", ".join(doc_map.blocks[:20]) or "none"
+            raise SectionNotFound(
+                f"Block ^{block} was not found; the note's block ids are: {known}.", target
+            )
+        return block
+    paths = [tuple(heading.split("::")) for heading in doc_map.headings]
+    try:
+        return paths[markdown.resolve_heading_path(paths, target)]
+    except SectionNotFound:
+        if not spec.create_target_if_missing:
+            raise
+        return tuple(part.strip() for part in target.split("::"))
+
+
+def _patched_part(document: str, target_type: TargetType, target: tuple[str, ...] | str) -> str:
+    """The patched heading section, block or frontmatter value, cut to a preview."""
+    match target_type:
+        case "heading":
+            assert isinstance(target, tuple)
+            headings = markdown.parse_headings(document)
+            try:
+                heading = headings[
+                    markdown.resolve_heading_path([h.path for h in headings], "::".join(target))
+                ]
+            except SectionNotFound:
+                return "(The section could not be located in the result; read the note to check.)"
+            part = document[heading.start : heading.end]
+        case "block":
+            assert isinstance(target, str)
+            try:
+                start, end = markdown.find_block(document, target)
+            except SectionNotFound:
+                return "(The block could not be located in the result; read the note to check.)"
+            part = document[start:end]
+        case "frontmatter":
+            assert isinstance(target, str)
+            value = markdown.parse_frontmatter(document).data.get(target)
+            part = f"{target}: {compact_json(value)}"
+    if len(part) <= SECTION_PREVIEW:
+        return part
+    return (
+        f"{part[:SECTION_PREVIEW]}\n… ({len(part) - SECTION_PREVIEW:,} more chars in this part; "
+        "read it with get_vault_file and section=)"
+    )
+
+
+def _check_json(content: str) -> None:
+    try:
+        json.loads(content)
+    except json.JSONDecodeError as exc:
+        raise InvalidArgument(
+            f"contentType is 'json' but content is not valid JSON ({exc.msg}). Examples: "
+            '"a string", 42, true, null, ["a", "b"], {"key": "value"}; table rows: '
+            '[["cell 1", "cell 2"]].'
+        ) from exc
+
+
+async def delete_note(client: ObsidianClient, path: str | None, *, permanent: bool) -> str:
+    if path is not None:
+        validate_vault_path(path)
+    where = repr(path) if path is not None else "the active file"
+    features = await client.features()
+    await client.delete_note(path, permanent=permanent)
+    if not features.has("trash_delete"):
+        return (
+            f"Deleted {where} permanently (Local REST API {features.version} has no trash; "
+            "5.0 and later move deletions to Obsidian's trash)."
+        )
+    if permanent:
+        return f"Deleted {where} permanently."
+    return f"Moved {where} to Obsidian's trash (pass permanent=true to delete outright)."
+
+
+async def move_note(
+    client: ObsidianClient, source: str, destination: str, *, overwrite: bool
+) -> str:
+    validate_vault_path(source)
+    validate_vault_path(destination)
+    if destination.endswith("/"):
+        destination += source.rsplit("/", 1)[-1]
+    if destination == source:
+        raise InvalidArgument(f"source and destination are the same: {source!r}.")
+    features = await client.features()
+    if features.has("move"):
+        await client.move_note(source, destination, overwrite=overwrite)
+        return f"Moved {source!r} to {destination!r} (Obsidian updated the links to it)."
+    return await _copy_verify_delete(client, source, destination, overwrite=overwrite)
+
+
+async def _copy_verify_delete(
+    client: ObsidianClient, source: str, destination: str, *, overwrite: bool
+) -> str:
+    """Plugins before 4.1 cannot MOVE: copy, read the copy back, and only then delete the
+    source, so a failure at any step leaves the source in place."""
+    if not source.lower().endswith(TEXT_EXTENSIONS):
+        raise InvalidArgument(
+            f"Moving {source!r} needs Local REST API >= 4.1.0 (MOVE); older versions can only "
+            "be worked around for text notes, which vaultgate copies and verifies."
+        )
+    original = (await client.read_note(source)).content
+    if not overwrite and await client.note_size(destination) is not None:
+        raise DestinationExists(destination)
+    await client.write_note(destination, original)
+    copy = (await client.read_note(destination)).content
+    if copy != original:
+        raise InvalidArgument(
+            f"The copy at {destination!r} does not match {source!r}, so the source was kept. "
+            "Check both notes before retrying."
+        )
+    await client.delete_note(source, permanent=False)
+    return (
+        f"Moved {source!r} to {destination!r} by copying, verifying and deleting (this plugin "
+        "version has no MOVE, so links to the note were not updated)."
+    )

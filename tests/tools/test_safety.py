@@ -1,0 +1,176 @@
+"""VAULTGATE_READ_ONLY and VAULTGATE_ALLOW / VAULTGATE_DENY hold for every tool."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from tests.tools.conftest import EmulatorFactory, error_text, payload, settings_for, texts
+from vaultgate.config import Settings
+from vaultgate.emulator.runner import RunningEmulator
+from vaultgate.errors import ConfigError
+from vaultgate.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+WRITE_TOOLS = {
+    "create_vault_file",
+    "append_to_vault_file",
+    "patch_vault_file",
+    "delete_vault_file",
+    "move_vault_file",
+    "bulk_delete_files",
+    "update_active_file",
+    "append_to_active_file",
+    "patch_active_file",
+    "delete_active_file",
+    "show_file_in_obsidian",
+    "execute_command",
+    "append_to_periodic_note",
+    "execute_template",
+}
+
+
+@asynccontextmanager
+async def guarded(emulator: RunningEmulator, env: Mapping[str, str]) -> AsyncIterator[Client]:
+    base = settings_for(emulator)
+    settings = Settings.from_env(
+        {
+            "OBSIDIAN_API_KEY": emulator.api_key,
+            "OBSIDIAN_PORT": str(base.obsidian.port),
+            "OBSIDIAN_CERT": str(base.obsidian.cert),
+            **env,
+        }
+    )
+    async with Client(build_server(settings)) as client:
+        yield client
+
+
+async def test_read_only_leaves_every_write_tool_out(emulator_factory: EmulatorFactory) -> None:
+    async with guarded(emulator_factory(), {"VAULTGATE_READ_ONLY": "true"}) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        refused = await client.call_tool(
+            "create_vault_file", {"filename": "x.md", "content": "x"}
+        )
+
+    assert names.isdisjoint(WRITE_TOOLS)
+    assert {"list_vault_files", "get_vault_file", "search_vault_simple", "list_tags"} <= names
+    assert refused.is_error
+
+
+async def test_every_write_tool_is_left_out_in_read_only_mode_and_present_otherwise(
+    client: Client,
+) -> None:
+    names = {tool.name for tool in (await client.list_tools()).tools}
+
+    assert names >= WRITE_TOOLS
+    for tool in (await client.list_tools()).tools:
+        annotations = tool.annotations
+        assert annotations is not None
+        assert annotations.read_only_hint is (tool.name not in WRITE_TOOLS), tool.name
+
+
+DENY_PRIVATE = {"VAULTGATE_DENY": "Areas/**,**/Résumé*"}
+
+
+async def test_denied_paths_vanish_from_listings(emulator_factory: EmulatorFactory) -> None:
+    async with guarded(emulator_factory(), DENY_PRIVATE) as client:
+        root = payload(await client.call_tool("list_vault_files", {}))
+        every = payload(
+            await client.call_tool("list_vault_files", {"recursive": True, "limit": 1000})
+        )
+
+    assert "Areas/" not in root["files"]
+    assert not [p for p in every["files"] if p.startswith("Areas/")]
+    assert every["files"]
+
+
+async def test_denied_paths_vanish_from_search_results(emulator_factory: EmulatorFactory) -> None:
+    async with guarded(emulator_factory(), DENY_PRIVATE) as client:
+        simple = payload(await client.call_tool("search_vault_simple", {"query": "run"}))
+        structured = payload(
+            await client.call_tool("search_vault", {"query": {"glob": ["**", {"var": "path"}]}})
+        )
+
+    for results in (simple["results"], structured["results"]):
+        assert results
+        assert not [r for r in results if r["filename"].startswith("Areas/")]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("get_vault_file", {"filename": "Areas/Health/Running log.md"}),
+        ("get_vault_file", {"filename": "Areas/Health/Running log.md", "format": "map"}),
+        ("create_vault_file", {"filename": "Areas/new.md", "content": "x"}),
+        ("append_to_vault_file", {"filename": "Areas/Health/Running log.md", "content": "x"}),
+        (
+            "patch_vault_file",
+            {
+                "filename": "Areas/Health/Running log.md",
+                "operation": "append",
+                "targetType": "frontmatter",
+                "target": "x",
+                "content": "y",
+            },
+        ),
+        ("delete_vault_file", {"filename": "Areas/Health/Running log.md"}),
+        ("move_vault_file", {"source": "Inbox/Quick capture.md", "destination": "Areas/q.md"}),
+        ("move_vault_file", {"source": "Areas/Health/Running log.md", "destination": "Inbox/"}),
+        ("show_file_in_obsidian", {"filename": "Areas/Health/Running log.md"}),
+    ],
+)
+async def test_denied_paths_are_refused_by_every_path_tool(
+    emulator_factory: EmulatorFactory, vault: Path, tool: str, arguments: dict[str, object]
+) -> None:
+    before = sorted(p.as_posix() for p in vault.rglob("*"))
+
+    async with guarded(emulator_factory(), DENY_PRIVATE) as client:
+        error = error_text(await client.call_tool(tool, arguments))
+
+    assert "VAULTGATE_ALLOW / VAULTGATE_DENY" in error
+    assert sorted(p.as_posix() for p in vault.rglob("*")) == before
+
+
+async def test_a_denied_active_file_cannot_be_read_or_changed(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    emulator = emulator_factory(active_file="Areas/Health/Running log.md")
+    before = (vault / "Areas/Health/Running log.md").read_text(encoding="utf-8")
+
+    async with guarded(emulator, DENY_PRIVATE) as client:
+        errors = [
+            error_text(await client.call_tool("get_active_file", {})),
+            error_text(await client.call_tool("get_active_file", {"format": "map"})),
+            error_text(await client.call_tool("append_to_active_file", {"content": "x"})),
+            error_text(await client.call_tool("update_active_file", {"content": "x"})),
+        ]
+
+    assert all("VAULTGATE_ALLOW / VAULTGATE_DENY" in e for e in errors)
+    assert (vault / "Areas/Health/Running log.md").read_text(encoding="utf-8") == before
+
+
+async def test_an_allow_list_keeps_everything_else_out(emulator_factory: EmulatorFactory) -> None:
+    async with guarded(emulator_factory(), {"VAULTGATE_ALLOW": "Daily/**"}) as client:
+        root = payload(await client.call_tool("list_vault_files", {}))
+        every = payload(
+            await client.call_tool("list_vault_files", {"recursive": True, "limit": 1000})
+        )
+        daily = await client.call_tool("get_vault_file", {"filename": "Daily/2026-11-21.md"})
+        other = await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md"})
+
+    assert root["files"] == ["Daily/"]
+    assert every["files"] == [f"Daily/2026-11-{day}.md" for day in range(17, 22)]
+    assert not daily.is_error
+    assert "VAULTGATE_ALLOW" in texts(other)[0]
+
+
+def test_a_bad_glob_in_the_settings_stops_the_server_at_start() -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_DENY": "{1..1000000}"})
+
+    with pytest.raises(ConfigError):
+        build_server(settings)

@@ -80,6 +80,10 @@ BOUNDARIES = [
     ("periodic_notes", "5.0.1", True),
     ("periodic_notes", "5.0.2", False),
     ("periodic_notes", "5.1.0", False),
+    ("periodic_dated", "3.0.4", False),
+    ("periodic_dated", "3.1.0", True),
+    ("periodic_dated", "5.0.1", True),
+    ("periodic_dated", "5.0.2", False),
 ]
 
 

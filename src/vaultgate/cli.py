@@ -1,6 +1,8 @@
 """The command line: the only place that reads argv.
 
 vaultgate [serve]   the MCP server over stdio (configured from the environment)
+vaultgate serve --http [--host 127.0.0.1] [--port 8765]
+                    the MCP server over Streamable HTTP, behind a bearer token
 vaultgate emulate   a Local REST API emulator serving a folder of notes
 vaultgate demo      the server against the bundled sample vault, through the emulator
 vaultgate doctor    checks the configured Obsidian and says how to fix what fails
@@ -53,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2  # pragma: no cover - parser.error exits
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
     overrides: dict[str, Any] = {
         "host": getattr(args, "host", None),
         "port": getattr(args, "port", None),
@@ -64,16 +66,28 @@ def _settings(args: argparse.Namespace) -> Settings:
     }
     if getattr(args, "no_verify_ssl", False):
         overrides["verify_ssl"] = "false"
+    if listen:  # with --http, --host and --port say where vaultgate listens, not where Obsidian is
+        overrides["host"] = overrides["port"] = None
     return Settings.from_env(os.environ, overrides)
 
 
 def _serve(args: argparse.Namespace) -> int:
     from vaultgate.server import build_server
 
-    settings = _settings(args)
+    http = bool(getattr(args, "http", False))
+    settings = _settings(args, listen=http)
     settings.require_api_key()
-    build_server(settings).run()
-    return 0
+    if not http:
+        build_server(settings).run()
+        return 0
+    from vaultgate.http_server import DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, run_http
+
+    return run_http(
+        build_server(settings),
+        host=args.host or DEFAULT_HTTP_HOST,
+        port=DEFAULT_HTTP_PORT if args.port is None else args.port,
+        token=settings.http.token,
+    )
 
 
 def _emulate(args: argparse.Namespace) -> int:
@@ -120,6 +134,14 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the MCP server over stdio (the default)")
     _add_connection_flags(serve)
+    serve.add_argument(
+        "--http",
+        action="store_true",
+        help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio; --host and --port "
+        "then say where to listen (default 127.0.0.1:8765) and Obsidian's address comes from "
+        "OBSIDIAN_HOST / OBSIDIAN_PORT. Clients send 'Authorization: Bearer "
+        "<VAULTGATE_HTTP_TOKEN>' (generated and shown on stderr when unset).",
+    )
 
     emulate = commands.add_parser("emulate", help="serve a folder as the Local REST API does")
     emulate.add_argument("--vault", required=True, help="folder of notes to serve")

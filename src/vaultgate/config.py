@@ -19,6 +19,7 @@ DEFAULT_PORT = 27124
 DEFAULT_PROTOCOL: Literal["https"] = "https"
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SEARCH_TIMEOUT = 60.0
+MIN_HTTP_TOKEN_LENGTH = 16
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -89,9 +90,25 @@ class SafetySettings:
 
 
 @dataclass(frozen=True, slots=True)
+class FetchSettings:
+    """The fetch tool: VAULTGATE_FETCH_ALLOW_PRIVATE lets it reach loopback and private hosts."""
+
+    allow_private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HTTPSettings:
+    """``serve --http``: VAULTGATE_HTTP_TOKEN, the bearer token clients must send."""
+
+    token: Secret | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     obsidian: ObsidianSettings = field(default_factory=ObsidianSettings)
     safety: SafetySettings = field(default_factory=SafetySettings)
+    fetch: FetchSettings = field(default_factory=FetchSettings)
+    http: HTTPSettings = field(default_factory=HTTPSettings)
 
     @classmethod
     def from_env(
@@ -141,7 +158,13 @@ class Settings:
             allow=_parse_globs("VAULTGATE_ALLOW", env.get("VAULTGATE_ALLOW")),
             deny=_parse_globs("VAULTGATE_DENY", env.get("VAULTGATE_DENY")),
         )
-        return cls(obsidian=obsidian, safety=safety)
+        fetch = FetchSettings(
+            allow_private=_parse_bool(
+                "VAULTGATE_FETCH_ALLOW_PRIVATE", env.get("VAULTGATE_FETCH_ALLOW_PRIVATE"), False
+            )
+        )
+        http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN")))
+        return cls(obsidian=obsidian, safety=safety, fetch=fetch, http=http)
 
     def require_api_key(self) -> Secret:
         if self.obsidian.api_key is None:
@@ -182,6 +205,20 @@ def _parse_bool(name: str, value: str | None, default: bool = True) -> bool:
     if lowered in _FALSE:
         return False
     raise ConfigError(f"{name} must be true or false, not {value!r}.")
+
+
+def _parse_token(value: str | None) -> Secret | None:
+    if not value:
+        return None
+    token = value.strip()
+    # A short token can be guessed by anything that can reach the port; never echo it.
+    if len(token) < MIN_HTTP_TOKEN_LENGTH:
+        raise ConfigError(
+            f"VAULTGATE_HTTP_TOKEN is too short ({len(token)} characters); use at least "
+            f"{MIN_HTTP_TOKEN_LENGTH} random characters, e.g. the output of "
+            "python -c 'import secrets; print(secrets.token_urlsafe(32))'."
+        )
+    return Secret(token)
 
 
 def _parse_globs(name: str, value: str | None) -> tuple[str, ...]:

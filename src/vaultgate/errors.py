@@ -9,6 +9,18 @@
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
     │   └── AmbiguousSection            a leaf name matches several headings; lists their paths
+    ├── MemoryStoreError                the memory store refused or failed; nothing was changed
+    │   ├── InvalidMemoryInput          a value the store cannot keep (too long, empty, bad id list)
+    │   ├── ObservationNotFound         no live observation has this id          (observation_id)
+    │   ├── SessionNotFound             no session has this id                   (session_id)
+    │   ├── CompactionRefused           ids that may not be compacted; lists each   (unknown, ...)
+    │   └── MemoryBusy                  another process held the write lock past every retry
+    ├── FetchError                      fetch could not get the page as text            (url)
+    │   ├── URLRefused                  not http(s), credentials in it, a non-public address
+    │   ├── FetchTimeout                no complete answer in time                  (seconds)
+    │   ├── PageTooLarge                the body passed the download cap              (limit)
+    │   ├── UnsupportedContent          not a text content type              (content_type)
+    │   └── PageUnavailable             unreachable, an error status, redirect loop  (status)
     └── ObsidianError                   anything the Local REST API (or the way to it) reported
         ├── ObsidianUnreachable         connection refused / reset, DNS                (url)
         ├── ObsidianTimeout             no answer in time                              (url)
@@ -21,7 +33,8 @@
             └── PatchRejected           a PATCH the plugin refused (40080, 409)         (reason)
 
 Exceptions carry fields, not only text, so callers branch on types and attributes and never
-on ``str(exc)``. Foreign exceptions (httpx, ssl) are translated once, in ``obsidian/``.
+on ``str(exc)``. Foreign exceptions (httpx, ssl) are translated once, in ``obsidian/``
+(``web/`` for fetch); sqlite3's in ``memory/``.
 """
 
 from __future__ import annotations
@@ -188,3 +201,134 @@ class PatchRejected(ObsidianAPIError):
     ) -> None:
         self.reason = reason
         super().__init__(status, error_code, message, hint)
+
+
+# --- the memory store ---------------------------------------------------------------------
+
+
+class MemoryStoreError(VaultgateError):
+    """The memory store refused a request or failed; the transaction was rolled back."""
+
+
+class InvalidMemoryInput(MemoryStoreError):
+    """A value the store cannot keep as given: the message says what would work."""
+
+
+class ObservationNotFound(MemoryStoreError):
+    def __init__(self, observation_id: int, *, deleted: bool = False) -> None:
+        self.observation_id = observation_id
+        self.deleted = deleted
+        state = "was deleted" if deleted else "does not exist"
+        super().__init__(
+            f"Observation #{observation_id} {state}. Use mem_search (an empty query lists the "
+            "most recent) to find the ids that exist."
+        )
+
+
+class SessionNotFound(MemoryStoreError):
+    def __init__(self, session_id: str) -> None:
+        self.session_id = session_id
+        super().__init__(
+            f"No session has the id {session_id!r}. Start one with mem_session_start, or leave "
+            "session_id out to use the project's session of the day."
+        )
+
+
+class CompactionRefused(MemoryStoreError):
+    """Some ids may not be compacted; nothing was deleted. Each list names the ids of one reason."""
+
+    def __init__(
+        self,
+        *,
+        unknown: list[int],
+        deleted: list[int],
+        outside_filter: list[int],
+        filter_description: str,
+    ) -> None:
+        self.unknown = unknown
+        self.deleted = deleted
+        self.outside_filter = outside_filter
+        reasons = []
+        if unknown:
+            reasons.append(f"unknown ids {_id_list(unknown)}")
+        if deleted:
+            reasons.append(f"already deleted {_id_list(deleted)}")
+        if outside_filter:
+            reasons.append(f"not matching {filter_description}: {_id_list(outside_filter)}")
+        super().__init__(
+            "Nothing was compacted: "
+            + "; ".join(reasons)
+            + ". Call mem_compact without compact_ids to list the observations that qualify, "
+            "then pass only those ids."
+        )
+
+
+class MemoryBusy(MemoryStoreError):
+    def __init__(self) -> None:
+        super().__init__(
+            "The memory database is busy: another vaultgate process kept it locked through "
+            "every retry. Nothing was changed; call the tool again in a moment."
+        )
+
+
+def _id_list(ids: list[int]) -> str:
+    return "[" + ", ".join(str(i) for i in ids) + "]"
+
+
+# --- fetch ----------------------------------------------------------------------------------
+
+
+class FetchError(VaultgateError):
+    """fetch could not get the page at ``url`` as text."""
+
+    def __init__(self, url: str, message: str) -> None:
+        self.url = url
+        super().__init__(message)
+
+
+class URLRefused(FetchError):
+    """The URL may not be fetched: its scheme, embedded credentials, or a non-public target."""
+
+
+class FetchTimeout(FetchError):
+    def __init__(self, url: str, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(
+            url,
+            f"{url} did not answer completely within {seconds:g} s. The site may be slow or "
+            "down: try again later, or fetch another page.",
+        )
+
+
+class PageTooLarge(FetchError):
+    def __init__(self, url: str, limit: int) -> None:
+        self.limit = limit
+        super().__init__(
+            url,
+            f"{url} is larger than {_size(limit)}, the download cap; vaultgate "
+            "stopped downloading it. Fetch a smaller or more specific page (a section, a "
+            "plain-text or API version) instead.",
+        )
+
+
+class UnsupportedContent(FetchError):
+    def __init__(self, url: str, content_type: str) -> None:
+        self.content_type = content_type
+        super().__init__(
+            url,
+            f"{url} is {content_type!r}, not text; fetch reads only text pages (HTML, plain "
+            "text, markdown, JSON, XML). Look for an HTML or text version of this document.",
+        )
+
+
+class PageUnavailable(FetchError):
+    """Connection failure, an error status (``status``), or too many redirects."""
+
+    def __init__(self, url: str, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(url, message)
+
+
+def _size(limit: int) -> str:
+    mib = 1024 * 1024
+    return f"{limit // mib} MB" if limit % mib == 0 else f"{limit:,} bytes"

@@ -68,13 +68,17 @@ __all__ = [
     "ContentGuard",
     "Patch",
     "PatchFailed",
+    "TableParts",
     "UnparseableFrontmatter",
     "apply_patch",
+    "block_span",
     "dump_frontmatter",
     "is_mergeable",
     "line_ending",
     "merge_values",
     "replace_frontmatter",
+    "splice_rows",
+    "split_table",
 ]
 
 Operation = Literal["append", "prepend", "replace"]
@@ -185,7 +189,7 @@ def apply_patch(text: str, patch: Patch) -> str:
 
 def _heading_nodes(text: str, body_start: int) -> dict[tuple[str, ...], _Node]:
     """Heading path -> node, with ``()`` for the whole body; later duplicates overwrite."""
-    nodes = {(): _Node(_Span(0, 0), _Span(body_start, len(text)))}
+    nodes: dict[tuple[str, ...], _Node] = {(): _Node(_Span(0, 0), _Span(body_start, len(text)))}
     for heading in markdown.parse_headings(text):
         nodes[heading.path] = _Node(
             _Span(heading.start, heading.body_start), _Span(heading.body_start, heading.end)
@@ -203,10 +207,20 @@ def _block_node(text: str, block_id: str) -> _Node | None:
         return _Node(_Span(end, end), _Span(start, end))
     line_start = text.rfind("\n", 0, marker.start()) + 1
     isolated = not text[line_start : marker.start()].strip(" \t")
-    if isolated and _table_at(text[start:end]) is not None and text.startswith(("\n", "\r\n"), end):
+    if (
+        isolated
+        and split_table(text[start:end]) is not None
+        and text.startswith(("\n", "\r\n"), end)
+    ):
         # the engine's table token swallows the line break after the last row
         end += 2 if text.startswith("\r\n", end) else 1
     return _Node(_Span(marker.start(), marker.end()), _Span(start, end))
+
+
+def block_span(text: str, block_id: str) -> tuple[int, int] | None:
+    """(start, end) of the content ``^block_id`` labels as the engine sees it, or None."""
+    node = _block_node(text, block_id)
+    return None if node is None else (node.content.start, node.content.end)
 
 
 def _find(text: str, patch: Patch, body_start: int) -> _Node | None:
@@ -272,7 +286,10 @@ def _append(text: str, span: _Span, content: str, *, trim: bool) -> str:
     le = line_ending(text)
     # a section's closing blank line belongs after the new content, not before it
     blank_before_next = (
-        not trim and bool(suffix) and not suffix.startswith(le) and _ends_in_blank_line(text, end, le)
+        not trim
+        and bool(suffix)
+        and not suffix.startswith(le)
+        and _ends_in_blank_line(text, end, le)
     )
     if blank_before_next and not content.endswith(le + le):
         content += le if content.endswith(le) else le + le
@@ -318,8 +335,18 @@ def _cells(row: str) -> list[str]:
     return re.split(r"(?<!\\)\|", inner)
 
 
-def _table_at(region: str) -> tuple[re.Match[str], int] | None:
-    """The first two lines of ``region`` and its column count, if they open a GFM table."""
+@dataclass(frozen=True, slots=True)
+class TableParts:
+    """A GFM table at the start of a region: its header and rule lines, the rest, its width."""
+
+    header: str  # the header row and the rule row, each with its line break
+    body: str  # everything after the rule row
+    columns: int
+    line_ending: str
+
+
+def split_table(region: str) -> TableParts | None:
+    """The table that ``region`` starts with, or None if its first two lines are not one."""
     lines = _FIRST_TWO_LINES.match(region)
     if lines is None or "|" not in lines.group(1):
         return None
@@ -327,7 +354,23 @@ def _table_at(region: str) -> tuple[re.Match[str], int] | None:
     rule = _cells(lines.group(2))
     if len(rule) != len(columns) or not all(_DELIMITER_CELL.fullmatch(c) for c in rule):
         return None
-    return lines, len(columns)
+    le = lines.group(3)
+    header = f"{lines.group(1)}{le}{lines.group(2)}{le}"
+    return TableParts(header, region[lines.end() :], len(columns), le)
+
+
+def splice_rows(table: TableParts, rows: list[str], operation: str) -> str:
+    """The table rebuilt with ``rows`` (rendered, without line breaks) added or swapped in."""
+    le = table.line_ending
+    body = table.body
+    if body and not body.endswith(("\n", "\r")):
+        body += le  # keep new rows off the last row's line (the engine would glue them)
+    new = "".join(row + le for row in rows)
+    if operation == "append":
+        return table.header + body + new
+    if operation == "prepend":
+        return table.header + new + body
+    return table.header + new
 
 
 def _rows(content: Any) -> list[list[str]]:
@@ -341,27 +384,14 @@ def _rows(content: Any) -> list[list[str]]:
 
 
 def _patch_table(text: str, span: _Span, patch: Patch) -> str:
-    region = text[span.start : span.end]
-    table = _table_at(region)
+    table = split_table(text[span.start : span.end])
     if table is None:
         raise PatchFailed(CONTENT_TYPE_INVALID_FOR_TARGET)
-    lines, columns = table
-    le = lines.group(3)
     rows = _rows(patch.content)
-    if any(len(row) != columns for row in rows):
+    if any(len(row) != table.columns for row in rows):
         raise PatchFailed(TABLE_COLUMN_COUNT)
-    header = f"{lines.group(1)}{le}{lines.group(2)}{le}"
-    body = region[lines.end() :]
-    if body and not body.endswith(("\n", "\r")):
-        body += le  # keep new rows off the last row's line (the engine would glue them)
-    new = "".join(f"| {' | '.join(row)} |{le}" for row in rows)
-    if patch.operation == "append":
-        rebuilt = header + body + new
-    elif patch.operation == "prepend":
-        rebuilt = header + new + body
-    else:
-        rebuilt = header + new
-    return text[: span.start] + rebuilt + text[span.end :]
+    rendered = [f"| {' | '.join(row)} |" for row in rows]
+    return text[: span.start] + splice_rows(table, rendered, patch.operation) + text[span.end :]
 
 
 # --- frontmatter ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from vaultgate import __version__
 from vaultgate.config import Settings
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
-from vaultgate.tools import active, commands, edit, info, periodic, read, search, templates
+from vaultgate.tools import active, commands, edit, info, periodic, read, search, templates, web
 from vaultgate.tools.base import ToolSpec
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
@@ -31,7 +31,7 @@ get_vault_file with format='map' to see a long note's headings, then section='He
 """
 
 
-TOOL_MODULES = (read, search, info, edit, active, commands, periodic, templates)
+TOOL_MODULES = (read, search, info, edit, active, commands, periodic, templates, web)
 
 
 def build_server(
@@ -44,9 +44,11 @@ def build_server(
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
         http = await build_http_client(settings.obsidian, transport=transport)
         client = GuardedClient(settings.obsidian, http, policy)
+        state = AppState.create(settings, client)
         try:
-            yield AppState.create(settings, client)
+            yield state
         finally:
+            await state.web.aclose()
             await client.aclose()
 
     server = MCPServer(

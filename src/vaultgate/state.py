@@ -9,6 +9,7 @@ from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.vault.bulk_delete import BulkDeleter
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.search import VaultSearcher
+from vaultgate.web.pages import PageFetcher
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,7 @@ class AppState:
     lister: VaultLister
     searcher: VaultSearcher
     bulk: BulkDeleter
+    web: PageFetcher  # fetch's own client: never the Obsidian one, never its key
 
     @classmethod
     def create(cls, settings: Settings, client: ObsidianClient) -> AppState:
@@ -28,6 +30,7 @@ class AppState:
             lister=lister,
             searcher=VaultSearcher(client),
             bulk=BulkDeleter(client, lister),
+            web=PageFetcher(settings.fetch),
         )
 
     def vault_changed(self) -> None:

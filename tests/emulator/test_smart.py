@@ -71,9 +71,3 @@ async def test_smart_search_needs_the_key(api: Api) -> None:
     async with api(auth=False, extensions=True) as http:
         response = await http.post("/search/smart", content='{"query": "x"}', headers=TEXT)
     assert response.status_code == 401
-
-
-async def test_templates_answer_that_templater_is_missing(api: Api) -> None:
-    async with api(extensions=True) as http:
-        response = await http.post("/templates/execute", json={"name": "t.md", "arguments": {}})
-    assert response.status_code == 503

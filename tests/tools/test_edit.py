@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult
+from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, texts
 
 from vaultgate.markdown import parse_frontmatter
-from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, texts
 
 pytestmark = pytest.mark.anyio
 
@@ -361,7 +361,9 @@ async def test_move_refuses_to_overwrite(versioned: tuple[Client, str], vault: P
     assert (vault / "Daily/2026-11-21.md").exists()
 
 
-async def test_dry_run_lists_and_deletes_nothing(versioned: tuple[Client, str], vault: Path) -> None:
+async def test_dry_run_lists_and_deletes_nothing(
+    versioned: tuple[Client, str], vault: Path
+) -> None:
     client, _ = versioned
 
     page = payload(
@@ -438,7 +440,12 @@ async def test_active_file_tools(versioned: tuple[Client, str], vault: Path) -> 
     message(
         await client.call_tool(
             "patch_active_file",
-            {"operation": "append", "targetType": "heading", "target": "Tasks", "content": "- [ ] new task\n"},
+            {
+                "operation": "append",
+                "targetType": "heading",
+                "target": "Tasks",
+                "content": "- [ ] new task\n",
+            },
         )
     )
     after = read(vault, active)
@@ -493,7 +500,9 @@ async def test_tags_are_sorted_by_count_and_filtered_by_prefix(client: Client) -
     assert all(tag["name"].startswith("area") for tag in area["tags"])
 
 
-async def test_tags_need_plugin_3_5(emulator_factory: EmulatorFactory, connect: ClientFactory) -> None:
+async def test_tags_need_plugin_3_5(
+    emulator_factory: EmulatorFactory, connect: ClientFactory
+) -> None:
     async with connect(emulator_factory(plugin_version="3.4.0")) as client:
         error = error_text(await client.call_tool("list_tags", {}))
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 from mcp import Client
-
 from tests.tools.conftest import EmulatorFactory, error_text, payload
+
 from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.server import build_server

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
-
 from tests.tools.conftest import EmulatorFactory, error_text, payload, settings_for, texts
+
 from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.errors import ConfigError
@@ -53,9 +53,7 @@ async def guarded(emulator: RunningEmulator, env: Mapping[str, str]) -> AsyncIte
 async def test_read_only_leaves_every_write_tool_out(emulator_factory: EmulatorFactory) -> None:
     async with guarded(emulator_factory(), {"VAULTGATE_READ_ONLY": "true"}) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
-        refused = await client.call_tool(
-            "create_vault_file", {"filename": "x.md", "content": "x"}
-        )
+        refused = await client.call_tool("create_vault_file", {"filename": "x.md", "content": "x"})
 
     assert names.isdisjoint(WRITE_TOOLS)
     assert {"list_vault_files", "get_vault_file", "search_vault_simple", "list_tags"} <= names

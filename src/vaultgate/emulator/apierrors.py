@@ -17,19 +17,30 @@ class ErrorCode(IntEnum):
     CONTENT_TYPE_SPECIFICATION_REQUIRED = 40011
     INVALID_CONTENT_TYPE = 40012
     INVALID_CONTENT_FOR_CONTENT_TYPE = 40015
+    MISSING_DESTINATION_HEADER = 40020
     PATH_TRAVERSAL_NOT_ALLOWED = 40021
+    INVALID_DESTINATION_HEADER = 40022
     MISSING_TARGET_TYPE_HEADER = 40053
     INVALID_TARGET_TYPE_HEADER = 40054
     MISSING_TARGET_HEADER = 40055
+    MISSING_OPERATION = 40056
+    INVALID_OPERATION = 40057
     INVALID_TARGET_HEADER = 40058
     INVALID_TARGET_SCOPE_HEADER = 40059
     INVALID_FILTER_QUERY = 40070
+    PATCH_FAILED = 40080
+    INVALID_PATCH_INSTRUCTION = 40081
     INVALID_PATCH_VERSION_HEADER = 40082
     HEADER_TARGETING_REQUIRES_VERSION1 = 40083
+    PATCH_HEADER_TARGETING_REQUIRES_EXPLICIT_VERSION = 40084
     INVALID_SEARCH = 40090
     API_KEY_AUTHORIZATION_REQUIRED = 40101
+    PERIOD_DOES_NOT_EXIST = 40460
+    PERIODIC_NOTE_DOES_NOT_EXIST = 40461
     REQUEST_METHOD_VALID_ONLY_FOR_FILES = 40510
+    DESTINATION_ALREADY_EXISTS = 40920
     CONFLICTING_TARGET_SPECIFICATION = 42200
+    FILE_OPERATION_FAILED = 50020
 
 
 _MESSAGES: dict[ErrorCode, str] = {
@@ -49,8 +60,14 @@ _MESSAGES: dict[ErrorCode, str] = {
         "Your request body could not be processed as the content-type specified in your "
         "Content-Type header."
     ),
+    ErrorCode.MISSING_DESTINATION_HEADER: (
+        "Destination header is required for MOVE and COPY operations."
+    ),
     ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED: (
         "Path traversal is not allowed. Paths must be relative and within the vault."
+    ),
+    ErrorCode.INVALID_DESTINATION_HEADER: (
+        "The 'Destination' header you provided could not be parsed."
     ),
     ErrorCode.MISSING_TARGET_TYPE_HEADER: "No 'Target-Type' header was provided.",
     ErrorCode.INVALID_TARGET_TYPE_HEADER: (
@@ -58,9 +75,15 @@ _MESSAGES: dict[ErrorCode, str] = {
         "'block', and 'frontmatter'."
     ),
     ErrorCode.MISSING_TARGET_HEADER: "No 'Target' header was provided.",
+    ErrorCode.MISSING_OPERATION: "No 'Operation' header was provided.",
+    ErrorCode.INVALID_OPERATION: "The 'Operation' header you provided was invalid.",
     ErrorCode.INVALID_TARGET_HEADER: "The 'Target' header you provided was invalid.",
     ErrorCode.INVALID_TARGET_SCOPE_HEADER: "The target scope you specified was invalid.",
     ErrorCode.INVALID_FILTER_QUERY: "The query you provided could not be processed.",
+    ErrorCode.PATCH_FAILED: "The patch you provided could not be applied to the target content.",
+    ErrorCode.INVALID_PATCH_INSTRUCTION: (
+        "The patch instruction you provided was malformed or outside the supported algebra."
+    ),
     ErrorCode.INVALID_PATCH_VERSION_HEADER: (
         "The 'Markdown-Patch-Version' header you provided was invalid. Valid values are '1' "
         "(the deprecated header-driven format) and '2' (the default JSON-instruction format)."
@@ -72,9 +95,25 @@ _MESSAGES: dict[ErrorCode, str] = {
         "of a document with path-element targeting instead (e.g. "
         "/vault/note.md/heading/My%20Heading)."
     ),
+    ErrorCode.PATCH_HEADER_TARGETING_REQUIRES_EXPLICIT_VERSION: (
+        "Header-based PATCH targeting is ambiguous between the two patch formats, so it "
+        "requires an explicit 'Markdown-Patch-Version' header: send '1' for the deprecated 1.x "
+        "header-driven format, or '2' for raw-content mode (instruction fields in headers — "
+        "heading Targets as percent-encoded JSON arrays — with the raw payload as the request "
+        "body). The 1.x-only Target-Delimiter and Trim-Target-Whitespace headers are never "
+        "processed under version 2."
+    ),
     ErrorCode.INVALID_SEARCH: "The search query you provided is not valid.",
+    ErrorCode.PERIOD_DOES_NOT_EXIST: "Specified period does not exist.",
+    ErrorCode.PERIODIC_NOTE_DOES_NOT_EXIST: (
+        "Periodic note does not exist for the specified period."
+    ),
     ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES: (
         "Request method is valid only for file paths, not directories."
+    ),
+    ErrorCode.DESTINATION_ALREADY_EXISTS: "Destination file already exists.",
+    ErrorCode.FILE_OPERATION_FAILED: (
+        "File operation failed. Check the error message for details."
     ),
     ErrorCode.CONFLICTING_TARGET_SPECIFICATION: (
         "Conflicting target specifications: supply the target via URL path elements, via "
@@ -98,6 +137,7 @@ class ApiError(Exception):
 
     ``detail`` is appended on a new line after the canned sentence, as the plugin does.
     ``message`` replaces the canned sentence (only 40101 needs it: it names the plugin).
+    ``headers`` go out with the answer (``Deprecation`` on 5.x 1.x-PATCH errors, ...).
     """
 
     def __init__(
@@ -107,6 +147,7 @@ class ApiError(Exception):
         status: int | None = None,
         detail: str = "",
         message: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         if error_code is None and status is None:
             raise ValueError("ApiError needs an error_code or a status")
@@ -117,6 +158,7 @@ class ApiError(Exception):
         if message is None:
             message = _reason_phrase(self.status)
         self.message = f"{message}\n{detail}" if detail else message
+        self.headers: dict[str, str] = dict(headers or {})
         super().__init__(self.message)
 
     def body(self) -> dict[str, object]:

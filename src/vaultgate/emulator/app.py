@@ -1,4 +1,4 @@
-"""The emulator's ASGI app: a Local REST API (read side) served from a folder of notes.
+"""The emulator's ASGI app: a Local REST API served from a folder of notes.
 
 Routes keep the plugin's trailing slashes (``/vault/``, ``/search/simple/``...); with
 Starlette's slash redirects off, ``/vault`` is the same 404 ``40400`` the plugin gives. A
@@ -14,7 +14,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from vaultgate.emulator import routes_search, routes_system, routes_vault, smart
+from vaultgate.emulator import (
+    periodic,
+    routes_search,
+    routes_system,
+    routes_vault,
+    routes_write,
+    smart,
+    templates,
+)
 from vaultgate.emulator.apierrors import ApiError
 from vaultgate.emulator.behaviour import Behaviour
 from vaultgate.emulator.context import EmulatorConfig, EmulatorContext
@@ -24,12 +32,14 @@ from vaultgate.emulator.state import EmulatorState
 
 __all__ = ["EmulatorConfig", "create_app", "emulator_state"]
 
+_WRITES = ["PUT", "POST", "PATCH", "DELETE"]
+
 
 def create_app(config: EmulatorConfig) -> Starlette:
     behaviour = Behaviour.for_version(config.plugin_version)
     state = EmulatorState(config.vault, active_file=config.active_file)
     app = Starlette(
-        routes=_routes(config),
+        routes=_routes(config, behaviour),
         middleware=[
             Middleware(PluginMiddleware, api_key=config.api_key, plugin_name=behaviour.plugin_name)
         ],
@@ -47,22 +57,36 @@ def emulator_state(app: Starlette) -> EmulatorState:
     return context.state
 
 
-def _routes(config: EmulatorConfig) -> list[BaseRoute]:
+def _routes(config: EmulatorConfig, behaviour: Behaviour) -> list[BaseRoute]:
+    vault = "/vault/{rest:path}"
     routes: list[BaseRoute] = [
         Route("/", routes_system.root, methods=["GET"]),
         Route(f"/{routes_system.CERT_NAME}", routes_system.certificate, methods=["GET"]),
-        Route("/vault/{rest:path}", routes_vault.vault_get, methods=["GET"]),
+        Route(vault, routes_vault.vault_get, methods=["GET"]),
+        Route(vault, routes_write.vault_put, methods=["PUT"]),
+        Route(vault, routes_write.vault_post, methods=["POST"]),
+        Route(vault, routes_write.vault_patch, methods=["PATCH"]),
+        Route(vault, routes_write.vault_delete, methods=["DELETE"]),
         Route("/active/{rest:path}", routes_vault.active_get, methods=["GET"]),
+        Route("/active/{rest:path}", routes_write.active_write, methods=_WRITES),
         Route("/search/", routes_search.search, methods=["POST"]),
         Route("/search/simple/", routes_search.search_simple, methods=["POST"]),
         Route("/tags/", routes_search.tags, methods=["GET"]),
         Route("/commands/", routes_system.commands, methods=["GET"]),
         Route("/commands/{command_id}/", routes_system.command_execute, methods=["POST"]),
+        Route("/open/{rest:path}", routes_system.open_file, methods=["POST"]),
     ]
+    # a method a version lacks falls through to the catch-all 404 40400, as in Express
+    if behaviour.move:
+        routes.append(Route(vault, routes_write.vault_move, methods=["MOVE"]))
+    if behaviour.copy:
+        routes.append(Route(vault, routes_write.vault_copy, methods=["COPY"]))
+    if behaviour.periodic:
+        routes.append(Route("/periodic/{rest:path}", periodic.periodic, methods=["GET", *_WRITES]))
     if config.extensions:
         routes += [
             Route("/search/smart", smart.search_smart, methods=["POST"]),
-            Route("/templates/execute", smart.templates_execute, methods=["POST"]),
+            Route("/templates/execute", templates.templates_execute, methods=["POST"]),
         ]
     return routes
 

@@ -116,3 +116,46 @@ class Behaviour:
     @property
     def tags(self) -> bool:
         return self.features.has("tags")
+
+    # --- writes -----------------------------------------------------------------------------
+
+    @property
+    def move(self) -> bool:
+        return self.features.has("move")
+
+    @property
+    def copy(self) -> bool:
+        return self.features.has("copy")
+
+    @property
+    def trash_delete(self) -> bool:
+        """5.0+: DELETE moves to the trash unless ``?permanent=true``."""
+        return self.features.has("trash_delete")
+
+    @property
+    def reject_if_preexists(self) -> bool:
+        """4.0+: ``Reject-If-Content-Preexists`` (off by default) replaced 3.x's
+        ``Apply-If-Content-Preexists`` (guard on by default); ``Target-Scope`` arrived too."""
+        return self.at_least("4.0.0")
+
+    @property
+    def strict_patch_content_type(self) -> bool:
+        """3.6.1+: a 1.x PATCH body must be exactly text/markdown or application/json."""
+        return self.at_least("3.6.1")
+
+    @property
+    def headers_before_file(self) -> bool:
+        """4.0+ validates the 1.x PATCH headers before looking the file up (3.x: file first)."""
+        return self.at_least("4.0.0")
+
+    # --- periodic notes ---------------------------------------------------------------------
+
+    @property
+    def periodic(self) -> bool:
+        """/periodic/ routes exist below 5.0.2."""
+        return self.features.has("periodic_notes")
+
+    @property
+    def periodic_dates(self) -> bool:
+        """3.1.0+: /periodic/{period}/{year}/{month}/{day}/."""
+        return self.periodic and self.at_least("3.1.0")

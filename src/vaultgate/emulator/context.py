@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,7 @@ class EmulatorConfig:
     active_file: str | None = None  # vault-relative path of the "open" note
     extensions: bool = False  # the MCP Tools companion plugin's routes
     certificate_pem: str | None = None  # served at /obsidian-local-rest-api.crt
+    today: Callable[[], dt.date] = dt.date.today  # "now" for /periodic/ (inject in tests)
 
 
 @dataclass(frozen=True)

@@ -52,4 +52,6 @@ def json_response(
 
 
 def error_response(error: ApiError, headers: Mapping[str, str] | None = None) -> Response:
-    return json_response(error.body(), status=error.status, headers=headers)
+    return json_response(
+        error.body(), status=error.status, headers={**error.headers, **(headers or {})}
+    )

@@ -1,18 +1,21 @@
-"""``GET /``, the certificate download and the command list."""
+"""``GET /``, the certificate download, commands and ``POST /open/``."""
 
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
 from typing import Any
 
 from cryptography import x509
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator.apierrors import ApiError
+from vaultgate.emulator import vaultfs
+from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.behaviour import Behaviour
 from vaultgate.emulator.context import EmulatorContext, context_of
 from vaultgate.emulator.responses import json_response
+from vaultgate.emulator.urlpath import decode_component, raw_path
 
 PLUGIN_ID = "obsidian-local-rest-api"
 CERT_NAME = "obsidian-local-rest-api.crt"
@@ -35,11 +38,17 @@ MCP_TOOLS_ROUTES = ("/search/smart", "/templates/execute")
 
 # A handful of Obsidian's core commands, so GET /commands/ looks like a real vault's.
 COMMANDS: tuple[tuple[str, str], ...] = (
+    ("app:go-back", "Navigate back"),
+    ("app:go-forward", "Navigate forward"),
     ("app:open-settings", "Open settings"),
+    ("daily-notes", "Daily notes: Open today's daily note"),
     ("editor:save-file", "Save current file"),
+    ("editor:toggle-bold", "Toggle bold"),
+    ("editor:toggle-italics", "Toggle italics"),
     ("global-search:open", "Search: Search in all files"),
     ("graph:open", "Graph view: Open graph view"),
     ("workspace:close", "Close current tab"),
+    ("workspace:split-vertical", "Split right"),
 )
 
 
@@ -126,7 +135,33 @@ async def commands(request: Request) -> Response:
 
 
 async def command_execute(request: Request) -> Response:
+    """204 and a record in ``state.executed_commands``; an unknown id is 404 ``40400``."""
     command_id = request.path_params["command_id"]
     if command_id not in dict(COMMANDS):
         raise ApiError(status=404)
+    context_of(request).state.executed_commands.append(command_id)
     return Response(status_code=204)
+
+
+async def open_file(request: Request) -> Response:
+    """``POST /open/{path}?newLeaf=``: open the note as a wikilink would, creating it if the
+    link resolves to nothing (``.md`` added to a bare name); it becomes the active file.
+
+    200 with an empty body, as the plugin's ``res.json()`` sends it.
+    """
+    context = context_of(request)
+    state = context.state
+    encoded = raw_path(request.scope).removeprefix("/open/")
+    path = decode_component(encoded)
+    resolved = posixpath.normpath(posixpath.join("/vault", path))
+    if path.startswith("/") or not (resolved == "/vault" or resolved.startswith("/vault/")):
+        raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
+    new_leaf = request.query_params.get("newLeaf", "false") not in ("false", "")
+    if path:
+        opened = path if vaultfs.is_file(state, path) else state.resolve_link(path, "")
+        if opened is None:
+            opened = path if posixpath.splitext(path)[1] else f"{path}.md"
+            vaultfs.write_text(state, opened, "")
+        state.active_file = opened
+        state.opened.append((opened, new_leaf))
+    return Response(b"", media_type="application/json")

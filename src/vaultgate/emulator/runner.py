@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
 import hashlib
 import logging
 import secrets
@@ -207,6 +208,7 @@ def start_emulator(
     active_file: str | None = None,
     extensions: bool = False,
     host: str = "127.0.0.1",
+    today: Callable[[], dt.date] | None = None,
 ) -> RunningEmulator:
     """Serve ``vault`` in a background thread and return once it accepts requests.
 
@@ -225,6 +227,8 @@ def start_emulator(
         extensions=extensions,
         certificate_pem=cert_pem,
     )
+    if today is not None:  # the clock /periodic/ notes are dated by
+        config = dataclasses.replace(config, today=today)
     app = create_app(config)
     workdir = Path(tempfile.mkdtemp(prefix="vaultgate-emulator-"))
     listeners: list[_Listener] = []

@@ -1,4 +1,6 @@
-"""The MCP Tools companion plugin's routes (NOTES §10), mounted only with ``extensions``.
+"""The MCP Tools companion plugin's search route (NOTES §10), mounted only with ``extensions``.
+
+(Its other route, ``POST /templates/execute``, lives in ``templates.py``.)
 
 ``POST /search/smart`` stands in for Smart Connections with a deterministic fake: each note
 is split into blocks (the text before the first heading, then one block per heading with
@@ -143,8 +145,3 @@ def smart_search(state: EmulatorState, query: SmartQuery) -> list[dict[str, Any]
             scored.append((-score, path, position, result))
     scored.sort(key=lambda item: item[:3])
     return [item[3] for item in scored[: query.limit]]
-
-
-async def templates_execute(request: Request) -> Response:
-    """Templater is not emulated: answer as MCP Tools does when Templater is missing."""
-    return json_response({"error": "Templater plugin is not available"}, status=503)

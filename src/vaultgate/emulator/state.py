@@ -5,6 +5,8 @@ The file list (every extension; dot-files and dot-folders such as ``.obsidian`` 
 read from disk on demand and cached by ``(mtime_ns, size)``, so edits made behind the
 emulator's back are seen; new or deleted files are seen after ``refresh()`` (or after the
 write endpoints report them through :meth:`record_write` / :meth:`record_delete`).
+``executed_commands`` and ``opened`` record what POST /commands/ and POST /open/ did, for
+tests to check.
 Link resolution and backlinks use the index as of the last change to it.
 """
 
@@ -19,6 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from vaultgate import markdown
+
+
+def is_hidden(path: str) -> bool:
+    """Obsidian leaves dot-files and anything in a dot-folder out of its index."""
+    return any(part.startswith(".") for part in path.split("/"))
 
 
 def js_sort_key(text: str) -> bytes:
@@ -73,6 +80,8 @@ class EmulatorState:
         self.vault = vault.resolve()
         self._root = str(self.vault)
         self.active_file = active_file
+        self.executed_commands: list[str] = []  # POST /commands/{id}/, in order
+        self.opened: list[tuple[str, bool]] = []  # POST /open/{path}: (path, newLeaf)
         self._lock = threading.Lock()
         self._texts: dict[str, _Cached] = {}
         self._backlinks: dict[str, list[str]] | None = None
@@ -86,7 +95,11 @@ class EmulatorState:
         self._install(_scan(self.vault))
 
     def record_write(self, path: str) -> None:
-        """A file was created or changed through the API."""
+        """A file was created or changed through the API (hidden paths stay unindexed)."""
+        # a rewrite within the clock's granularity can keep (mtime, size): drop the text
+        self._texts.pop(path, None)
+        if is_hidden(path):
+            return
         if path not in self._index.file_set:
             self._install([*self._index.files, path])
         else:
@@ -95,7 +108,8 @@ class EmulatorState:
     def record_delete(self, path: str) -> None:
         """A file was removed through the API."""
         self._texts.pop(path, None)
-        self._install([p for p in self._index.files if p != path])
+        if path in self._index.file_set:
+            self._install([p for p in self._index.files if p != path])
 
     def _install(self, paths: Iterable[str]) -> None:
         index = _build_index(paths)

@@ -103,7 +103,8 @@ def heading_addresses(headings: Sequence[markdown.Heading]) -> list[tuple[str, .
 def _read_heading(text: str, wanted: tuple[str, ...], *, engine: int, scope: str) -> TargetRead:
     headings = markdown.parse_headings(text)
     if engine == 1:
-        found = next((h for h in headings if h.path == wanted), None)
+        # markdown-patch 1.x keys its map by path: the last of identical paths wins
+        found = next((h for h in reversed(headings) if h.path == wanted), None)
         if found is None:
             raise _not_found()
         return TargetRead(markdown.section_text(text, found), is_json=False)

@@ -7,19 +7,21 @@ segment at a time.
 
 Retries: an idempotent GET is sent again once when the connection drops before an answer
 (the plugin closes idle keep-alive sockets after 60 s, and a request can race that close).
-Nothing else is retried: a search may have been half-run, and a TLS failure will not heal.
+Nothing else is retried: a search may have been half-run, a write (PUT, POST, PATCH, DELETE,
+MOVE) may have been applied before the connection dropped, and a TLS failure will not heal.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import ssl
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -28,26 +30,37 @@ from vaultgate import markdown
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     AuthenticationFailed,
+    DestinationExists,
     FeatureUnavailable,
+    InvalidArgument,
     NotFound,
     ObsidianAPIError,
     ObsidianError,
     ObsidianTimeout,
     ObsidianTLSError,
     ObsidianUnreachable,
+    PatchRejected,
 )
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.obsidian.models import (
+    JSON_OBJECT,
     NOTE_JSON,
     SEARCH_RESULTS,
+    CommandsAnswer,
     DirectoryAnswer,
     DocumentMapAnswer,
     RootAnswer,
     SmartSearchAnswer,
     TagsAnswer,
 )
-from vaultgate.paths import encode_vault_path, normalize_directory, validate_vault_path
+from vaultgate.obsidian.patch import PatchRequest, encode_patch
+from vaultgate.paths import (
+    encode_header_value,
+    encode_vault_path,
+    normalize_directory,
+    validate_vault_path,
+)
 
 log = logging.getLogger("vaultgate.obsidian")
 
@@ -69,25 +82,96 @@ _CONTENT_TYPE_REFUSED = (
     "This Local REST API version does not accept that kind of query; "
     "use search_vault with queryType=jsonlogic, or a simple search."
 )
+_PATCH_VERSION_REFUSED = (
+    "This plugin needs Markdown-Patch-Version with header-format PATCH requests. vaultgate "
+    "always sends it, so something on the way (a proxy?) dropped the header; report this "
+    "with the plugin version that get_server_info shows."
+)
+_DESTINATION_REFUSED = (
+    "Give the destination as a vault-relative path such as 'Archive/plan.md' (a trailing '/' "
+    "moves the note into that folder)."
+)
 _HINTS_400: Mapping[int, str] = {
+    40005: (
+        "The note's YAML frontmatter cannot be parsed, so the plugin will not patch it; read "
+        "the note, fix its frontmatter block (or rewrite the note), then retry."
+    ),
+    40010: "The plugin wants a text body here; send the content as text.",
     40011: _CONTENT_TYPE_REFUSED,
     40012: _CONTENT_TYPE_REFUSED,
     40015: "The query is not valid JSON; check its brackets and quotes.",
+    40020: _DESTINATION_REFUSED,
     40021: (
         "The path leaves the vault or is malformed; use a vault-relative path such as "
         "'Projects/plan.md'."
     ),
+    40022: _DESTINATION_REFUSED,
     40070: "Check the JsonLogic/DQL syntax of the query; the message names the problem.",
+    40081: (
+        "The plugin refused the patch instruction; the message names the field. JSON content "
+        "(contentType='json') fits only frontmatter values and block-labelled tables."
+    ),
+    40082: _PATCH_VERSION_REFUSED,
+    40083: _PATCH_VERSION_REFUSED,
+    40084: _PATCH_VERSION_REFUSED,
     40090: "The search needs a non-empty query.",
 }
+PATCH_FAILED = 40080  # the second line of its message is markdown-patch's reason
+_PATCH_REASON_HINTS: Mapping[str, str] = {
+    "invalid-target": (
+        "The target was not found; read the note with format='map' to see the heading paths, "
+        "block ids and frontmatter keys, or pass createTargetIfMissing=true to create it."
+    ),
+    "content-already-preexists-in-target": (
+        "That content is already in the target, so the plugin did not add it again (an "
+        "earlier attempt may have applied it); read the section before retrying."
+    ),
+    "table-content-incorrect-column-count": (
+        "Every table row needs exactly as many cells as the table has columns; read the table "
+        "and send rows of that length."
+    ),
+    "content-type-invalid": (
+        "The content does not fit its contentType here: send markdown text, or JSON "
+        "(contentType='json') for a frontmatter value or table rows."
+    ),
+    "content-type-invalid-for-target": (
+        "That contentType cannot be used on this target: JSON content fits only frontmatter "
+        "values and block-labelled tables; send markdown to headings and other blocks."
+    ),
+    "content-not-mergeable": (
+        "The frontmatter value has another type; replace it instead of appending (or append "
+        "the same type: a list to a list, an object to an object, text to text)."
+    ),
+}
+_PATCH_FAILED_HINT = (
+    "Read the note with format='map' to check the target and its content, then retry."
+)
+_PATCH_CONFLICT = (
+    "The content is already in the target, or a frontmatter key of that name exists; read the "
+    "note before retrying (an earlier attempt may have applied)."
+)
+_CHANGED_MEANWHILE = "The note changed while this was applied; read it again, then retry."
 _HINTS_405: Mapping[int, str] = {
     40510: "That path is a folder; use list_vault_files to see what it contains.",
 }
+PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")
+_COMMAND_FAILED = (
+    "The command failed inside Obsidian; check Obsidian's developer console before running "
+    "it again."
+)
+_TEMPLATES_MISSING = (
+    "Templates need the 'MCP Tools' companion plugin (jacksteamdev/obsidian-mcp-tools) and "
+    "the Templater plugin, both installed and enabled in Obsidian; this vault's Local REST "
+    "API has no /templates/execute route."
+)
 _SMART_SEARCH_MISSING = (
     "Semantic search needs the 'MCP Tools' companion plugin (jacksteamdev/obsidian-mcp-tools) "
     "with Smart Connections installed and enabled in Obsidian; this vault's Local REST API has "
     "no /search/smart route. Use search_vault or a simple search instead."
 )
+
+_MARKDOWN_BODY: Mapping[str, str] = {"Content-Type": MARKDOWN}
+_TEMPLATES_ROUTE = "/templates/execute"
 
 # A connection that dropped before any answer: worth one more try on an idempotent GET.
 _DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.ConnectError)
@@ -297,6 +381,158 @@ class ObsidianClient:
         response = await self._send("GET", "/tags/", _Call("/tags/", _NO_SUCH_ROUTE))
         return list(_parse(response, TagsAnswer, "the tag list").tags)
 
+    # --- writing (never retried: see _send) ----------------------------------------------
+
+    async def write_note(self, path: str | None, content: str) -> None:
+        """Create or replace the whole note, creating its folders; None = the active file."""
+        url, call = self._note(path)
+        await self._send("PUT", url, call, headers=_MARKDOWN_BODY, content=content.encode("utf-8"))
+
+    async def append_note(self, path: str | None, content: str) -> None:
+        """Append to the note, creating it if missing (the plugin first adds a newline when
+        the note does not end with one); None = the active file."""
+        url, call = self._note(path)
+        await self._send("POST", url, call, headers=_MARKDOWN_BODY, content=content.encode("utf-8"))
+
+    async def patch_note(self, path: str | None, request: PatchRequest) -> str:
+        """Apply ``request`` in the format the running plugin wants (see ``patch.py``).
+
+        Returns the plugin's 200 body: the whole updated note.
+        """
+        url, call = self._note(path)
+        version = (await self.status()).plugin_version
+        headers, body = encode_patch(request, version)
+        call = replace(call, special=_patch_failure)
+        if FeatureSet(version).has("patch_v2"):
+            # 2.0 answers 404 for a missing target too, not only for a missing note.
+            call = replace(call, not_found=_missing_note_or_target(call.not_found, request))
+        response = await self._send("PATCH", url, call, headers=headers, content=body)
+        return response.content.decode("utf-8", errors="replace")
+
+    async def delete_note(self, path: str | None, *, permanent: bool) -> None:
+        """Delete the note. From 5.0 it goes to Obsidian's trash unless ``permanent``; before,
+        the plugin always deletes permanently."""
+        url, call = self._note(path)
+        trash = (await self.features()).has("trash_delete")
+        params = {"permanent": "true"} if permanent and trash else None
+        call = replace(call, special=_section_delete_refused)
+        await self._send("DELETE", url, call, params=params)
+
+    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
+        """MOVE with Obsidian's rename, so links to the note are updated (plugin >= 4.1.0).
+
+        Raises FeatureUnavailable before sending anything on older plugins.
+        """
+        url, call = self._note(source)
+        validate_vault_path(destination)
+        (await self.features()).require("move", action="Moving a note with MOVE")
+        headers = {"Destination": encode_header_value(destination)}
+        if overwrite:
+            headers["Allow-Overwrite"] = "true"
+        call = replace(call, special=_destination_exists(destination))
+        await self._send("MOVE", url, call, headers=headers)
+
+    async def note_size(self, path: str) -> int | None:
+        """The note's length in characters, or None if there is no such note."""
+        try:
+            note = await self.read_note(path)
+        except NotFound:
+            return None
+        return len(note.content)
+
+    async def open_note(self, path: str, *, new_leaf: bool) -> None:
+        """Show the note in Obsidian (Obsidian creates it if it does not exist)."""
+        validate_vault_path(path)
+        await self._send(
+            "POST",
+            f"/open/{encode_vault_path(path)}",
+            _Call(path, _NO_SUCH_ROUTE),
+            params={"newLeaf": "true" if new_leaf else "false"},
+        )
+
+    # --- commands -------------------------------------------------------------------------
+
+    async def list_commands(self) -> list[dict[str, Any]]:
+        """Every command Obsidian knows: ``[{"id", "name"}]``."""
+        response = await self._send("GET", "/commands/", _Call("/commands/", _NO_SUCH_ROUTE))
+        answer = _parse(response, CommandsAnswer, "the command list")
+        return [command.model_dump() for command in answer.commands]
+
+    async def execute_command(self, command_id: str) -> None:
+        """Run a command by id, e.g. ``editor:toggle-bold``."""
+        if command_id.strip() in ("", ".", ".."):
+            raise InvalidArgument(
+                f"{command_id!r} is not a command id; use list_commands to see the command ids."
+            )
+        # one URL segment: '/' and the rest encoded, ':' (in every plugin's ids) kept
+        segment = quote(command_id, safe=":")
+        call = _Call(command_id, "Use list_commands to see the command ids.", _command_failure)
+        await self._send("POST", f"/commands/{segment}/", call)
+
+    # --- periodic notes (plugin < 5.0.2) --------------------------------------------------
+
+    async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
+        """The current (or dated) periodic note; its path comes from ``Content-Location``."""
+        url, call = await self._periodic(period, date, "Reading periodic notes")
+        response = await self._send("GET", url, call, headers={"Accept": MARKDOWN})
+        content = response.content.decode("utf-8", errors="replace")
+        return Note(path=unquote(response.headers.get("Content-Location", "")), content=content)
+
+    async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
+        """Append to the current (or dated) periodic note; the plugin creates it if missing."""
+        url, call = await self._periodic(period, date, "Appending to periodic notes")
+        await self._send("POST", url, call, headers=_MARKDOWN_BODY, content=content.encode("utf-8"))
+
+    async def _periodic(
+        self, period: str, date: datetime.date | None, action: str
+    ) -> tuple[str, _Call]:
+        period = period.strip().lower()
+        if period not in PERIODS:
+            raise InvalidArgument(f"Unknown period {period!r}; use one of: {', '.join(PERIODS)}.")
+        features = await self.features()
+        features.require("periodic_notes", action=action)
+        if date is None:
+            url, subject = f"/periodic/{period}/", f"the {period} note"
+        else:
+            features.require("periodic_dated", action=f"{action} for a given date")
+            url = f"/periodic/{period}/{date.year}/{date.month}/{date.day}/"
+            subject = f"the {period} note for {date.isoformat()}"
+        return url, _Call(subject, "", _periodic_failure(period, subject))
+
+    # --- templates (the MCP Tools companion plugin) ---------------------------------------
+
+    async def execute_template(
+        self,
+        name: str,
+        arguments: dict[str, str],
+        *,
+        create_file: bool,
+        target_path: str | None,
+    ) -> dict[str, Any]:
+        """Run a Templater template: ``{"message", "content"}`` with the rendered text.
+
+        ``name`` is the template's vault path; with ``create_file`` the result is also written
+        to ``target_path``, which must not exist yet.
+        """
+        validate_vault_path(name)
+        if target_path is not None:
+            validate_vault_path(target_path)
+        elif create_file:
+            raise InvalidArgument(
+                "createFile=true needs a targetPath for the new note, e.g. 'Meetings/today.md'."
+            )
+        body: dict[str, Any] = {"name": name, "arguments": arguments, "createFile": create_file}
+        if target_path is not None:
+            body["targetPath"] = target_path
+        response = await self._send(
+            "POST",
+            _TEMPLATES_ROUTE,
+            _Call(name, _TEMPLATES_MISSING, _template_failure(name)),
+            headers={"Content-Type": "application/json"},
+            content=json.dumps(body, ensure_ascii=False).encode("utf-8"),
+        )
+        return _parse_as(response, JSON_OBJECT, "the template result")
+
     async def aclose(self) -> None:
         await self._http.aclose()
 
@@ -351,15 +587,28 @@ def _error_for(response: httpx.Response, call: _Call) -> ObsidianError:
     if status == 404:
         return NotFound(call.subject, call.not_found)
     code, message = _error_body(response)
+    if status == 400 and code == PATCH_FAILED:
+        reason = _patch_reason(response)
+        hint = _PATCH_REASON_HINTS.get(reason or "", _PATCH_FAILED_HINT)
+        return PatchRejected(status, code, message, hint, reason)
     if status >= 500:
         hint = _INTERNAL_ERROR
     elif status == 405:
         hint = _HINTS_405.get(code or 0, "The Local REST API does not allow that on this path.")
     elif status == 400:
         hint = _HINTS_400.get(code or 0, "")
+    elif status == 412:
+        hint = _CHANGED_MEANWHILE
     else:
         hint = ""
     return ObsidianAPIError(status, code, message, hint)
+
+
+def _json_body(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:  # not JSON, or not UTF-8
+        return None
 
 
 def _error_body(response: httpx.Response) -> tuple[int | None, str]:
@@ -368,10 +617,7 @@ def _error_body(response: httpx.Response) -> tuple[int | None, str]:
     Extension routes answer ``{"error", "summary"}``; anything unparseable falls back to the
     reason phrase, so a proxy's HTML page never reaches the model.
     """
-    try:
-        body = response.json()
-    except ValueError:  # not JSON, or not UTF-8
-        body = None
+    body = _json_body(response)
     code: int | None = None
     parts: list[str] = []
     if isinstance(body, dict):
@@ -388,6 +634,128 @@ def _error_body(response: httpx.Response) -> tuple[int | None, str]:
     # The plugin appends details after a newline; keep one line, without a doubled full stop.
     lines = (line.strip() for line in message.splitlines())
     return code, ": ".join(line for line in lines if line).rstrip(".")
+
+
+def _patch_reason(response: httpx.Response) -> str | None:
+    """markdown-patch's reason: the second line of a 40080 message (``invalid-target``, ...)."""
+    body = _json_body(response)
+    message = body.get("message") if isinstance(body, dict) else None
+    if not isinstance(message, str):
+        return None
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    return lines[1] if len(lines) > 1 else None
+
+
+def _patch_failure(response: httpx.Response) -> ObsidianError | None:
+    if response.status_code == 409:  # 2.0's answer where 1.x says 40080
+        code, message = _error_body(response)
+        return PatchRejected(409, code, message, _PATCH_CONFLICT, None)
+    return None
+
+
+def _missing_note_or_target(note_hint: str, request: PatchRequest) -> str:
+    target = request.target_value()
+    if isinstance(target, tuple):
+        shown = "::".join(target)
+    else:
+        shown = f"^{target}" if request.target_type == "block" else target
+    return (
+        f"Either the note or its {request.target_type} {shown!r} is missing. For the note: "
+        f"{note_hint} For the target: read the note with format='map' to see its heading "
+        "paths, block ids and frontmatter keys, or pass createTargetIfMissing=true."
+    )
+
+
+def _section_delete_refused(response: httpx.Response) -> ObsidianError | None:
+    code, message = _error_body(response)
+    if response.status_code == 405 and code != 40510:  # 40510 (a folder) has its own hint
+        return ObsidianAPIError(
+            405,
+            code,
+            message,
+            "Only whole notes can be deleted; to empty a section, patch it with "
+            "operation='replace' and empty content.",
+        )
+    return None
+
+
+def _destination_exists(destination: str) -> Callable[[httpx.Response], ObsidianError | None]:
+    def special(response: httpx.Response) -> ObsidianError | None:
+        return DestinationExists(destination) if response.status_code == 409 else None
+
+    return special
+
+
+def _command_failure(response: httpx.Response) -> ObsidianError | None:
+    if response.status_code == 500:
+        code, message = _error_body(response)
+        return ObsidianAPIError(500, code, message, _COMMAND_FAILED)
+    return None
+
+
+def _periodic_failure(
+    period: str, subject: str
+) -> Callable[[httpx.Response], ObsidianError | None]:
+    def special(response: httpx.Response) -> ObsidianError | None:
+        code, _message = _error_body(response)
+        if response.status_code == 404:
+            if code == 40460:
+                return NotFound(f"the {period} period", f"Use one of: {', '.join(PERIODS)}.")
+            if code == 40461:
+                return NotFound(
+                    subject, "It has not been created yet; append_to_periodic_note creates it."
+                )
+            return FeatureUnavailable(
+                "periodic_notes",
+                "This Local REST API has no /periodic/ route; read or write the periodic note "
+                "by its vault path instead.",
+            )
+        if response.status_code == 400 and code == 40060:
+            return FeatureUnavailable(
+                "periodic_notes",
+                f"The {period} period is not enabled in Obsidian: turn it on in the Periodic "
+                "Notes plugin's settings (daily notes: the core Daily Notes plugin), or use the "
+                "note's vault path.",
+            )
+        return None
+
+    return special
+
+
+def _template_failure(name: str) -> Callable[[httpx.Response], ObsidianError | None]:
+    """The companion plugin answers ``{"error", "summary"?}``; the Local REST API, when the
+    route is not there, its own ``{"message", "errorCode"}``."""
+
+    def special(response: httpx.Response) -> ObsidianError | None:
+        status = response.status_code
+        body = _json_body(response)
+        from_companion = isinstance(body, dict) and "error" in body
+        code, message = _error_body(response)
+        if status == 404:
+            if not from_companion:
+                return FeatureUnavailable("templates", _TEMPLATES_MISSING)
+            return NotFound(
+                name,
+                "Give the template's vault path, e.g. 'Templates/Meeting.md'; use "
+                "list_vault_files to find it.",
+            )
+        if status == 400:
+            return ObsidianAPIError(
+                400,
+                code,
+                message,
+                "Check name (the template's vault path) and arguments (names to text values).",
+            )
+        if status == 503:
+            return FeatureUnavailable(
+                "templates",
+                f"The template could not run ({message}). The MCP Tools plugin needs Templater "
+                "installed and enabled in Obsidian, the template must run there without errors, "
+                "and with createFile the targetPath must not exist yet.",
+            )
+        return None
+
+    return special
 
 
 def _smart_search_failure(response: httpx.Response) -> ObsidianError | None:

@@ -87,7 +87,17 @@ FEATURES: tuple[Feature, ...] = (
         "periodic_notes",
         "/periodic/ daily, weekly, monthly, quarterly, yearly notes",
         until=_v("5.0.2"),
-        instead="Read or write the periodic note by its vault path instead.",
+        instead=(
+            "The plugin removed its /periodic/ routes in 5.0.2; read or write the periodic "
+            "note by its vault path instead."
+        ),
+    ),
+    Feature(
+        "periodic_dated",
+        "/periodic/{period}/{year}/{month}/{day}/ for any date",
+        since=_v("3.1.0"),
+        until=_v("5.0.2"),
+        instead="Leave the date out for the current period, or use the note's vault path.",
     ),
 )
 

@@ -66,6 +66,17 @@ class SmartSearchAnswer(_Answer):
     results: list[dict[str, Any]]
 
 
+class Command(_Answer):
+    id: str
+    name: str
+
+
+class CommandsAnswer(_Answer):
+    """``GET /commands/``: every command Obsidian has registered, core and plugins."""
+
+    commands: list[Command]
+
+
 class DocumentMapAnswer(_Answer):
     """1.x: ``headings`` is a list of ``A::B`` paths; 5.x: a nested tree of heading texts."""
 
@@ -89,6 +100,7 @@ class DocumentMapAnswer(_Answer):
 
 SEARCH_RESULTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[dict[str, Any]])
 NOTE_JSON: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+JSON_OBJECT: TypeAdapter[dict[str, Any]] = NOTE_JSON  # any JSON object, e.g. a template result
 
 # A repeated sibling heading (or block id) is keyed with an invisible suffix so each occurrence
 # stays addressable. markdown-patch 2.0 appends U+FC750 and the repeat index in hex, one digit

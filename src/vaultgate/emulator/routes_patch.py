@@ -1,0 +1,455 @@
+"""PATCH, and PUT/POST aimed at a part of a note, in both of the plugin's formats.
+
+1.x, header-driven (``patching.py``): the only format on 3.x-4.x; on 5.x only with
+``Markdown-Patch-Version: 1``, and then every answer, errors included, carries
+``Deprecation: true; sunset-version="6.0"``. ``Operation``, ``Target-Type``, ``Target``
+(percent-decoded; a heading is the full ``::`` path), ``Target-Delimiter``,
+``Trim-Target-Whitespace``, ``Create-Target-If-Missing``; the guard is 3.x's
+``Apply-If-Content-Preexists`` or 4.0+'s ``Reject-If-Content-Preexists`` (with
+``Target-Scope``); the body is ``text/markdown`` or ``application/json`` (exactly, 3.6.1+).
+Success is 200 with the whole note, sent as Express sends a string (``text/html``); a
+failed patch is 400 ``40080`` with the reason on the message's second line.
+
+2.x (5.x default, ``patch_v2.py``): a JSON instruction body (``application/json`` or
+``application/vnd.olrapi.patch-instruction+json``), or raw-content mode (target in the URL,
+or in ``Target-Type``/``Target`` headers with an explicit ``Markdown-Patch-Version: 2``;
+instruction fields in headers; the body is the payload). 1.x headers without a version
+header are 400 ``40084``. Success is 200 ``text/markdown`` with the whole note.
+
+PUT (replace, creating the target) and POST (append) to ``.../heading/A/B`` (3.6.0+) go
+through the same engines: 1.x below 5.0 (and for header targets under version 1), 2.x on
+5.x.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from vaultgate.emulator import vaultfs
+from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.bodies import Body, read_body
+from vaultgate.emulator.context import EmulatorContext
+from vaultgate.emulator.instruction import OPERATIONS, SCOPES, InvalidInstruction
+from vaultgate.emulator.instruction import parse_instruction as parse_v2
+from vaultgate.emulator.patch_v2 import (
+    CannotApply,
+    ContentPreexists,
+    KeyCollision,
+    PreconditionFailed,
+    TargetNotFound,
+    apply_instruction,
+)
+from vaultgate.emulator.targets import TARGET_TYPES, Target
+from vaultgate.emulator.urlpath import decode_component
+from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter, apply_patch
+
+DEPRECATION = 'true; sunset-version="6.0"'
+PATCH_INSTRUCTION = "application/vnd.olrapi.patch-instruction+json"
+_V1_OPERATIONS = ("append", "prepend", "replace")
+_V1_SCOPES = ("content", "marker", "markerAndContent")
+_MARKDOWN_UTF8 = "text/markdown; charset=utf-8"
+_EXPRESS_STRING = "text/html; charset=utf-8"  # what res.send(string) sets
+_URI_COMPONENT_SAFE = "-_.!~*'()"  # encodeURIComponent leaves these unescaped
+_NOT_AN_INSTRUCTION = (
+    "A PATCH expects a JSON instruction object as the request body (send Content-Type: "
+    "application/json or application/vnd.olrapi.patch-instruction+json). For raw-content "
+    "mode, target via URL path elements or Target-Type/Target headers with "
+    "'Markdown-Patch-Version: 2'. To use the deprecated 1.x header-driven format, set the "
+    "'Markdown-Patch-Version: 1' header."
+)
+_URL_TARGET_NEEDS_V2 = (
+    "URL path-element targeting is a markdown-patch 2.0 feature; drop the "
+    "'Markdown-Patch-Version: 1' header, or use the deprecated 1.x Target-Type/Target "
+    "headers instead."
+)
+
+
+def patch_version(context: EmulatorContext, request: Request) -> int:
+    """1 or 2: the markdown-patch format governing the request (only 5.x reads the header)."""
+    if not context.behaviour.markdown_patch_2:
+        return 1
+    raw = request.headers.get("markdown-patch-version")
+    if raw is None or raw == "2":
+        return 2
+    if raw == "1":
+        return 1
+    raise ApiError(ErrorCode.INVALID_PATCH_VERSION_HEADER)
+
+
+def has_header_target(request: Request) -> bool:
+    return bool(request.headers.get("target-type") or request.headers.get("target"))
+
+
+def header_target(request: Request) -> Target | None:
+    """The deprecated Target-Type/Target headers of a PUT/POST, validated; None if absent."""
+    raw_type = request.headers.get("target-type")
+    raw_target = request.headers.get("target")
+    if not raw_type and not raw_target:
+        return None
+    if not raw_type:
+        raise ApiError(ErrorCode.MISSING_TARGET_TYPE_HEADER)
+    if raw_type not in TARGET_TYPES:
+        raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER)
+    decoded = _decoded_target(raw_target or "")
+    if not decoded:
+        raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+    if raw_type == "heading":
+        delimiter = request.headers.get("target-delimiter") or "::"
+        return Target(raw_type, heading=tuple(decoded.split(delimiter)))
+    return Target(raw_type, name=decoded)
+
+
+def _decoded_target(raw: str) -> str:
+    try:
+        return decode_component(raw)
+    except ApiError:
+        raise ApiError(ErrorCode.INVALID_TARGET_HEADER) from None
+
+
+# --- PATCH ----------------------------------------------------------------------------------
+
+
+async def patch(
+    context: EmulatorContext, request: Request, path: str, target: Target | None
+) -> Response:
+    if not path or path.endswith("/"):
+        raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
+    version = patch_version(context, request)
+    body = await read_body(request)
+    headers_target = has_header_target(request)
+    if target is not None and headers_target:
+        raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
+    if not context.behaviour.markdown_patch_2:
+        return _patch_v1(context, request, path, target, body)
+    if body.media_type == PATCH_INSTRUCTION and (target is not None or headers_target):
+        raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
+    if version == 1:
+        if target is not None:
+            raise ApiError(ErrorCode.INVALID_PATCH_VERSION_HEADER, detail=_URL_TARGET_NEEDS_V2)
+        try:
+            response = _patch_v1(context, request, path, None, body)
+        except ApiError as error:
+            error.headers["Deprecation"] = DEPRECATION
+            raise
+        response.headers["Deprecation"] = DEPRECATION
+        return response
+    if target is not None:
+        return _raw_mode(context, request, path, _url_target_value(target), target.kind, body)
+    if headers_target:
+        if request.headers.get("markdown-patch-version") != "2":
+            raise ApiError(ErrorCode.PATCH_HEADER_TARGETING_REQUIRES_EXPLICIT_VERSION)
+        kind, value = _raw_header_target(request)
+        return _raw_mode(context, request, path, value, kind, body)
+    if not body.is_json or not isinstance(body.value, dict):
+        raise ApiError(ErrorCode.INVALID_PATCH_INSTRUCTION, detail=_NOT_AN_INSTRUCTION)
+    return respond_v2(context, path, body.value)
+
+
+def _patch_v1(
+    context: EmulatorContext, request: Request, path: str, url_target: Target | None, body: Body
+) -> Response:
+    behaviour = context.behaviour
+    if not behaviour.headers_before_file and not vaultfs.is_file(context.state, path):
+        raise ApiError(status=404)
+    headers = request.headers
+    if url_target is not None:
+        target_type: str | None = url_target.kind
+        raw_target = (
+            "::".join(url_target.heading) if url_target.kind == "heading" else url_target.name
+        )
+        delimiter = "::"
+    else:
+        target_type = headers.get("target-type")
+        raw_target = _decoded_target(headers.get("target") or "")
+        delimiter = headers.get("target-delimiter") or "::"
+    operation = headers.get("operation")
+    if not target_type:
+        raise ApiError(ErrorCode.MISSING_TARGET_TYPE_HEADER)
+    if target_type not in TARGET_TYPES:
+        raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER)
+    if not raw_target:
+        raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+    if not operation:
+        raise ApiError(ErrorCode.MISSING_OPERATION)
+    if operation not in _V1_OPERATIONS:
+        raise ApiError(ErrorCode.INVALID_OPERATION)
+    return _apply_v1(context, request, path, target_type, raw_target, delimiter, operation, body)
+
+
+def _apply_v1(
+    context: EmulatorContext,
+    request: Request,
+    path: str,
+    target_type: str,
+    raw_target: str,
+    delimiter: str,
+    operation: str,
+    body: Body,
+    *,
+    create: bool | None = None,
+) -> Response:
+    """Validate what is left of a 1.x request, run the 1.x engine, write, answer 200."""
+    behaviour = context.behaviour
+    headers = request.headers
+    scope = "content"
+    if behaviour.reject_if_preexists:
+        scope = headers.get("target-scope") or "content"
+        if scope not in _V1_SCOPES:
+            raise ApiError(
+                ErrorCode.INVALID_TARGET_SCOPE_HEADER,
+                detail="Valid values are 'content', 'marker', and 'markerAndContent'.",
+            )
+    content_type, content = _v1_content(context, body)
+    if not vaultfs.is_file(context.state, path):
+        raise ApiError(status=404)
+    instruction = Patch(
+        operation=operation,  # type: ignore[arg-type]  # validated against _V1_OPERATIONS
+        target_type=target_type,  # type: ignore[arg-type]  # validated against TARGET_TYPES
+        target=tuple(raw_target.split(delimiter)) if target_type == "heading" else raw_target,
+        content=content,
+        content_type=content_type,
+        create_target_if_missing=(
+            create if create is not None else headers.get("create-target-if-missing") == "true"
+        ),
+        trim_target_whitespace=headers.get("trim-target-whitespace") == "true",
+        guard=_guard(context, request),
+        scope=scope,  # type: ignore[arg-type]  # validated against _V1_SCOPES
+    )
+    text = vaultfs.read_text(context.state, path)
+    try:
+        patched = apply_patch(text, instruction)
+    except PatchFailed as failed:
+        raise ApiError(ErrorCode.PATCH_FAILED, detail=failed.reason) from None
+    except UnparseableFrontmatter as broken:
+        if behaviour.frontmatter_errors:
+            raise ApiError(ErrorCode.INVALID_FRONTMATTER, detail=str(broken)) from None
+        raise ApiError(status=500, detail=str(broken)) from None
+    vaultfs.write_text(context.state, path, patched)
+    return Response(patched.encode("utf-8", "surrogatepass"), media_type=_EXPRESS_STRING)
+
+
+def _guard(context: EmulatorContext, request: Request) -> ContentGuard:
+    if context.behaviour.reject_if_preexists:
+        reject = request.headers.get("reject-if-content-preexists") == "true"
+        return ContentGuard.EXTENDING if reject else ContentGuard.OFF
+    apply_anyway = request.headers.get("apply-if-content-preexists") == "true"
+    return ContentGuard.OFF if apply_anyway else ContentGuard.ALL
+
+
+def _v1_content(context: EmulatorContext, body: Body) -> tuple[Any, Any]:
+    """("markdown", text) or ("json", value); 400 40012 for any other body type."""
+    if context.behaviour.strict_patch_content_type:
+        is_markdown = body.content_type == "text/markdown"
+        is_json = body.content_type == "application/json"
+    else:
+        is_markdown = body.is_text
+        is_json = body.media_type == "application/json"
+    if is_markdown:
+        return "markdown", body.text or ""
+    if is_json:
+        return "json", body.value
+    raise ApiError(ErrorCode.INVALID_CONTENT_TYPE)
+
+
+# --- 2.x ------------------------------------------------------------------------------------
+
+
+def _url_target_value(target: Target) -> Any:
+    return list(target.heading) if target.kind == "heading" else target.name
+
+
+def _raw_header_target(request: Request) -> tuple[str, Any]:
+    """Raw-content mode's Target-Type/Target: a heading Target is percent-encoded JSON."""
+    raw_type = request.headers.get("target-type")
+    raw_target = request.headers.get("target")
+    if not raw_type:
+        raise ApiError(ErrorCode.MISSING_TARGET_TYPE_HEADER)
+    if raw_type not in TARGET_TYPES:
+        raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER)
+    if not raw_target:
+        raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+    try:
+        decoded = decode_component(raw_target)
+    except ApiError:
+        raise ApiError(
+            ErrorCode.INVALID_TARGET_HEADER,
+            detail="The 'Target' header could not be percent-decoded.",
+        ) from None
+    if raw_type != "heading":
+        if not decoded:
+            raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+        return raw_type, decoded
+    try:
+        parsed = json.loads(decoded)
+        is_address = parsed is None or (
+            isinstance(parsed, list) and all(isinstance(part, str) for part in parsed)
+        )
+    except ValueError:
+        parsed, is_address = None, False
+    if not is_address:
+        raise ApiError(
+            ErrorCode.INVALID_TARGET_HEADER,
+            detail=(
+                "A heading 'Target' header must be percent-encoded JSON: an array of heading "
+                "texts (e.g. %5B%22A%22%2C%22B%22%5D) or null for the document root."
+            ),
+        )
+    return raw_type, parsed
+
+
+def _raw_mode(
+    context: EmulatorContext, request: Request, path: str, target: Any, kind: str, body: Body
+) -> Response:
+    """Assemble an instruction from headers and the raw body, then run it as JSON mode does."""
+    headers = request.headers
+    if headers.get("target-delimiter") or headers.get("trim-target-whitespace"):
+        raise ApiError(ErrorCode.PATCH_HEADER_TARGETING_REQUIRES_EXPLICIT_VERSION)
+    operation = headers.get("operation")
+    if not operation:
+        raise ApiError(ErrorCode.MISSING_OPERATION)
+    if operation not in OPERATIONS:
+        raise ApiError(ErrorCode.INVALID_OPERATION)
+    scope = headers.get("target-scope")
+    if scope is not None and scope not in SCOPES:
+        raise ApiError(
+            ErrorCode.INVALID_TARGET_SCOPE_HEADER,
+            detail="Valid values are 'content', 'marker', 'markerAndContent', and 'parent'.",
+        )
+    candidate: dict[str, Any] = {"targetType": kind, "target": target, "operation": operation}
+    if scope is not None:
+        candidate["scope"] = scope
+    destination = headers.get("destination")
+    if destination is not None:
+        try:
+            candidate["destination"] = json.loads(decode_component(destination))
+        except (ApiError, ValueError):
+            raise ApiError(ErrorCode.INVALID_DESTINATION_HEADER) from None
+    if_match = headers.get("if-match")
+    if if_match is not None:
+        quoted = len(if_match) >= 2 and if_match.startswith('"') and if_match.endswith('"')
+        candidate["ifMatch"] = if_match[1:-1] if quoted else if_match
+    if headers.get("create-target-if-missing") == "true":
+        candidate["createTargetIfMissing"] = True
+    if headers.get("reject-if-content-preexists") == "true":
+        candidate["rejectIfContentPreexists"] = True
+    if not body.is_empty:
+        if body.is_text:
+            candidate["content"] = body.text
+        elif body.media_type == "application/json":
+            candidate["value"] = body.value
+        else:
+            raise ApiError(
+                ErrorCode.INVALID_CONTENT_TYPE,
+                detail=(
+                    "A raw-content-mode PATCH accepts a text/* body (the `content` carrier), "
+                    "an application/json body (the `value` carrier), or no body at all."
+                ),
+            )
+    return respond_v2(context, path, candidate)
+
+
+def respond_v2(context: EmulatorContext, path: str, candidate: dict[str, Any]) -> Response:
+    """Validate a 2.x instruction, apply it to ``path``, write, answer 200 with the note."""
+    try:
+        instruction = parse_v2(candidate)
+        if not vaultfs.is_file(context.state, path):
+            raise ApiError(status=404)
+        result = apply_instruction(vaultfs.read_text(context.state, path), instruction)
+    except InvalidInstruction as invalid:
+        raise ApiError(ErrorCode.INVALID_PATCH_INSTRUCTION, detail=str(invalid)) from None
+    except TargetNotFound as missing:
+        raise ApiError(status=404, detail=str(missing)) from None
+    except PreconditionFailed as stale:
+        raise ApiError(status=412, detail=str(stale)) from None
+    except (ContentPreexists, KeyCollision) as conflict:
+        raise ApiError(status=409, detail=str(conflict)) from None
+    except CannotApply as failed:
+        raise ApiError(ErrorCode.PATCH_FAILED, detail=str(failed)) from None
+    except UnparseableFrontmatter as broken:
+        raise ApiError(ErrorCode.INVALID_FRONTMATTER, detail=str(broken)) from None
+    vaultfs.write_text(context.state, path, result.document)
+    headers: dict[str, str] = {}
+    if result.warnings:
+        warnings = json.dumps(result.warnings, separators=(",", ":"), ensure_ascii=False)
+        headers["Markdown-Patch-Warnings"] = quote(warnings, safe=_URI_COMPONENT_SAFE)
+    return Response(
+        result.document.encode("utf-8", "surrogatepass"),
+        media_type=_MARKDOWN_UTF8,
+        headers=headers,
+    )
+
+
+# --- PUT / POST to a target -----------------------------------------------------------------
+
+
+async def targeted_write(
+    context: EmulatorContext,
+    request: Request,
+    path: str,
+    target: Target,
+    operation: str,
+    *,
+    from_headers: bool,
+) -> Response:
+    """PUT (``replace``, creating the target) or POST (``append``) to part of a note."""
+    behaviour = context.behaviour
+    version = patch_version(context, request)
+    if from_headers and version != 1:
+        raise ApiError(ErrorCode.HEADER_TARGETING_REQUIRES_VERSION1)
+    body = await read_body(request)
+    if behaviour.strict_patch_content_type and body.content_type not in (
+        "text/markdown",
+        "application/json",
+    ):
+        raise ApiError(ErrorCode.INVALID_CONTENT_TYPE)
+    create = operation == "replace" or request.headers.get("create-target-if-missing") == "true"
+    if version == 1:
+        raw = "::".join(target.heading) if target.kind == "heading" else target.name
+        delimiter = (request.headers.get("target-delimiter") or "::") if from_headers else "::"
+        if from_headers and target.kind == "heading":
+            raw = delimiter.join(target.heading)
+        try:
+            if target.kind not in TARGET_TYPES:
+                raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER)
+            if not raw:
+                raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+            response = _apply_v1(
+                context, request, path, target.kind, raw, delimiter, operation, body, create=create
+            )
+        except ApiError as error:
+            if behaviour.markdown_patch_2:
+                error.headers["Deprecation"] = DEPRECATION
+            raise
+        if behaviour.markdown_patch_2:
+            response.headers["Deprecation"] = DEPRECATION
+        return response
+    headers = request.headers
+    if (
+        headers.get("target-scope")
+        or headers.get("target-delimiter")
+        or headers.get("trim-target-whitespace")
+    ):
+        raise ApiError(ErrorCode.HEADER_TARGETING_REQUIRES_VERSION1)
+    if target.kind not in TARGET_TYPES:
+        raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER)
+    if target.is_empty:
+        raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
+    candidate: dict[str, Any] = {
+        "targetType": target.kind,
+        "target": _url_target_value(target),
+        "operation": operation,
+        "createTargetIfMissing": create,
+        "rejectIfContentPreexists": headers.get("reject-if-content-preexists") == "true",
+    }
+    if target.kind == "frontmatter":
+        candidate["value"] = body.text if body.is_text else body.value
+    elif body.is_text:
+        candidate["content"] = body.text
+    else:
+        candidate["value"] = body.value
+    return respond_v2(context, path, candidate)

@@ -1,0 +1,216 @@
+"""Whole-file writes: PUT, POST, DELETE, MOVE (4.1.0+) and COPY (5.0.0+).
+
+``/vault/<path>`` and ``/active/`` (and ``/periodic/``, through ``periodic.py``) share the
+handlers below; an address with a URL target (or Target headers on PUT/POST, 3.6.0+) goes
+to ``routes_patch.py`` instead.
+
+- PUT: create or replace, folders made as needed, 204. ``text/*`` is written as text,
+  anything else as the bytes sent. A folder path is 405 ``40510``.
+- POST: append, starting a new line when the file does not end with one; creates the
+  file; the body must be ``text/*`` (400 ``40010``); 204.
+- DELETE: 204; 404 when missing. 5.0+ moves the file to ``.trash/`` unless
+  ``?permanent=true``; older versions delete for good. A URL target is 405.
+- MOVE/COPY: ``Destination`` (percent-decoded; backslashes become slashes; a trailing
+  ``/`` keeps the file name), ``Allow-Overwrite: true`` to replace; 204 with
+  ``Content-Location``; 404 missing source, 409 ``40920`` taken destination, 400
+  ``40020`` no header, ``40022`` undecodable, ``40021`` absolute or escaping the vault.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Awaitable
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from vaultgate.emulator import routes_patch, vaultfs
+from vaultgate.emulator.addressing import Address, active_address, vault_address
+from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.bodies import read_body
+from vaultgate.emulator.context import EmulatorContext, context_of
+from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+
+_TARGETED_DELETE = (
+    "Deleting a targeted section via URL is not supported. Use PATCH with Operation: replace "
+    "and an empty body instead."
+)
+_SYNTHETIC_ROOT = "/vault"
+
+
+def _require_file_path(context: EmulatorContext, path: str) -> None:
+    if not path or path.endswith("/") or vaultfs.is_dir(context.state, path):
+        raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
+
+
+async def put(context: EmulatorContext, request: Request, address: Address) -> Response:
+    if address.target is not None:
+        if routes_patch.has_header_target(request):
+            raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
+        return await routes_patch.targeted_write(
+            context, request, address.path, address.target, "replace", from_headers=False
+        )
+    if context.behaviour.subdocument_paths:
+        target = routes_patch.header_target(request)
+        if target is not None:
+            return await routes_patch.targeted_write(
+                context, request, address.path, target, "replace", from_headers=True
+            )
+    _require_file_path(context, address.path)
+    body = await read_body(request)
+    if body.text is not None:
+        vaultfs.write_text(context.state, address.path, body.text)
+    else:
+        vaultfs.write_bytes(context.state, address.path, body.data)
+    return Response(status_code=204)
+
+
+async def post(context: EmulatorContext, request: Request, address: Address) -> Response:
+    if address.target is not None:
+        if routes_patch.has_header_target(request):
+            raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
+        return await routes_patch.targeted_write(
+            context, request, address.path, address.target, "append", from_headers=False
+        )
+    if context.behaviour.subdocument_paths:
+        target = routes_patch.header_target(request)
+        if target is not None:
+            return await routes_patch.targeted_write(
+                context, request, address.path, target, "append", from_headers=True
+            )
+    _require_file_path(context, address.path)
+    body = await read_body(request)
+    if body.text is None:
+        raise ApiError(ErrorCode.TEXT_CONTENT_ENCODING_REQUIRED)
+    vaultfs.append_text(context.state, address.path, body.text)
+    return Response(status_code=204)
+
+
+async def delete(context: EmulatorContext, request: Request, address: Address) -> Response:
+    if address.target is not None:
+        raise ApiError(status=405, detail=_TARGETED_DELETE)
+    _require_file_path(context, address.path)
+    if not vaultfs.is_file(context.state, address.path):
+        raise ApiError(status=404)
+    permanent = request.query_params.get("permanent") == "true"
+    to_trash = context.behaviour.trash_delete and not permanent
+    vaultfs.delete(context.state, address.path, to_trash=to_trash)
+    return Response(status_code=204)
+
+
+async def patch(context: EmulatorContext, request: Request, address: Address) -> Response:
+    return await routes_patch.patch(context, request, address.path, address.target)
+
+
+# --- routes ---------------------------------------------------------------------------------
+
+
+async def vault_put(request: Request) -> Response:
+    context = context_of(request)
+    return await put(context, request, vault_address(context, request))
+
+
+async def vault_post(request: Request) -> Response:
+    context = context_of(request)
+    return await post(context, request, vault_address(context, request))
+
+
+async def vault_patch(request: Request) -> Response:
+    context = context_of(request)
+    return await patch(context, request, vault_address(context, request))
+
+
+async def vault_delete(request: Request) -> Response:
+    context = context_of(request)
+    return await delete(context, request, vault_address(context, request))
+
+
+async def active_write(request: Request) -> Response:
+    """PUT, POST, PATCH or DELETE on the open note; answers name it in Content-Location."""
+    context = context_of(request)
+    address = active_address(context, request)
+    handler = {"PUT": put, "POST": post, "PATCH": patch, "DELETE": delete}[request.method]
+    return await answer_with_location(handler(context, request, address), address)
+
+
+async def answer_with_location(pending: Awaitable[Response], address: Address) -> Response:
+    """Await ``pending`` and add ``Content-Location`` to its answer, errors included."""
+    location = {"Content-Location": address.location} if address.location else {}
+    try:
+        response = await pending
+    except ApiError as error:
+        error.headers.update(location)
+        raise
+    response.headers.update(location)
+    return response
+
+
+# --- MOVE and COPY --------------------------------------------------------------------------
+
+
+async def vault_move(request: Request) -> Response:
+    return await _transfer(request, keep_source=False)
+
+
+async def vault_copy(request: Request) -> Response:
+    return await _transfer(request, keep_source=True)
+
+
+def _whole_file_path(context: EmulatorContext, request: Request) -> str:
+    encoded = raw_path(request.scope).removeprefix("/vault/")
+    segments = decode_segments(encoded, per_segment=context.behaviour.segment_decoding)
+    if any("/" in segment for segment in segments):  # a decoded %2F never names a file
+        raise ApiError(status=404)
+    return "/".join(segments)
+
+
+def destination_path(request: Request, source: str) -> str:
+    """The vault path the ``Destination`` header names for ``source``."""
+    raw = request.headers.get("destination")
+    if raw is None:
+        raise ApiError(ErrorCode.MISSING_DESTINATION_HEADER)
+    try:
+        decoded = decode_component(raw.strip())
+    except ApiError:
+        raise ApiError(ErrorCode.INVALID_DESTINATION_HEADER) from None
+    normalized = re.sub(r"/+", "/", decoded.replace("\\", "/"))
+    if normalized.startswith("/"):
+        raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
+    resolved = posixpath.normpath(posixpath.join(_SYNTHETIC_ROOT, normalized))
+    if resolved != _SYNTHETIC_ROOT and not resolved.startswith(_SYNTHETIC_ROOT + "/"):
+        raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
+    if not normalized or normalized.endswith("/"):
+        return normalized + posixpath.basename(source)
+    return normalized
+
+
+async def _transfer(request: Request, *, keep_source: bool) -> Response:
+    context = context_of(request)
+    state = context.state
+    source = _whole_file_path(context, request)
+    _require_file_path(context, source)
+    destination = destination_path(request, source)
+    overwrite = request.headers.get("allow-overwrite") == "true"
+    verb = "copy" if keep_source else "move"
+    located = {"Content-Location": encode_uri(destination)}
+    if destination == source and not keep_source:
+        if not vaultfs.is_file(state, source):
+            raise ApiError(status=404)
+        return Response(status_code=204, headers=located)
+    if not vaultfs.is_file(state, source):
+        raise ApiError(status=404)
+    if vaultfs.disk_path(state, destination).exists():
+        if not overwrite:
+            raise ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)
+        if destination == source or vaultfs.is_dir(state, destination):
+            raise ApiError(
+                ErrorCode.FILE_OPERATION_FAILED,
+                detail=f"Failed to {verb} file: the destination cannot be replaced.",
+            )
+        vaultfs.remove_for_overwrite(state, destination)
+    if keep_source:
+        vaultfs.copy(state, source, destination)
+    else:
+        vaultfs.move(state, source, destination)
+    return Response(status_code=204, headers=located)

@@ -1,0 +1,282 @@
+"""``vaultgate serve --http``: the MCP server over Streamable HTTP, for clients that cannot spawn a
+process. Built on the SDK's ``streamable_http_app`` and run with uvicorn.
+
+Every request passes RequestGuard before the SDK sees it:
+
+1. ``Origin``: absent is fine (non-browser clients send none); present, it must be one of this
+   server's own origins (``http(s)://127.0.0.1|localhost|[::1]:PORT``, plus the bound address's).
+   A web page anywhere else, including one that reached the port by DNS rebinding, gets 403.
+2. ``Authorization: Bearer <token>``, compared in constant time; anything else gets 401.
+
+On a loopback bind the SDK's TransportSecuritySettings also checks the ``Host`` header. A
+non-loopback bind needs VAULTGATE_HTTP_TOKEN set; on loopback an unset token is generated at
+start and printed to stderr, the one place a token is ever shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import logging
+import secrets
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from types import TracebackType
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from vaultgate.config import Secret
+from vaultgate.errors import ConfigError
+
+log = logging.getLogger("vaultgate.http")
+
+DEFAULT_HTTP_HOST = "127.0.0.1"
+DEFAULT_HTTP_PORT = 8765
+MCP_PATH = "/mcp"
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+_START_TIMEOUT = 30.0
+# Open SSE streams would hold a shutdown forever; after this many seconds they are cut.
+_GRACEFUL_SHUTDOWN = 5
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _is_wildcard(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return False
+
+
+def _bracketed(host: str) -> str:
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare
+
+
+def resolve_token(host: str, configured: Secret | None) -> tuple[Secret, bool]:
+    """The token clients must send, and whether it was generated now (then it must be shown).
+
+    Refuses a non-loopback ``host`` without a configured token: a token printed to one
+    terminal is no way to share access with other machines.
+    """
+    if configured is not None:
+        return configured, False
+    if not is_loopback(host):
+        raise ConfigError(
+            f"Refusing to listen on {host} without VAULTGATE_HTTP_TOKEN: set it to a long random "
+            "secret that clients send as 'Authorization: Bearer <token>', or keep the default "
+            "--host 127.0.0.1."
+        )
+    return Secret(secrets.token_urlsafe(32)), True
+
+
+def allowed_origins(host: str, port: int) -> frozenset[str]:
+    """The Origin values a browser on this machine would send for this server."""
+    names = list(LOOPBACK_NAMES)
+    if not is_loopback(host) and not _is_wildcard(host):
+        names.append(_bracketed(host).lower())
+    return frozenset(f"{scheme}://{name}:{port}" for scheme in ("http", "https") for name in names)
+
+
+def transport_security(host: str, port: int) -> TransportSecuritySettings:
+    """The SDK's Host/Origin checks: exact loopback names and port on a loopback bind.
+
+    Elsewhere the names clients use for this machine are unknown, so the Host check is off
+    there; RequestGuard still checks Origin and the token, which such a bind requires.
+    """
+    if not is_loopback(host):
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:{port}" for name in LOOPBACK_NAMES],
+        allowed_origins=sorted(allowed_origins(host, port)),
+    )
+
+
+class RequestGuard:
+    """ASGI middleware: a foreign Origin gets 403, a missing or wrong bearer token 401."""
+
+    def __init__(self, app: ASGIApp, *, token: Secret, origins: frozenset[str]) -> None:
+        self._app = app
+        self._token = token.reveal().encode("utf-8")
+        self._origins = origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":  # starts the SDK's session manager
+            await self._app(scope, receive, send)
+            return
+        if scope["type"] != "http":  # no websockets here: refuse the handshake
+            await receive()
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() not in self._origins:
+            log.warning("refused a request from Origin %r", origin)
+            response = PlainTextResponse(
+                "Forbidden: this MCP server accepts no requests from web pages of other origins.",
+                status_code=403,
+            )
+        elif not self._authorized(headers.get("authorization")):
+            response = PlainTextResponse(
+                "Unauthorized: send 'Authorization: Bearer <VAULTGATE_HTTP_TOKEN>'.",
+                status_code=401,
+                headers={"WWW-Authenticate": 'Bearer realm="vaultgate"'},
+            )
+        else:
+            await self._app(scope, receive, send)
+            return
+        await response(scope, receive, send)
+
+    def _authorized(self, header: str | None) -> bool:
+        scheme, _, presented = (header or "").partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(presented.strip().encode("utf-8"), self._token)
+
+
+def build_http_app(server: MCPServer, *, host: str, port: int, token: Secret) -> ASGIApp:
+    """The SDK's Streamable HTTP app at /mcp for ``server``, behind RequestGuard.
+
+    ``port`` is the bound port (never 0): allowed origins and hosts name it.
+    """
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        transport_security=transport_security(host, port),
+        host=host,
+    )
+    return RequestGuard(app, token=token, origins=allowed_origins(host, port))
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, bound before uvicorn starts so that port 0 is known at once."""
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port must be between 1 and 65535 (0: any free port), not {port}.")
+    bare = host.strip("[]")
+    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((bare, port))
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"Cannot listen on {_bracketed(host)}:{port}: {exc.strerror}.") from exc
+    return sock
+
+
+class _Server(uvicorn.Server):
+    """A uvicorn server that calls back once it accepts connections."""
+
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_started = on_started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started:
+            self._on_started()
+
+
+def uvicorn_server(app: ASGIApp, on_started: Callable[[], None] = lambda: None) -> uvicorn.Server:
+    return _Server(
+        uvicorn.Config(
+            app,
+            lifespan="on",  # the SDK's session manager runs in the app's lifespan
+            log_level="warning",
+            log_config=None,  # leave logging alone: nothing of ours goes to stdout
+            access_log=False,
+            proxy_headers=False,  # nothing in front of us is trusted to name the client
+            server_header=False,
+            timeout_graceful_shutdown=_GRACEFUL_SHUTDOWN,
+        ),
+        on_started,
+    )
+
+
+def run_http(server: MCPServer, *, host: str, port: int, token: Secret | None) -> int:
+    """Serve ``server`` on ``host:port`` until Ctrl-C; where and how to connect go to stderr."""
+    secret, generated = resolve_token(host, token)
+    sock = bind(host, port)
+    bound_port = int(sock.getsockname()[1])
+    app = build_http_app(server, host=host, port=bound_port, token=secret)
+    url = f"http://{_bracketed(host)}:{bound_port}{MCP_PATH}"
+
+    def announce() -> None:
+        lines = [f"vaultgate: MCP over Streamable HTTP at {url}"]
+        if generated:
+            # The one place a token is shown: the user needs it to connect a client.
+            lines.append(f"  Bearer token for this run: {secret.reveal()}")
+            lines.append("  (set VAULTGATE_HTTP_TOKEN to choose a lasting one)")
+        else:
+            lines.append("  Bearer token: the value of VAULTGATE_HTTP_TOKEN")
+        lines.append("  Send 'Authorization: Bearer <token>' with every request. Ctrl-C stops.")
+        print("\n".join(lines), file=sys.stderr, flush=True)
+
+    try:
+        asyncio.run(uvicorn_server(app, announce).serve(sockets=[sock]))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    return 0
+
+
+class ServerThread:
+    """An ASGI app served on ``sock`` in a background thread, for tests and embedding."""
+
+    def __init__(self, app: ASGIApp, sock: socket.socket) -> None:
+        self._sock = sock
+        self._started = threading.Event()
+        self._server = uvicorn_server(app, self._started.set)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="vaultgate-http", daemon=True)
+        host, port = sock.getsockname()[:2]
+        self.url = f"http://{_bracketed(str(host))}:{port}"
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._server.serve(sockets=[self._sock]))
+        except BaseException as exc:  # reported to the thread that called start()
+            self._error = exc
+        finally:
+            self._started.set()
+
+    def start(self) -> ServerThread:
+        self._thread.start()
+        if not self._started.wait(_START_TIMEOUT) or not self._server.started:
+            self.stop()
+            raise RuntimeError("the HTTP server did not start") from self._error
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(_START_TIMEOUT)
+        self._sock.close()
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -1,0 +1,200 @@
+"""What the store accepts, and in which form it keeps it: caps, redaction, normal forms, hashes.
+
+Pure functions; every refusal is an InvalidMemoryInput whose message says what would work.
+Stored text is never cut: a value over its cap is refused, so nothing is lost silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+from vaultgate.errors import InvalidMemoryInput
+from vaultgate.memory.models import SCOPES, Scope
+
+# The documented caps (docs/tool-reference.md). Characters are Unicode code points.
+MAX_CONTENT_CHARS = 100_000
+MAX_TITLE_CHARS = 500
+MAX_PROJECT_CHARS = 200
+MAX_TYPE_CHARS = 40
+MAX_TOPIC_KEY_CHARS = 120
+MAX_SESSION_ID_CHARS = 200
+MAX_DIRECTORY_CHARS = 4_096
+
+REDACTED = "[REDACTED]"
+_PRIVATE_OPEN = re.compile(r"<private>", re.IGNORECASE)
+_PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
+_TYPE = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_SPACE = re.compile(r"\s+")
+_SLUG_DROP = re.compile(r"[^a-z0-9]+")
+
+
+def redact(text: str) -> tuple[str, int]:
+    """Replace each ``<private>…</private>`` span (any case, across lines) by ``[REDACTED]``.
+
+    Nested spans count as one; an opening tag that is never closed hides everything after it,
+    so a forgotten closing tag fails closed. Returns the text and the number of spans replaced.
+    """
+    if _PRIVATE_OPEN.search(text) is None:
+        return text, 0
+    out: list[str] = []
+    spans = 0
+    depth = 0
+    position = 0
+    for tag in _PRIVATE_TAG.finditer(text):
+        closing = tag.group(1) == "/"
+        if depth == 0:
+            if closing:
+                continue  # a stray closing tag outside any span is ordinary text
+            out.append(text[position : tag.start()])
+            depth = 1
+        elif closing:
+            depth -= 1
+            if depth == 0:
+                out.append(REDACTED)
+                spans += 1
+                position = tag.end()
+        else:
+            depth += 1
+    if depth > 0:
+        out.append(REDACTED)
+        spans += 1
+    else:
+        out.append(text[position:])
+    return "".join(out), spans
+
+
+def clean_text(name: str, value: str, *, cap: int, required: bool = True) -> tuple[str, int]:
+    """Redacted, trimmed ``value``; refused when empty (if required) or over ``cap``."""
+    _check_encodable(name, value)
+    text, spans = redact(value)
+    text = text.strip()
+    if required and not text:
+        raise InvalidMemoryInput(f"{name} is empty. Give it some text.")
+    if len(text) > cap:
+        raise InvalidMemoryInput(
+            f"{name} is {len(text):,} characters long; the memory store keeps at most {cap:,} "
+            f"per {name}. Nothing was saved. Split it into several observations (for example "
+            "one per section), or save a shorter version."
+        )
+    return text, spans
+
+
+def normalize_project(value: str | None) -> str:
+    """Lower case, trimmed, inner runs of spaces as one: 'My Repo ' and 'my  repo' are one
+    project. ``None`` or blank is the empty project."""
+    if value is None:
+        return ""
+    _check_encodable("project", value)
+    project = _SPACE.sub(" ", value).strip().lower()
+    if len(project) > MAX_PROJECT_CHARS:
+        raise InvalidMemoryInput(
+            f"project is {len(project)} characters long; use a name of at most "
+            f"{MAX_PROJECT_CHARS}, such as the repository's name."
+        )
+    return project
+
+
+def optional_project(value: str | None) -> str | None:
+    """A project filter: ``None`` (or blank) means every project."""
+    if value is None or not value.strip():
+        return None
+    return normalize_project(value)
+
+
+def normalize_type(value: str) -> str:
+    kind = value.strip().lower()
+    if len(kind) > MAX_TYPE_CHARS or _TYPE.fullmatch(kind) is None:
+        raise InvalidMemoryInput(
+            f"type {value!r} is not usable: use one lower-case word of letters, digits, '-' or "
+            f"'_' (at most {MAX_TYPE_CHARS} characters), such as decision, bugfix, discovery, "
+            "pattern, config or manual."
+        )
+    return kind
+
+
+def normalize_scope(value: str) -> Scope:
+    for scope in SCOPES:
+        if value.strip().lower() == scope:
+            return scope
+    raise InvalidMemoryInput(f"scope must be 'project' or 'personal', not {value!r}.")
+
+
+def normalize_topic_key(value: str | None) -> str | None:
+    """Lower case, trimmed, spaces as '-'; ``None`` or blank means no topic."""
+    if value is None or not value.strip():
+        return None
+    _check_encodable("topic_key", value)
+    key = _SPACE.sub("-", value.strip().lower())
+    if len(key) > MAX_TOPIC_KEY_CHARS:
+        raise InvalidMemoryInput(
+            f"topic_key is {len(key)} characters long; use at most {MAX_TOPIC_KEY_CHARS}, "
+            "such as 'architecture/auth-flow'."
+        )
+    return key
+
+
+def normalize_session_id(value: str) -> str:
+    _check_encodable("session_id", value)
+    session_id = value.strip()
+    if not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
+        raise InvalidMemoryInput(
+            f"session_id must be 1 to {MAX_SESSION_ID_CHARS} characters; use the id "
+            "mem_session_start returned."
+        )
+    if any(ord(ch) < 32 for ch in session_id):
+        raise InvalidMemoryInput("session_id must not contain control characters.")
+    return session_id
+
+
+def normalize_directory(value: str | None) -> str:
+    if value is None:
+        return ""
+    _check_encodable("directory", value)
+    directory = value.strip()
+    if len(directory) > MAX_DIRECTORY_CHARS:
+        raise InvalidMemoryInput(f"directory is longer than {MAX_DIRECTORY_CHARS} characters.")
+    return directory
+
+
+def content_hash(title: str, content: str) -> str:
+    """Equal for texts that differ only in case and whitespace: the 15-minute duplicate key."""
+    normal = _SPACE.sub(" ", f"{title}\n{content}").strip().casefold()
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()
+
+
+def suggest_topic_key(kind: str, title: str) -> str:
+    """``type/title-slug``: what to pass as topic_key to update this memory in place later."""
+    slug = _SLUG_DROP.sub("-", title.lower()).strip("-")[:60].rstrip("-")
+    return f"{kind}/{slug or 'topic'}"
+
+
+def unique_ids(ids: Sequence[int], *, maximum: int, name: str) -> tuple[int, ...]:
+    """The ids in first-seen order without repeats; refused when empty or over ``maximum``."""
+    seen = tuple(dict.fromkeys(ids))
+    if not seen:
+        raise InvalidMemoryInput(f"{name} is empty: pass at least one observation id.")
+    if len(seen) > maximum:
+        raise InvalidMemoryInput(
+            f"{name} has {len(seen)} ids; pass at most {maximum} per call and call again "
+            "for the rest."
+        )
+    if any(i < 1 for i in seen):
+        raise InvalidMemoryInput(f"{name} must hold positive observation ids such as 12.")
+    return seen
+
+
+def searchable(value: str) -> str:
+    """A query made storable: lone surrogates (undecodable input) become U+FFFD."""
+    return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def _check_encodable(name: str, value: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidMemoryInput(
+            f"{name} holds an invalid character at position {exc.start} (a lone UTF-16 "
+            "surrogate); send it as valid Unicode."
+        ) from None

@@ -1,0 +1,134 @@
+-- The memory store's schema, as an ordered list of migrations.
+--
+-- Each "-- migration N: ..." header starts migration N. A fresh database runs them all; a file at
+-- PRAGMA user_version = K runs those above K. They run in one BEGIN EXCLUSIVE transaction, so
+-- several servers starting at once migrate exactly once (see migrations.py). Rules for new
+-- migrations: append, never edit an old one; never DELETE or DROP rows (migrations.py refuses a
+-- migration that leaves fewer rows in a table than it found); use bound values only in code.
+--
+-- Timestamps are UTC text 'YYYY-MM-DD HH:MM:SS', which sorts chronologically.
+
+-- migration 1: sessions, observations, prompts and the indexes of every hot query
+CREATE TABLE sessions (
+    id          TEXT PRIMARY KEY,
+    project     TEXT NOT NULL DEFAULT '',
+    directory   TEXT NOT NULL DEFAULT '',
+    started_at  TEXT NOT NULL,
+    ended_at    TEXT,
+    summary     TEXT
+);
+
+-- Small columns come before title and content: a filter on project, scope or deleted_at then
+-- reads the row's first page and never walks the overflow pages of a long content.
+-- AUTOINCREMENT: an id is never reused after a hard delete, so an id a model remembers can never
+-- point at another memory, and ids grow with creation time (the search ranks newest matches).
+CREATE TABLE observations (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id       TEXT NOT NULL REFERENCES sessions (id),
+    type             TEXT NOT NULL,
+    project          TEXT NOT NULL DEFAULT '',
+    scope            TEXT NOT NULL DEFAULT 'project' CHECK (scope IN ('project', 'personal')),
+    topic_key        TEXT,
+    normalized_hash  TEXT NOT NULL,
+    revision_count   INTEGER NOT NULL DEFAULT 1,
+    duplicate_count  INTEGER NOT NULL DEFAULT 1,
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL,
+    deleted_at       TEXT,
+    title            TEXT NOT NULL,
+    content          TEXT NOT NULL
+);
+
+CREATE TABLE prompts (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id  TEXT NOT NULL REFERENCES sessions (id),
+    project     TEXT NOT NULL DEFAULT '',
+    created_at  TEXT NOT NULL,
+    content     TEXT NOT NULL
+);
+
+-- Live rows only (partial indexes): every read filters on deleted_at IS NULL.
+-- mem_context and the empty-query search: newest first, by project, by project and scope, by scope;
+-- count_observations uses the same indexes as covering indexes.
+CREATE INDEX observations_live_project ON observations (project, id) WHERE deleted_at IS NULL;
+CREATE INDEX observations_live_project_scope
+    ON observations (project, scope, id) WHERE deleted_at IS NULL;
+CREATE INDEX observations_live_scope ON observations (scope, id) WHERE deleted_at IS NULL;
+-- mem_timeline: neighbours in a session, and the session's total.
+CREATE INDEX observations_live_session ON observations (session_id, id) WHERE deleted_at IS NULL;
+-- mem_compact: the oldest live rows.
+CREATE INDEX observations_live_created ON observations (created_at, id) WHERE deleted_at IS NULL;
+-- mem_save: the 15-minute duplicate check and the topic_key upsert.
+CREATE INDEX observations_dedupe
+    ON observations (normalized_hash, project, scope, created_at) WHERE deleted_at IS NULL;
+CREATE INDEX observations_topic
+    ON observations (topic_key, project, scope, updated_at)
+    WHERE deleted_at IS NULL AND topic_key IS NOT NULL;
+
+CREATE INDEX sessions_project_started ON sessions (project, started_at);
+CREATE INDEX sessions_started ON sessions (started_at);
+CREATE INDEX prompts_project ON prompts (project, id);
+CREATE INDEX prompts_session ON prompts (session_id);
+
+-- migration 2: the full-text index of live observations
+-- The index is derived data: it is rebuilt from the view below, which is also its content table.
+-- The view lists live rows only, so a rebuild (or FTS5's integrity-check) agrees with an index
+-- that soft-deleted rows have left. `facets` holds one token each for project, scope and type
+-- ('p' || hex(project), ...): filters become part of the MATCH expression, so a filtered search
+-- and its count are answered by the index alone, never by a join row by row. Its bm25 weight is 0.
+CREATE VIEW observations_searchable AS
+SELECT
+    id,
+    title,
+    content,
+    'p' || hex(project) || ' s' || hex(scope) || ' t' || hex(type) AS facets
+FROM observations
+WHERE deleted_at IS NULL;
+
+CREATE VIRTUAL TABLE observations_fts USING fts5 (
+    title,
+    content,
+    facets,
+    content = 'observations_searchable',
+    content_rowid = 'id',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER observations_fts_insert AFTER INSERT ON observations
+WHEN new.deleted_at IS NULL
+BEGIN
+    INSERT INTO observations_fts (rowid, title, content, facets)
+    VALUES (
+        new.id, new.title, new.content,
+        'p' || hex(new.project) || ' s' || hex(new.scope) || ' t' || hex(new.type)
+    );
+END;
+
+CREATE TRIGGER observations_fts_delete AFTER DELETE ON observations
+WHEN old.deleted_at IS NULL
+BEGIN
+    INSERT INTO observations_fts (observations_fts, rowid, title, content, facets)
+    VALUES (
+        'delete', old.id, old.title, old.content,
+        'p' || hex(old.project) || ' s' || hex(old.scope) || ' t' || hex(old.type)
+    );
+END;
+
+-- Only the indexed columns and deleted_at fire it: a duplicate_count bump does not reindex.
+-- A soft delete takes the row out of the index; a restore (deleted_at back to NULL) puts it back.
+CREATE TRIGGER observations_fts_update
+AFTER UPDATE OF title, content, project, scope, type, deleted_at ON observations
+BEGIN
+    INSERT INTO observations_fts (observations_fts, rowid, title, content, facets)
+    SELECT
+        'delete', old.id, old.title, old.content,
+        'p' || hex(old.project) || ' s' || hex(old.scope) || ' t' || hex(old.type)
+    WHERE old.deleted_at IS NULL;
+    INSERT INTO observations_fts (rowid, title, content, facets)
+    SELECT
+        new.id, new.title, new.content,
+        'p' || hex(new.project) || ' s' || hex(new.scope) || ' t' || hex(new.type)
+    WHERE new.deleted_at IS NULL;
+END;
+
+INSERT INTO observations_fts (observations_fts) VALUES ('rebuild');

@@ -1,0 +1,701 @@
+"""MemoryStore: sessions, observations and prompts in one SQLite file.
+
+Synchronous and MCP-free. One store owns one connection and is not safe to share between
+threads by itself: MemoryGateway (gateway.py) gives it to one worker thread at a time.
+
+Every write is one ``BEGIN IMMEDIATE`` transaction, repeated a few times if another process holds
+the lock (connection.retrying); every read that takes more than one statement runs in one read
+transaction, so a page and its count see the same snapshot. sqlite3 errors become
+MemoryStoreError here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+from vaultgate.errors import (
+    InvalidMemoryInput,
+    MemoryBusy,
+    MemoryStoreError,
+    ObservationNotFound,
+    SessionNotFound,
+    VaultgateError,
+)
+from vaultgate.memory import compaction, queries
+from vaultgate.memory import search as fts_search
+from vaultgate.memory.connection import MEMORY, connect, is_busy, retrying
+from vaultgate.memory.inputs import (
+    MAX_CONTENT_CHARS,
+    MAX_TITLE_CHARS,
+    clean_text,
+    content_hash,
+    normalize_directory,
+    normalize_project,
+    normalize_scope,
+    normalize_session_id,
+    normalize_topic_key,
+    normalize_type,
+    optional_project,
+    suggest_topic_key,
+    unique_ids,
+)
+from vaultgate.memory.migrations import migrate
+from vaultgate.memory.models import (
+    CompactRequest,
+    CompactResult,
+    ContextData,
+    DeleteResult,
+    Observation,
+    Prompt,
+    SaveResult,
+    SaveStatus,
+    Scope,
+    SearchOptions,
+    SearchResult,
+    Session,
+    SessionActivity,
+    SessionStart,
+    StaleObservation,
+    StaleReport,
+    Stats,
+    Timeline,
+)
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+
+log = logging.getLogger(__name__)
+
+DEDUPE_WINDOW = timedelta(minutes=15)
+MAX_SEARCH_LIMIT = 100
+MAX_GET_IDS = 10
+CONTEXT_SESSIONS = 5
+CONTEXT_PROMPTS = 10
+TIMESTAMP = "%Y-%m-%d %H:%M:%S"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class MemoryStore:
+    """The memory store over one SQLite file (or ``:memory:``)."""
+
+    def __init__(self, conn: sqlite3.Connection, *, path: str, clock: Clock = utc_now) -> None:
+        self._conn = conn
+        self.path = path
+        self._clock = clock
+
+    @classmethod
+    def open(cls, path: str, *, clock: Clock = utc_now) -> MemoryStore:
+        """Open (creating it if needed) and migrate the database at ``path``."""
+        try:
+            conn = connect(path)
+        except sqlite3.Error as exc:
+            raise MemoryStoreError(
+                f"The memory database {path!r} could not be opened ({type(exc).__name__}). "
+                "Check that VAULTGATE_MEMORY_DB points at a writable file."
+            ) from exc
+        try:
+            migrate(conn)
+        except VaultgateError:
+            conn.close()
+            raise
+        except sqlite3.Error as exc:
+            conn.close()
+            if is_busy(exc):
+                raise MemoryBusy() from exc
+            raise MemoryStoreError(
+                f"The memory database {path!r} could not be prepared ({exc}); it was left as "
+                "it was. Check that it is a vaultgate memory database."
+            ) from exc
+        return cls(conn, path=path, clock=clock)
+
+    @classmethod
+    def in_memory(cls, *, clock: Clock = utc_now) -> MemoryStore:
+        return cls.open(MEMORY, clock=clock)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # --- sessions ---------------------------------------------------------------------------
+
+    def start_session(
+        self, project: str, session_id: str | None = None, directory: str | None = None
+    ) -> SessionStart:
+        """Start a session, or go on with it when ``session_id`` exists (its directory is filled
+        in if it had none). Without an id, a new one is made."""
+        name = normalize_project(project)
+        folder = normalize_directory(directory)
+        wanted = normalize_session_id(session_id) if session_id is not None else None
+
+        def work(conn: sqlite3.Connection) -> SessionStart:
+            now = self._now()
+            new_id = wanted or self._new_session_id(conn, name, now)
+            created = queries.ensure_session(conn, new_id, name, now, folder)
+            if not created and folder:
+                conn.execute(
+                    "UPDATE sessions SET directory = ? WHERE id = ? AND directory = ''",
+                    (folder, new_id),
+                )
+            found = queries.get_session(conn, new_id)
+            assert found is not None
+            return SessionStart(session=found, created=created)
+
+        return self._write(work)
+
+    def end_session(self, session_id: str, summary: str | None = None) -> Session:
+        wanted = normalize_session_id(session_id)
+        text = None
+        if summary is not None:
+            text, _ = clean_text("summary", summary, cap=MAX_CONTENT_CHARS, required=False)
+
+        def work(conn: sqlite3.Connection) -> Session:
+            cursor = conn.execute(
+                "UPDATE sessions SET ended_at = ?, summary = coalesce(?, summary) WHERE id = ?",
+                (self._now(), text or None, wanted),
+            )
+            if cursor.rowcount == 0:
+                raise SessionNotFound(wanted)
+            found = queries.get_session(conn, wanted)
+            assert found is not None
+            return found
+
+        return self._write(work)
+
+    # --- observations: writes ---------------------------------------------------------------
+
+    def save(
+        self,
+        title: str,
+        content: str,
+        *,
+        type: str = "manual",
+        project: str | None = None,
+        scope: str = "project",
+        session_id: str | None = None,
+        topic_key: str | None = None,
+    ) -> SaveResult:
+        """Save an observation: a topic_key upsert, a duplicate bump, or a new row.
+
+        With a topic_key that a live observation in the same project and scope already has,
+        that one is updated in place (revision_count + 1). Otherwise, the same title and content
+        (ignoring case and spacing) saved in the same project and scope within 15 minutes bumps
+        the earlier one's duplicate_count. Otherwise a new row. Without a session_id the
+        observation goes into the project's session of the day (UTC).
+        """
+        clean_title, title_spans = clean_text("title", title, cap=MAX_TITLE_CHARS)
+        clean_content, content_spans = clean_text("content", content, cap=MAX_CONTENT_CHARS)
+        kind = normalize_type(type)
+        where = normalize_scope(scope)
+        topic = normalize_topic_key(topic_key)
+        wanted_session = normalize_session_id(session_id) if session_id is not None else None
+        given_project = optional_project(project)
+        digest = content_hash(clean_title, clean_content)
+
+        def work(conn: sqlite3.Connection) -> SaveResult:
+            now_time = self._clock()
+            now = _format(now_time)
+            name, session, session_created = self._resolve_session(
+                conn, given_project, wanted_session, now_time
+            )
+            status: SaveStatus
+            existing = None
+            if topic is not None:
+                existing = conn.execute(
+                    "SELECT id FROM observations WHERE topic_key = ? AND project = ? "
+                    "AND scope = ? AND deleted_at IS NULL AND topic_key IS NOT NULL "
+                    "ORDER BY updated_at DESC, id DESC LIMIT 1",
+                    (topic, name, where),
+                ).fetchone()
+            if existing is not None:
+                conn.execute(
+                    "UPDATE observations SET type = ?, title = ?, content = ?, "
+                    "normalized_hash = ?, revision_count = revision_count + 1, updated_at = ? "
+                    "WHERE id = ?",
+                    (kind, clean_title, clean_content, digest, now, existing[0]),
+                )
+                status, observation_id = "updated", int(existing[0])
+            else:
+                duplicate = conn.execute(
+                    "SELECT id FROM observations WHERE normalized_hash = ? AND project = ? "
+                    "AND scope = ? AND created_at >= ? AND deleted_at IS NULL "
+                    "ORDER BY created_at DESC, id DESC LIMIT 1",
+                    (digest, name, where, _format(now_time - DEDUPE_WINDOW)),
+                ).fetchone()
+                if duplicate is not None:
+                    conn.execute(
+                        "UPDATE observations SET duplicate_count = duplicate_count + 1, "
+                        "updated_at = ? WHERE id = ?",
+                        (now, duplicate[0]),
+                    )
+                    status, observation_id = "duplicate", int(duplicate[0])
+                else:
+                    inserted = queries.insert_observation(
+                        conn,
+                        session_id=session,
+                        type=kind,
+                        project=name,
+                        scope=where,
+                        topic_key=topic,
+                        normalized_hash=digest,
+                        now=now,
+                        title=clean_title,
+                        content=clean_content,
+                    )
+                    status, observation_id = "created", inserted.id
+            saved = queries.live_observation(conn, observation_id)
+            assert saved is not None
+            return SaveResult(
+                observation=saved,
+                status=status,
+                session_created=session_created,
+                redactions=title_spans + content_spans,
+                suggested_topic_key=None if topic else suggest_topic_key(kind, clean_title),
+            )
+
+        return self._write(work)
+
+    def update(
+        self,
+        observation_id: int,
+        *,
+        title: str | None = None,
+        content: str | None = None,
+        type: str | None = None,
+        topic_key: str | None = None,
+    ) -> Observation:
+        """Change some fields of a live observation in place; revision_count + 1.
+
+        ``topic_key=""`` removes the topic key; ``None`` leaves any field as it is.
+        """
+        if title is None and content is None and type is None and topic_key is None:
+            raise InvalidMemoryInput(
+                "Nothing to update: pass at least one of title, content, type or topic_key."
+            )
+        new_title = (
+            clean_text("title", title, cap=MAX_TITLE_CHARS)[0] if title is not None else None
+        )
+        new_content = (
+            clean_text("content", content, cap=MAX_CONTENT_CHARS)[0]
+            if content is not None
+            else None
+        )
+        new_type = normalize_type(type) if type is not None else None
+        new_topic = normalize_topic_key(topic_key) if topic_key is not None else None
+
+        def work(conn: sqlite3.Connection) -> Observation:
+            current = self._live(conn, observation_id)
+            final_title = new_title if new_title is not None else current.title
+            final_content = new_content if new_content is not None else current.content
+            conn.execute(
+                "UPDATE observations SET title = ?, content = ?, type = ?, topic_key = ?, "
+                "normalized_hash = ?, revision_count = revision_count + 1, updated_at = ? "
+                "WHERE id = ?",
+                (
+                    final_title,
+                    final_content,
+                    new_type or current.type,
+                    new_topic if topic_key is not None else current.topic_key,
+                    content_hash(final_title, final_content),
+                    self._now(),
+                    observation_id,
+                ),
+            )
+            return self._live(conn, observation_id)
+
+        return self._write(work)
+
+    def delete(self, observation_id: int, *, hard: bool = False) -> DeleteResult:
+        """Soft delete (out of every read and of the search index), or remove the row for good.
+
+        A hard delete also purges an observation that was soft-deleted before.
+        """
+
+        def work(conn: sqlite3.Connection) -> DeleteResult:
+            row = conn.execute(
+                "SELECT title, deleted_at FROM observations WHERE id = ?", (observation_id,)
+            ).fetchone()
+            if row is None or (row[1] is not None and not hard):
+                raise ObservationNotFound(observation_id, deleted=row is not None)
+            if hard:
+                conn.execute("DELETE FROM observations WHERE id = ?", (observation_id,))
+            else:
+                now = self._now()
+                conn.execute(
+                    "UPDATE observations SET deleted_at = ?, updated_at = ? WHERE id = ?",
+                    (now, now, observation_id),
+                )
+            return DeleteResult(id=observation_id, title=str(row[0]), hard=hard)
+
+        return self._write(work)
+
+    def save_prompt(
+        self, content: str, *, project: str | None = None, session_id: str | None = None
+    ) -> Prompt:
+        text, _ = clean_text("prompt", content, cap=MAX_CONTENT_CHARS)
+        wanted_session = normalize_session_id(session_id) if session_id is not None else None
+        given_project = optional_project(project)
+
+        def work(conn: sqlite3.Connection) -> Prompt:
+            now_time = self._clock()
+            name, session, _ = self._resolve_session(conn, given_project, wanted_session, now_time)
+            now = _format(now_time)
+            cursor = conn.execute(
+                "INSERT INTO prompts (session_id, project, created_at, content) "
+                "VALUES (?, ?, ?, ?)",
+                (session, name, now, text),
+            )
+            assert cursor.lastrowid is not None
+            return Prompt(
+                id=cursor.lastrowid, session_id=session, project=name, created_at=now, content=text
+            )
+
+        return self._write(work)
+
+    # --- observations: reads ----------------------------------------------------------------
+
+    def get(self, observation_id: int) -> Observation:
+        return self._read(lambda conn: self._live(conn, observation_id))
+
+    def get_many(self, ids: Sequence[int]) -> tuple[list[Observation], list[int]]:
+        """Up to 10 live observations in the order asked, and the ids not found (or deleted)."""
+        wanted = unique_ids(ids, maximum=MAX_GET_IDS, name="ids")
+        found = self._read(lambda conn: queries.observations_by_id(conn, wanted))
+        return [found[i] for i in wanted if i in found], [i for i in wanted if i not in found]
+
+    def count_observations(
+        self, project: str | None = None, scope: str | None = None, type: str | None = None
+    ) -> int:
+        """Live observations under the filters (seed 000 FR-001); ``None`` means any."""
+        filters = _filters(project, scope, type)
+        return self._read(lambda conn: queries.count_observations(conn, *filters))
+
+    def count_search_results(self, query: str, options: SearchOptions | None = None) -> int:
+        """The total ``search`` reports for the same arguments (seed 000 FR-002)."""
+        opts = _search_options(options or SearchOptions())
+        return self._read(lambda conn: fts_search.count_search_results(conn, query, opts))
+
+    def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
+        """Ranked full-text search (bm25); every word is data. Every word must match; when no
+        observation has them all, any word may (``mode="any"``). A query without words lists
+        the most recent observations (``mode="recent"``)."""
+        opts = _search_options(options or SearchOptions())
+        return self._read(lambda conn: fts_search.search(conn, query, opts))
+
+    def context(
+        self, project: str | None = None, scope: str | None = None, limit: int = 20
+    ) -> ContextData:
+        """Recent sessions (5), prompts (10) and ``limit`` observations, newest first."""
+        name, where, _ = _filters(project, scope, None)
+        if not 1 <= limit <= MAX_SEARCH_LIMIT:
+            raise InvalidMemoryInput(f"limit must be between 1 and {MAX_SEARCH_LIMIT}.")
+
+        def work(conn: sqlite3.Connection) -> ContextData:
+            session_where = "WHERE project = ?" if name is not None else ""
+            session_values = [name] if name is not None else []
+            sessions = [
+                SessionActivity(session=queries.session(row[:6]), observation_count=int(row[6]))
+                for row in conn.execute(
+                    f"SELECT {queries.SESSION_COLUMNS}, (SELECT count(*) FROM observations o "
+                    "WHERE o.session_id = sessions.id AND o.deleted_at IS NULL) "
+                    f"FROM sessions {session_where} ORDER BY started_at DESC, id DESC LIMIT ?",
+                    [*session_values, CONTEXT_SESSIONS],
+                )
+            ]
+            prompts = [
+                queries.prompt(row)
+                for row in conn.execute(
+                    f"SELECT {queries.PROMPT_COLUMNS} FROM prompts {session_where} "
+                    "ORDER BY id DESC LIMIT ?",
+                    [*session_values, CONTEXT_PROMPTS],
+                )
+            ]
+            return ContextData(
+                sessions=sessions,
+                prompts=prompts,
+                observations=queries.recent_observations(conn, limit, name, where),
+                total_observations=queries.count_observations(conn, name, where),
+            )
+
+        return self._read(work)
+
+    def timeline(self, observation_id: int, before: int = 5, after: int = 5) -> Timeline:
+        """The observation, and up to ``before``/``after`` live neighbours in its session, in
+        the order they were saved; ``total_in_session`` counts the whole session."""
+        if before < 0 or after < 0:
+            raise InvalidMemoryInput("before and after must be 0 or more.")
+
+        def work(conn: sqlite3.Connection) -> Timeline:
+            focus = self._live(conn, observation_id)
+            columns = queries.OBSERVATION_COLUMNS
+            earlier = conn.execute(
+                f"SELECT {columns} FROM observations WHERE session_id = ? "
+                "AND deleted_at IS NULL AND id < ? ORDER BY id DESC LIMIT ?",
+                (focus.session_id, focus.id, before),
+            ).fetchall()
+            later = conn.execute(
+                f"SELECT {columns} FROM observations WHERE session_id = ? "
+                "AND deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+                (focus.session_id, focus.id, after),
+            ).fetchall()
+            total = conn.execute(
+                "SELECT count(*) FROM observations WHERE session_id = ? AND deleted_at IS NULL",
+                (focus.session_id,),
+            ).fetchone()[0]
+            return Timeline(
+                focus=focus,
+                before=[queries.observation(row) for row in reversed(earlier)],
+                after=[queries.observation(row) for row in later],
+                total_in_session=int(total),
+                session=queries.get_session(conn, focus.session_id),
+            )
+
+        return self._read(work)
+
+    def stats(self, project: str | None = None) -> Stats:
+        name = optional_project(project)
+
+        def work(conn: sqlite3.Connection) -> Stats:
+            where, values = ("WHERE project = ?", [name]) if name is not None else ("", [])
+            also = "AND project = ?" if name is not None else ""
+
+            def one(sql: str) -> int:
+                return int(conn.execute(sql, values).fetchone()[0])
+
+            def pairs(sql: str) -> list[tuple[str, int]]:
+                return [(str(k), int(n)) for k, n in conn.execute(sql, values)]
+
+            span = conn.execute(
+                f"SELECT min(created_at), max(created_at) FROM observations "
+                f"WHERE deleted_at IS NULL {also}",
+                values,
+            ).fetchone()
+            return Stats(
+                project=name,
+                sessions=one(f"SELECT count(*) FROM sessions {where}"),
+                observations=one(
+                    f"SELECT count(*) FROM observations WHERE deleted_at IS NULL {also}"
+                ),
+                deleted_observations=one(
+                    f"SELECT count(*) FROM observations WHERE deleted_at IS NOT NULL {also}"
+                ),
+                prompts=one(f"SELECT count(*) FROM prompts {where}"),
+                types=pairs(
+                    f"SELECT type, count(*) FROM observations WHERE deleted_at IS NULL {also} "
+                    "GROUP BY type ORDER BY count(*) DESC, type"
+                ),
+                projects=pairs(
+                    f"SELECT project, count(*) FROM observations WHERE deleted_at IS NULL {also} "
+                    "GROUP BY project ORDER BY count(*) DESC, project"
+                ),
+                oldest=span[0],
+                newest=span[1],
+            )
+
+        return self._read(work)
+
+    # --- compaction -------------------------------------------------------------------------
+
+    def find_stale_observations(
+        self,
+        project: str | None = None,
+        scope: str | None = None,
+        older_than_days: int = 30,
+        limit: int = compaction.STALE_LIMIT_DEFAULT,
+    ) -> list[StaleObservation]:
+        """Live observations older than ``older_than_days``, oldest first (seed 003 FR-001);
+        ``limit`` defaults to 50 and may be at most 200."""
+        return self.stale_report(project, scope, older_than_days, limit).observations
+
+    def stale_report(
+        self,
+        project: str | None = None,
+        scope: str | None = None,
+        older_than_days: int = 30,
+        limit: int = compaction.STALE_LIMIT_DEFAULT,
+    ) -> StaleReport:
+        """find_stale_observations, with the count of every stale observation."""
+        name, where, _ = _filters(project, scope, None)
+        _check_days(older_than_days)
+        if not 1 <= limit <= compaction.STALE_LIMIT_MAX:
+            raise InvalidMemoryInput(
+                f"limit must be between 1 and {compaction.STALE_LIMIT_MAX}; got {limit}."
+            )
+        cutoff = self._cutoff(older_than_days)
+
+        def work(conn: sqlite3.Connection) -> StaleReport:
+            return StaleReport(
+                observations=compaction.find_stale(
+                    conn, project=name, scope=where, cutoff=cutoff, limit=limit
+                ),
+                total=compaction.count_stale(conn, project=name, scope=where, cutoff=cutoff),
+                cutoff=cutoff,
+            )
+
+        return self._read(work)
+
+    def compact(self, request: CompactRequest) -> CompactResult:
+        """Soft-delete ``request.ids`` and write the optional summary, in one transaction.
+
+        Refused as a whole (CompactionRefused, nothing deleted) when an id is unknown, already
+        deleted, or outside the project / scope / age filter.
+        """
+        name, where, _ = _filters(request.project, request.scope, None)
+        _check_days(request.older_than_days)
+        ids = unique_ids(request.ids, maximum=compaction.MAX_COMPACT_IDS, name="compact_ids")
+        if request.summary_content is not None and request.summary_title is None:
+            raise InvalidMemoryInput(
+                "summary_content needs a summary_title: pass both, or neither to compact "
+                "without a summary."
+            )
+        summary = None
+        if request.summary_title is not None:
+            title, _ = clean_text("summary_title", request.summary_title, cap=MAX_TITLE_CHARS)
+            body, _ = clean_text(
+                "summary_content",
+                request.summary_content or "",
+                cap=MAX_CONTENT_CHARS,
+                required=False,
+            )
+            session = request.session_id
+            summary = compaction.Summary(
+                title=title,
+                content=body,
+                normalized_hash=content_hash(title, body),
+                session_id=normalize_session_id(session)
+                if session is not None
+                else compaction.DEFAULT_SUMMARY_SESSION,
+            )
+        cutoff = self._cutoff(request.older_than_days)
+
+        def work(conn: sqlite3.Connection) -> CompactResult:
+            return compaction.compact(
+                conn,
+                ids=ids,
+                project=name,
+                scope=where,
+                cutoff=cutoff,
+                older_than_days=request.older_than_days,
+                summary=summary,
+                now=self._now(),
+            )
+
+        return self._write(work)
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def _now(self) -> str:
+        return _format(self._clock())
+
+    def _cutoff(self, older_than_days: int) -> str:
+        return _format(self._clock() - timedelta(days=older_than_days))
+
+    def _live(self, conn: sqlite3.Connection, observation_id: int) -> Observation:
+        found = queries.live_observation(conn, observation_id)
+        if found is None:
+            state = queries.observation_state(conn, observation_id)
+            raise ObservationNotFound(observation_id, deleted=state == "deleted")
+        return found
+
+    def _resolve_session(
+        self,
+        conn: sqlite3.Connection,
+        project: str | None,
+        session_id: str | None,
+        now: datetime,
+    ) -> tuple[str, str, bool]:
+        """(project, session id, created): an explicit session is created if new; without one,
+        the project's session of the day. A save without a project takes its session's."""
+        if session_id is not None:
+            existing = queries.get_session(conn, session_id)
+            if existing is not None:
+                return (project if project is not None else existing.project), session_id, False
+            name = project or ""
+            return name, session_id, queries.ensure_session(conn, session_id, name, _format(now))
+        name = project or ""
+        day = now.strftime("%Y-%m-%d")
+        daily = f"auto/{name}/{day}" if name else f"auto/{day}"
+        return name, daily, queries.ensure_session(conn, daily, name, _format(now))
+
+    def _new_session_id(self, conn: sqlite3.Connection, project: str, now: str) -> str:
+        stamp = now.replace(" ", "T").replace(":", "")
+        base = f"{project or 'session'}/{stamp}"
+        candidate, n = base, 1
+        while queries.get_session(conn, candidate) is not None:
+            n += 1
+            candidate = f"{base}-{n}"
+        return candidate
+
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._conn
+
+        def attempt() -> T:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            return result
+
+        return self._translate(lambda: retrying(attempt), "save the change")
+
+    def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._conn
+
+        def attempt() -> T:
+            conn.execute("BEGIN")  # one snapshot for every statement of this answer
+            try:
+                return work(conn)
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+
+        return self._translate(lambda: retrying(attempt), "read")
+
+    def _translate(self, run: Callable[[], T], doing: str) -> T:
+        try:
+            return run()
+        except sqlite3.Error as exc:
+            if is_busy(exc):
+                raise MemoryBusy() from exc
+            log.error("memory store could not %s: %s", doing, exc)
+            raise MemoryStoreError(
+                f"The memory store could not {doing} ({type(exc).__name__}); nothing was "
+                "changed. The details are in the server's log."
+            ) from exc
+
+
+def _format(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(TIMESTAMP)
+
+
+def _filters(
+    project: str | None, scope: str | None, type: str | None
+) -> tuple[str | None, Scope | None, str | None]:
+    return (
+        optional_project(project),
+        normalize_scope(scope) if scope is not None else None,
+        normalize_type(type) if type is not None else None,
+    )
+
+
+def _search_options(options: SearchOptions) -> SearchOptions:
+    project, scope, kind = _filters(options.project, options.scope, options.type)
+    if not 1 <= options.limit <= MAX_SEARCH_LIMIT:
+        raise InvalidMemoryInput(f"limit must be between 1 and {MAX_SEARCH_LIMIT}.")
+    return SearchOptions(project=project, scope=scope, type=kind, limit=options.limit)
+
+
+def _check_days(older_than_days: int) -> None:
+    if older_than_days <= 0:
+        raise InvalidMemoryInput(
+            f"older_than_days must be more than 0; got {older_than_days}. Try 30."
+        )

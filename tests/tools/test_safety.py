@@ -172,3 +172,65 @@ def test_a_bad_glob_in_the_settings_stops_the_server_at_start() -> None:
 
     with pytest.raises(ConfigError):
         build_server(settings)
+
+
+async def test_denied_paths_are_never_bulk_deleted(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    arguments = {"pattern": "**/*.md", "limit": 200}
+    async with guarded(emulator_factory(), DENY_PRIVATE) as client:
+        listed = payload(await client.call_tool("bulk_delete_files", arguments))["files"]
+        report = payload(
+            await client.call_tool("bulk_delete_files", {**arguments, "dryRun": False})
+        )
+
+    assert listed
+    assert not [p for p in listed if p.startswith("Areas/")]
+    assert report["deleted"] == listed
+    assert (vault / "Areas/Health/Running log.md").exists()
+
+
+async def test_denied_paths_vanish_from_smart_search(emulator_factory: EmulatorFactory) -> None:
+    async with guarded(emulator_factory(extensions=True), DENY_PRIVATE) as client:
+        page = payload(
+            await client.call_tool("search_vault_smart", {"query": "running sleep budget"})
+        )
+
+    assert page["results"]
+    assert not [r for r in page["results"] if r["path"].startswith("Areas/")]
+
+
+async def test_a_denied_periodic_note_is_refused(emulator_factory: EmulatorFactory) -> None:
+    emulator = emulator_factory(plugin_version="4.1.7")
+    async with guarded(emulator, {"VAULTGATE_DENY": "Daily/**"}) as client:
+        read = error_text(
+            await client.call_tool("get_periodic_note", {"period": "daily", "date": "2026-11-21"})
+        )
+        append = error_text(
+            await client.call_tool(
+                "append_to_periodic_note",
+                {"period": "daily", "content": "x", "date": "2026-11-21"},
+            )
+        )
+
+    assert "VAULTGATE_ALLOW / VAULTGATE_DENY" in read
+    assert "VAULTGATE_ALLOW / VAULTGATE_DENY" in append
+
+
+async def test_a_template_cannot_write_to_a_denied_path(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    async with guarded(emulator_factory(extensions=True), DENY_PRIVATE) as client:
+        error = error_text(
+            await client.call_tool(
+                "execute_template",
+                {
+                    "name": "Templates/Meeting template.md",
+                    "createFile": True,
+                    "targetPath": "Areas/from template.md",
+                },
+            )
+        )
+
+    assert "VAULTGATE_ALLOW / VAULTGATE_DENY" in error
+    assert not (vault / "Areas/from template.md").exists()

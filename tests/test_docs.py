@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 async def test_every_tool_has_a_section_in_the_tool_reference() -> None:
     reference = (ROOT / "docs" / "tool-reference.md").read_text(encoding="utf-8")
-    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+    async with Client(
+        build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"}))
+    ) as client:
         names = [tool.name for tool in (await client.list_tools()).tools]
 
     missing = [name for name in names if f"## {name}\n" not in reference]
@@ -26,7 +28,9 @@ async def test_every_tool_has_a_section_in_the_tool_reference() -> None:
 
 async def test_every_tool_is_in_the_readme_table() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+    async with Client(
+        build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"}))
+    ) as client:
         names = [tool.name for tool in (await client.list_tools()).tools]
 
     assert [name for name in names if f"`{name}`" not in readme] == []

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import platformdirs
+
 from vaultgate.errors import ConfigError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -19,6 +21,7 @@ DEFAULT_PORT = 27124
 DEFAULT_PROTOCOL: Literal["https"] = "https"
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SEARCH_TIMEOUT = 60.0
+DEFAULT_TOOL_PROFILE = "compact"  # measured: see README "Tool profiles"
 MIN_HTTP_TOKEN_LENGTH = 16
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -103,12 +106,28 @@ class HTTPSettings:
     token: Secret | None = None
 
 
+def default_memory_db() -> str:
+    """``memory.db`` in the platform's user data folder (computed only; nothing is created)."""
+    return str(Path(platformdirs.user_data_dir("vaultgate", appauthor=False)) / "memory.db")
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    """The memory store: VAULTGATE_MEMORY_DB, its SQLite file (``:memory:`` keeps it in RAM)."""
+
+    db: str = field(default_factory=default_memory_db)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     obsidian: ObsidianSettings = field(default_factory=ObsidianSettings)
     safety: SafetySettings = field(default_factory=SafetySettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)
     http: HTTPSettings = field(default_factory=HTTPSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    # VAULTGATE_TOOLS: "compact", "full", or comma-separated tool names (checked by server.py,
+    # which knows the names).
+    tools: str = DEFAULT_TOOL_PROFILE
 
     @classmethod
     def from_env(
@@ -164,7 +183,11 @@ class Settings:
             )
         )
         http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN")))
-        return cls(obsidian=obsidian, safety=safety, fetch=fetch, http=http)
+        memory = MemorySettings(db=_parse_memory_db(env.get("VAULTGATE_MEMORY_DB")))
+        tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
+        return cls(
+            obsidian=obsidian, safety=safety, fetch=fetch, http=http, memory=memory, tools=tools
+        )
 
     def require_api_key(self) -> Secret:
         if self.obsidian.api_key is None:
@@ -246,3 +269,17 @@ def _parse_seconds(name: str, value: str | None, default: float) -> float:
     if not 0 < seconds <= 3600:
         raise ConfigError(f"{name} must be more than 0 and at most 3600 seconds, not {value}.")
     return seconds
+
+
+def _parse_memory_db(value: str | None) -> str:
+    if value is None or not value.strip():
+        return default_memory_db()
+    if value.strip() == ":memory:":
+        return ":memory:"
+    path = Path(value.strip()).expanduser().absolute()
+    if path.is_dir():
+        raise ConfigError(
+            f"VAULTGATE_MEMORY_DB points at the folder {str(path)!r}; give a file path such as "
+            f"{str(path / 'memory.db')!r}."
+        )
+    return str(path)

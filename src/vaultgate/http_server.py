@@ -213,22 +213,22 @@ def run_http(server: MCPServer, *, host: str, port: int, token: Secret | None) -
     """Serve ``server`` on ``host:port`` until Ctrl-C; where and how to connect go to stderr."""
     secret, generated = resolve_token(host, token)
     sock = bind(host, port)
-    bound_port = int(sock.getsockname()[1])
-    app = build_http_app(server, host=host, port=bound_port, token=secret)
-    url = f"http://{_bracketed(host)}:{bound_port}{MCP_PATH}"
-
-    def announce() -> None:
-        lines = [f"vaultgate: MCP over Streamable HTTP at {url}"]
-        if generated:
-            # The one place a token is shown: the user needs it to connect a client.
-            lines.append(f"  Bearer token for this run: {secret.reveal()}")
-            lines.append("  (set VAULTGATE_HTTP_TOKEN to choose a lasting one)")
-        else:
-            lines.append("  Bearer token: the value of VAULTGATE_HTTP_TOKEN")
-        lines.append("  Send 'Authorization: Bearer <token>' with every request. Ctrl-C stops.")
-        print("\n".join(lines), file=sys.stderr, flush=True)
-
     try:
+        bound_port = int(sock.getsockname()[1])
+        app = build_http_app(server, host=host, port=bound_port, token=secret)
+        url = f"http://{_bracketed(host)}:{bound_port}{MCP_PATH}"
+
+        def announce() -> None:
+            lines = [f"vaultgate: MCP over Streamable HTTP at {url}"]
+            if generated:
+                # The one place a token is shown: the user needs it to connect a client.
+                lines.append(f"  Bearer token for this run: {secret.reveal()}")
+                lines.append("  (set VAULTGATE_HTTP_TOKEN to choose a lasting one)")
+            else:
+                lines.append("  Bearer token: the value of VAULTGATE_HTTP_TOKEN")
+            lines.append("  Send 'Authorization: Bearer <token>' with every request. Ctrl-C stops.")
+            print("\n".join(lines), file=sys.stderr, flush=True)
+
         asyncio.run(uvicorn_server(app, announce).serve(sockets=[sock]))
     except KeyboardInterrupt:
         pass

@@ -12,26 +12,38 @@ from vaultgate import __version__
 from vaultgate.config import Settings
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
-from vaultgate.tools import active, commands, edit, info, periodic, read, search, templates, web
-from vaultgate.tools.base import ToolSpec
+from vaultgate.tools.registry import select_tools
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
 
 INSTRUCTIONS = """\
+Start with discover(): it lists every operation with its parameters (discover(operation=
+'vault.read') explains one) and which features the user's plugin version has.
+
 vaultgate reaches the user's Obsidian vault through the Local REST API plugin. Every response is
 bounded so it never floods your context:
 - Lists and searches come in pages: {"<items>": [...], "pagination": {total, offset, limit,
   hasMore}, "nextOffset"}. When hasMore is true, call again with offset=nextOffset.
 - Note content comes in windows: a text block, then {truncated, totalLength, startIndex, endIndex,
   nextIndex, hasMore}. When hasMore is true, call again with startIndex=nextIndex.
-Work from small to large: list_vault_files or search_vault_simple to find notes, then
-get_vault_file with format='map' to see a long note's headings, then section='Heading' (or
-'Parent::Child') to read only the part you need. Paths are vault-relative, e.g.
-'Projects/plan.md'. get_server_info tells which features the user's plugin version has.
+Work from small to large: vault(operation='list') or vault(operation='search') to find notes
+(list_vault_files / search_vault_simple when single tools are enabled), then
+vault(operation='map') to see a long note's headings, then vault(operation='read',
+section='Heading' or 'Parent::Child') to read only the part you need. Paths are
+vault-relative, e.g. 'Projects/plan.md'.
+
+Memory (the mem_* tools) keeps what you learn across sessions, in a local database. Find before
+you read, in three steps: mem_search with detail_level='summary' (ids, types, titles: a compact
+index), then mem_timeline(observation_id) for what happened around a hit in its session, then
+mem_get_observation(s) for the full text of the few that matter. detail_level: 'summary' to scan
+cheaply; 'standard' (default) for short snippets; 'full' only when you need whole texts. A line
+'Showing X of Y ...' means more exist than were shown: raise limit, add words, or open ids. A
+'Token budget' line means max_tokens cut the list: raise it or use summary. Start work on a
+project with mem_context; save decisions, fixes and discoveries with mem_save (a topic_key
+updates one memory in place instead of adding another). To shrink old memory, call mem_compact
+with older_than_days only to list candidates, review them, then call it again with compact_ids
+and a summary that keeps what still matters: all of it happens in one transaction.
 """
-
-
-TOOL_MODULES = (read, search, info, edit, active, commands, periodic, templates, web)
 
 
 def build_server(
@@ -48,6 +60,7 @@ def build_server(
         try:
             yield state
         finally:
+            await state.memory.aclose()
             await state.web.aclose()
             await client.aclose()
 
@@ -57,14 +70,6 @@ def build_server(
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
     )
-    for tool, hints in available_tools(settings):
+    for tool, hints in select_tools(settings):
         server.add_tool(tool, annotations=hints, structured_output=False)
     return server
-
-
-def available_tools(settings: Settings) -> list[ToolSpec]:
-    """Every tool, less the ones that write when the server is read-only."""
-    tools = [spec for module in TOOL_MODULES for spec in module.TOOLS]
-    if settings.safety.read_only:
-        return [spec for spec in tools if spec[1].read_only_hint]
-    return tools

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vaultgate.config import Settings
+from vaultgate.memory.gateway import MemoryGateway
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.vault.bulk_delete import BulkDeleter
 from vaultgate.vault.listing import VaultLister
@@ -20,6 +21,7 @@ class AppState:
     searcher: VaultSearcher
     bulk: BulkDeleter
     web: PageFetcher  # fetch's own client: never the Obsidian one, never its key
+    memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
 
     @classmethod
     def create(cls, settings: Settings, client: ObsidianClient) -> AppState:
@@ -31,6 +33,7 @@ class AppState:
             searcher=VaultSearcher(client),
             bulk=BulkDeleter(client, lister),
             web=PageFetcher(settings.fetch),
+            memory=MemoryGateway(settings.memory.db),
         )
 
     def vault_changed(self) -> None:

@@ -172,6 +172,16 @@ async def test_unicode_targets_arrive_percent_encoded(
     assert response.text.endswith("^t1\nÉcrire.\n")
 
 
+async def test_trim_target_whitespace(api: Api, vault: Path) -> None:
+    headers = header_patch(
+        "prepend", "heading", "Plan::Goals", **{"Trim-Target-Whitespace": "true"}
+    )
+    async with api("4.1.7") as http:
+        response = await http.patch(NOTE, content="Top goal.\n", headers=headers)
+    assert response.status_code == 200
+    assert "## Goals\nTop goal.\nShip the alpha. ^goal1" in plan(vault)
+
+
 async def test_a_custom_delimiter(api: Api, vault: Path) -> None:
     headers = header_patch("append", "heading", "Plan|Log", **{"Target-Delimiter": "|"})
     async with api("4.1.7") as http:

@@ -222,3 +222,10 @@ def test_a_block_marker_and_content_read_keeps_the_id() -> None:
     text = "Para one ^b1\n\nnext\n"
     read = read_target(text, Target("block", name="b1"), engine=2, scope="markerAndContent")
     assert read.value == "Para one ^b1"
+
+
+async def test_the_1x_engine_reads_the_last_of_identical_paths(api: Api, vault: Path) -> None:
+    (vault / "log.md").write_text("# Log\n\nMonday.\n\n# Log\n\nTuesday.\n", encoding="utf-8")
+    async with api("4.1.7") as http:
+        response = await http.get("/vault/log.md/heading/Log")
+    assert response.text == "\nTuesday.\n"

@@ -34,6 +34,7 @@ def settings_for(emulator: RunningEmulator) -> Settings:
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
             "OBSIDIAN_CERT": str(emulator.certificate_path),
+            "VAULTGATE_TOOLS": "full",
         }
     )
 

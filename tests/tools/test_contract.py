@@ -83,7 +83,9 @@ WRITE_TOOLS = {
 
 
 async def test_tools_have_exactly_the_contracted_parameters_and_defaults() -> None:
-    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+    async with Client(
+        build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"}))
+    ) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
     for name, parameters in {**READ_TOOLS, **WRITE_TOOLS}.items():
@@ -101,7 +103,9 @@ async def test_tools_have_exactly_the_contracted_parameters_and_defaults() -> No
 
 
 async def test_every_tool_docstring_says_how_to_get_more_when_it_pages() -> None:
-    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+    async with Client(
+        build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"}))
+    ) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
     for name in ("list_vault_files", "search_vault_simple", "search_vault"):

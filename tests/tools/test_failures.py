@@ -62,6 +62,7 @@ async def dropping_client(emulator: RunningEmulator, rule: Rule) -> AsyncIterato
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_PROTOCOL": "http",
             "OBSIDIAN_PORT": emulator.http_url.rsplit(":", 1)[1],
+            "VAULTGATE_TOOLS": "full",
         }
     )
     async with Client(build_server(settings, transport=DroppingTransport(rule))) as client:

@@ -43,6 +43,7 @@ async def guarded(emulator: RunningEmulator, env: Mapping[str, str]) -> AsyncIte
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_PORT": str(base.obsidian.port),
             "OBSIDIAN_CERT": str(base.obsidian.cert),
+            "VAULTGATE_TOOLS": "full",
             **env,
         }
     )
@@ -67,9 +68,29 @@ async def test_every_write_tool_is_left_out_in_read_only_mode_and_present_otherw
 
     assert names >= WRITE_TOOLS
     for tool in (await client.list_tools()).tools:
-        annotations = tool.annotations
-        assert annotations is not None
-        assert annotations.read_only_hint is (tool.name not in WRITE_TOOLS), tool.name
+        if tool.name in WRITE_TOOLS:
+            assert tool.annotations is not None
+            assert tool.annotations.read_only_hint is False, tool.name
+
+
+async def test_read_only_keeps_the_dispatchers_but_refuses_their_writes(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    async with guarded(emulator_factory(), {"VAULTGATE_READ_ONLY": "true"}) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        read = await client.call_tool("vault", {"operation": "read", "filename": "Welcome.md"})
+        write = await client.call_tool(
+            "vault", {"operation": "create", "filename": "x.md", "content": "x"}
+        )
+        active = await client.call_tool("active_file", {"operation": "update", "content": "x"})
+
+    assert tools["vault"].annotations is not None
+    assert tools["vault"].annotations.read_only_hint is True
+    assert "mem_save" in tools
+    assert not read.is_error
+    assert "read-only" in error_text(write)
+    assert "read-only" in error_text(active)
+    assert not (vault / "x.md").exists()
 
 
 DENY_PRIVATE = {"VAULTGATE_DENY": "Areas/**,**/Résumé*"}

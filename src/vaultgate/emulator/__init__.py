@@ -3,7 +3,15 @@
 ``create_app`` builds the ASGI app (``app.py``); ``start_emulator`` runs it on real sockets
 in a background thread (``runner.py``); ``make_self_signed_certificate`` makes the kind of
 certificate the plugin serves (``tls.py``). The emulated plugin version (3.x to 5.1.0)
-decides listing rules, representations, search order and error codes (``behaviour.py``).
+decides listing rules, representations, search order, write and PATCH formats, and error
+codes (``behaviour.py``).
+
+Reads live in ``routes_vault.py`` and ``routes_search.py``; whole-file writes (PUT, POST,
+DELETE, MOVE, COPY) in ``routes_write.py``; PATCH and targeted PUT/POST in
+``routes_patch.py`` (1.x engine: ``vaultgate.patching``; 5.x JSON instructions:
+``instruction.py`` and ``patch_v2.py``); ``/periodic/`` in ``periodic.py``; commands and
+``/open/`` in ``routes_system.py``; the companion plugin in ``smart.py`` and
+``templates.py``. Every change to the vault folder goes through ``vaultfs.py``.
 """
 
 from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state

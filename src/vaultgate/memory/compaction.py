@@ -170,5 +170,5 @@ def _describe(project: str | None, scope: Scope | None, older_than_days: int) ->
         parts.append(f"project {project!r}")
     if scope is not None:
         parts.append(f"scope {scope!r}")
-    parts.append(f"older than {older_than_days} days")
+    parts.append(f"older than {older_than_days} day{'' if older_than_days == 1 else 's'}")
     return "the filter (" + ", ".join(parts) + ")"

@@ -29,7 +29,7 @@ BACKOFF_SECONDS = 0.05  # the n-th retry sleeps n × 0.05 … n × 0.15 s
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 
 
-def connect(path: str) -> sqlite3.Connection:
+def connect(path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Connection:
     """A connection with WAL, busy_timeout, foreign keys and synchronous=NORMAL.
 
     ``isolation_level=None``: the store issues BEGIN / COMMIT itself. ``check_same_thread=False``:
@@ -41,10 +41,10 @@ def connect(path: str) -> sqlite3.Connection:
         path,
         isolation_level=None,
         check_same_thread=False,
-        timeout=BUSY_TIMEOUT_MS / 1000,
+        timeout=busy_timeout_ms / 1000,
     )
     try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms:d}")
         conn.execute("PRAGMA foreign_keys = ON")
         # Changing the journal mode needs a moment of exclusive access: retry like a write.
         retrying(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())

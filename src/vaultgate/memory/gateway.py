@@ -44,6 +44,10 @@ class MemoryGateway:
                 self._store = MemoryStore.open(self.path, clock=self._clock)
             return operation(self._store)
 
+    async def aclose(self) -> None:
+        """close() off the event loop: it may wait for a call still running."""
+        await anyio.to_thread.run_sync(self.close)
+
     def close(self) -> None:
         with self._lock:
             self._closed = True

@@ -7,6 +7,7 @@ Stored text is never cut: a value over its cap is refused, so nothing is lost si
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 
@@ -28,6 +29,7 @@ _PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
 _TYPE = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _SPACE = re.compile(r"\s+")
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def redact(text: str) -> tuple[str, int]:
@@ -160,7 +162,7 @@ def normalize_directory(value: str | None) -> str:
 
 def content_hash(title: str, content: str) -> str:
     """Equal for texts that differ only in case and whitespace: the 15-minute duplicate key."""
-    normal = _SPACE.sub(" ", f"{title}\n{content}").strip().casefold()
+    normal = "\0".join(_SPACE.sub(" ", part).strip().casefold() for part in (title, content))
     return hashlib.sha256(normal.encode("utf-8")).hexdigest()
 
 
@@ -185,9 +187,31 @@ def unique_ids(ids: Sequence[int], *, maximum: int, name: str) -> tuple[int, ...
     return seen
 
 
+def parse_id_list(value: str | Sequence[int], *, name: str) -> list[int]:
+    """Ids given as a list, or as the JSON text of one ("[1, 2, 3]"), as mem_compact allows."""
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if not isinstance(parsed, list):
+            raise InvalidMemoryInput(
+                f"{name} must be a JSON array of observation ids such as [12, 15, 40]; "
+                f"got {value[:80]!r}."
+            )
+        value = parsed
+    ids = list(value)
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise InvalidMemoryInput(
+            f"{name} must hold whole numbers only (observation ids such as [12, 15, 40])."
+        )
+    return ids
+
+
 def searchable(value: str) -> str:
-    """A query made storable: lone surrogates (undecodable input) become U+FFFD."""
-    return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    """A query made safe to bind: lone surrogates (undecodable input) become U+FFFD, and NUL,
+    which would end FTS5's copy of the query mid-string, becomes a space (a word separator)."""
+    return _SURROGATE.sub("\ufffd", value).replace("\0", " ")
 
 
 def _check_encodable(name: str, value: str) -> None:

@@ -131,7 +131,7 @@ def _row_counts(conn: sqlite3.Connection) -> dict[str, int]:
     ).fetchall()
     virtual = [name for name, sql in tables if (sql or "").upper().startswith("CREATE VIRTUAL")]
     counts: dict[str, int] = {}
-    for name, sql in tables:
+    for name, _sql in tables:
         if name in virtual or any(name.startswith(f"{v}_") for v in virtual):
             continue
         quoted = '"' + name.replace('"', '""') + '"'

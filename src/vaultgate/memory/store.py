@@ -27,7 +27,7 @@ from vaultgate.errors import (
 )
 from vaultgate.memory import compaction, queries
 from vaultgate.memory import search as fts_search
-from vaultgate.memory.connection import MEMORY, connect, is_busy, retrying
+from vaultgate.memory.connection import BUSY_TIMEOUT_MS, MEMORY, connect, is_busy, retrying
 from vaultgate.memory.inputs import (
     MAX_CONTENT_CHARS,
     MAX_TITLE_CHARS,
@@ -91,10 +91,12 @@ class MemoryStore:
         self._clock = clock
 
     @classmethod
-    def open(cls, path: str, *, clock: Clock = utc_now) -> MemoryStore:
+    def open(
+        cls, path: str, *, clock: Clock = utc_now, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> MemoryStore:
         """Open (creating it if needed) and migrate the database at ``path``."""
         try:
-            conn = connect(path)
+            conn = connect(path, busy_timeout_ms=busy_timeout_ms)
         except sqlite3.Error as exc:
             raise MemoryStoreError(
                 f"The memory database {path!r} could not be opened ({type(exc).__name__}). "

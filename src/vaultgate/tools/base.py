@@ -38,7 +38,8 @@ DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_
 
 # A tool function and its annotations; server.py registers the read-only ones always and the
 # others unless VAULTGATE_READ_ONLY is set.
-ToolSpec: TypeAlias = tuple[Callable[..., Awaitable[Any]], ToolAnnotations]
+ToolFunction: TypeAlias = Callable[..., Awaitable[Blocks]]
+ToolSpec: TypeAlias = tuple[ToolFunction, ToolAnnotations]
 
 
 def app_state(ctx: ToolContext) -> AppState:

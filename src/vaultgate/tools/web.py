@@ -39,8 +39,9 @@ async def fetch(
 
     The second block says {truncated, totalLength, startIndex, endIndex, nextIndex, hasMore};
     when hasMore is true, call again with the same url and startIndex=nextIndex (the page is
-    cached for a few minutes, so later windows are not downloaded again). Only public http(s)
-    addresses; pages over 5 MB and non-text content are refused.
+    cached for a few minutes, so later windows are not downloaded again). Use raw=true for the
+    HTML source. Only http(s); local and private addresses, pages over 5 MB and non-text
+    content are refused.
     """
     text = await app_state(ctx).web.text(url, raw=raw)
     return document_blocks(render_text(text, max_length=maxLength, start_index=startIndex))

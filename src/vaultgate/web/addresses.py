@@ -44,8 +44,11 @@ def non_public_reason(address: str) -> str | None:
 
 
 def _embedded(ip: IPAddress) -> list[IPAddress]:
-    """The address and any IPv4 address carried inside an IPv6 one (mapped, 6to4, Teredo)."""
-    found: list[IPAddress] = [ip]
+    """Any IPv4 address carried inside an IPv6 one (mapped, 6to4, Teredo), then the address.
+
+    The IPv4 one comes first because it names the reason best: ::ffff:127.0.0.1 is loopback.
+    """
+    found: list[IPAddress] = []
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             found.append(ip.ipv4_mapped)
@@ -53,7 +56,7 @@ def _embedded(ip: IPAddress) -> list[IPAddress]:
             found.append(ip.sixtofour)
         if ip.teredo is not None:
             found.extend(ip.teredo)
-    return found
+    return [*found, ip]
 
 
 def _reason(ip: IPAddress) -> str | None:

@@ -1,0 +1,193 @@
+"""The catalogue `discover` pages through: every dispatcher operation and every single tool.
+
+Entries are built from the tool functions themselves (their docstrings and the SDK's model of
+their signatures), so the catalogue cannot drift from what the tools accept.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vaultgate.tools.base import ToolSpec
+from vaultgate.tools.dispatch import DISPATCHERS
+from vaultgate.tools.routes import Parameter, Route
+
+# Categories by the module a tool lives in.
+CATEGORIES: Mapping[str, str] = {
+    "read": "read",
+    "search": "search",
+    "info": "info",
+    "edit": "write",
+    "active": "active",
+    "commands": "commands",
+    "periodic": "periodic",
+    "templates": "templates",
+    "web": "web",
+    "memory": "memory",
+    "sdd": "sdd",
+}
+
+EXAMPLES: Mapping[str, dict[str, Any]] = {
+    "list_vault_files": {"directory": "Projects", "recursive": True, "limit": 50},
+    "get_vault_file": {"filename": "Daily/2026-11-21.md", "section": "Tasks"},
+    "get_active_file": {"maxLength": 5000},
+    "search_vault_simple": {"query": "meeting notes", "limit": 10},
+    "search_vault": {"query": {"glob": ["Projects/**", {"var": "path"}]}},
+    "search_vault_smart": {"query": "what did we decide about pricing"},
+    "list_tags": {"prefix": "project/"},
+    "create_vault_file": {"filename": "Inbox/idea.md", "content": "# Idea\n"},
+    "append_to_vault_file": {"filename": "Inbox/idea.md", "content": "- one more thing\n"},
+    "patch_vault_file": {
+        "filename": "Projects/plan.md",
+        "operation": "append",
+        "targetType": "heading",
+        "target": "Risks",
+        "content": "- A new risk\n",
+    },
+    "delete_vault_file": {"filename": "Inbox/idea.md"},
+    "move_vault_file": {"source": "Inbox/idea.md", "destination": "Projects/"},
+    "bulk_delete_files": {"pattern": "Inbox/*.md", "dryRun": True},
+    "update_active_file": {"content": "# Rewritten\n"},
+    "append_to_active_file": {"content": "- noted\n"},
+    "patch_active_file": {
+        "operation": "append",
+        "targetType": "heading",
+        "target": "Log",
+        "content": "- 10:00 call\n",
+    },
+    "delete_active_file": {},
+    "show_file_in_obsidian": {"filename": "Projects/plan.md"},
+}
+
+PAGING_BY_PARAMETER = {
+    "offset": "Lists page: when pagination.hasMore is true, call again with offset=nextOffset.",
+    "startIndex": "Windows: when hasMore is true, call again with startIndex=nextIndex.",
+}
+ERRORS = (
+    "Errors come back as tool errors that say what to try next: a bad or missing parameter "
+    "names the parameters; a missing note points at listing its folder; a feature your plugin "
+    "version lacks names the version that has it; an unreachable Obsidian says how to check."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    name: str  # "vault.read" or "get_vault_file"
+    category: str
+    route: Route
+    callable_as: str  # how this profile reaches it
+    writes: bool
+
+    @property
+    def summary(self) -> str:
+        doc = inspect.getdoc(self.route.tool) or ""
+        return doc.split("\n\n", 1)[0].replace("\n", " ")
+
+    def line(self) -> str:
+        return f"{self.name}({self.route.describe_parameters()}) — {self.summary}"
+
+    def describe(self, *, read_only: bool) -> str:
+        lines = [f"{self.name} — {inspect.getdoc(self.route.tool) or ''}", ""]
+        lines.append(f"Call: {self.example()}")
+        if self.callable_as != self.name:
+            lines.append(f"(In this server's tool set it is reached as {self.callable_as}.)")
+        if self.writes and read_only:
+            lines.append("Not available: this server is read-only.")
+        lines.append("Parameters:")
+        lines.extend(f"- {_describe_parameter(p)}" for p in self.route.parameters)
+        if not self.route.parameters:
+            lines.append("- (none)")
+        for parameter, note in PAGING_BY_PARAMETER.items():
+            if any(p.name == parameter for p in self.route.parameters):
+                lines.append(f"Paging: {note}")
+        lines.append(ERRORS)
+        return "\n".join(lines)
+
+    def example(self) -> str:
+        arguments = dict(EXAMPLES.get(self.route.tool_name, {}))
+        for dispatcher_name, tool_name in self.route.renames.items():
+            if tool_name in arguments:
+                arguments[dispatcher_name] = arguments.pop(tool_name)
+        for name in self.route.fixed:
+            arguments.pop(name, None)
+        for parameter in self.route.parameters:
+            if parameter.required and parameter.name not in arguments:
+                arguments[parameter.name] = f"<{parameter.name}>"
+        if "." in self.name:
+            dispatcher, operation = self.name.split(".", 1)
+            arguments = {"operation": operation, **arguments}
+            target = dispatcher
+        else:
+            target = self.name
+        rendered = ", ".join(
+            f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items()
+        )
+        return f"{target}({rendered})"
+
+
+def _describe_parameter(parameter: Parameter) -> str:
+    schema = parameter.schema
+    kind = _type_name(schema)
+    bounds = ""
+    if "minimum" in schema or "maximum" in schema:
+        bounds = f" {schema.get('minimum', '')}–{schema.get('maximum', '')}"
+    need = "required" if parameter.required else f"default {json.dumps(parameter.default)}"
+    description = schema.get("description", "")
+    return f"{parameter.name} ({kind}{bounds}, {need}){': ' + description if description else ''}"
+
+
+def _type_name(schema: Mapping[str, Any]) -> str:
+    if "enum" in schema:
+        return " | ".join(json.dumps(v) for v in schema["enum"])
+    if "type" in schema:
+        return str(schema["type"])
+    options = [
+        _type_name(option) for option in schema.get("anyOf", []) if option.get("type") != "null"
+    ]
+    return " | ".join(options) or "any"
+
+
+def build_catalogue(
+    modules: Iterable[tuple[str, list[ToolSpec]]], registered: set[str]
+) -> list[Entry]:
+    """Dispatcher operations first, then the single tools, each with how to reach it here."""
+    category_of: dict[str, str] = {}
+    entries: list[Entry] = []
+    singles: list[Entry] = []
+    for module_name, specs in modules:
+        category = CATEGORIES.get(module_name, module_name)
+        for tool, hints in specs:
+            category_of[tool.__name__] = category
+            singles.append(
+                Entry(
+                    name=tool.__name__,
+                    category=category,
+                    route=Route(tool),
+                    callable_as=tool.__name__,
+                    writes=not hints.read_only_hint,
+                )
+            )
+    for dispatcher, (routes, operations) in DISPATCHERS.items():
+        for operation in operations:
+            route = routes[operation]
+            entries.append(
+                Entry(
+                    name=f"{dispatcher}.{operation}",
+                    category=category_of.get(route.tool_name, "read"),
+                    route=route,
+                    callable_as=f"{dispatcher}.{operation}",
+                    writes=route.writes,
+                )
+            )
+    for single in singles:
+        via = next(
+            (e.name for e in entries if e.route.tool_name == single.name and not e.route.fixed),
+            single.name,
+        )
+        reachable = single.name if single.name in registered else via
+        entries.append(Entry(single.name, single.category, single.route, reachable, single.writes))
+    return entries

@@ -1,0 +1,90 @@
+"""`discover`: the paged catalogue of every operation and tool, and what the plugin supports."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from vaultgate.errors import InvalidArgument, VaultgateError
+from vaultgate.obsidian.features import FEATURES, FeatureSet
+from vaultgate.paging import compact_json, page_within_budget
+from vaultgate.tools.base import (
+    Blocks,
+    ToolContext,
+    ToolFunction,
+    app_state,
+    items_budget,
+    json_blocks,
+    model_facing_errors,
+    text,
+)
+from vaultgate.tools.catalogue import Entry
+
+
+def make_discover(catalogue: list[Entry]) -> ToolFunction:
+    """The discover tool over this server's catalogue (which depends on its tool profile)."""
+    by_name = {entry.name: entry for entry in catalogue}
+    categories = sorted({entry.category for entry in catalogue})
+
+    @model_facing_errors
+    async def discover(
+        ctx: ToolContext,
+        category: Annotated[
+            str | None, Field(description="Only one category, e.g. 'read', 'write', 'memory'.")
+        ] = None,
+        operation: Annotated[
+            str | None,
+            Field(description="Full description of one, e.g. 'vault.read' or 'mem_search'."),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="Entries per page.")] = 20,
+        offset: Annotated[int, Field(ge=0, description="Entries to skip; use nextOffset.")] = 0,
+    ) -> Blocks:
+        """Start here: what this server can do, one line per operation with its parameters,
+        and which features the user's Obsidian plugin version has. Pass operation='vault.read'
+        (or any listed name) for its parameters, defaults, paging, errors and an example call.
+        When pagination.hasMore is true, call again with offset=nextOffset."""
+        read_only = app_state(ctx).settings.safety.read_only
+        if operation is not None:
+            entry = by_name.get(operation.strip())
+            if entry is None:
+                raise InvalidArgument(
+                    f"No operation or tool {operation!r}. Call discover() for the list; names "
+                    "look like 'vault.read', 'active_file.patch' or 'mem_search'."
+                )
+            return [text(entry.describe(read_only=read_only))]
+        if category is not None and category not in categories:
+            raise InvalidArgument(
+                f"No category {category!r}; the categories are: {', '.join(categories)}."
+            )
+        chosen = [e for e in catalogue if category is None or e.category == category]
+        lines = [_line(e, read_only) for e in chosen]
+        page = page_within_budget(
+            lines, limit=limit, offset=offset, budget=items_budget(), render=compact_json
+        )
+        return json_blocks(
+            page.envelope("operations", plugin=await _plugin_support(ctx), categories=categories)
+        )
+
+    return discover
+
+
+def _line(entry: Entry, read_only: bool) -> str:
+    line = entry.line()
+    if entry.writes and read_only:
+        return f"{line} [not available: read-only]"
+    return line
+
+
+async def _plugin_support(ctx: ToolContext) -> dict[str, Any]:
+    try:
+        status = await app_state(ctx).client.status()
+    except VaultgateError as exc:
+        return {"reachable": False, "why": str(exc)}
+    features = FeatureSet(status.plugin_version)
+    return {
+        "version": str(status.plugin_version),
+        "missing": [
+            f"{f.name} (needs {f.requirement()})" for f in FEATURES if not features.has(f.name)
+        ],
+    }

@@ -1,0 +1,371 @@
+"""Memory tools (mem_*): thin adapters from MCP arguments to the memory store and back to text.
+
+Each tool is async and hands its store call to the MemoryGateway, which runs it in a worker
+thread, one at a time, so SQLite never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from vaultgate.errors import InvalidMemoryInput
+from vaultgate.memory.inputs import optional_project, parse_id_list
+from vaultgate.memory.models import CompactRequest, Scope, SearchOptions
+from vaultgate.memory.render import (
+    DEFAULT_MAX_TOKENS,
+    DetailLevel,
+    describe_filters,
+    observation_detail,
+    observations_detail,
+    render_compaction,
+    render_context,
+    render_save,
+    render_search,
+    render_stale,
+    render_stats,
+    render_timeline,
+)
+from vaultgate.tools.base import (
+    DESTRUCTIVE,
+    READ_ONLY,
+    WRITE,
+    Blocks,
+    ToolContext,
+    ToolSpec,
+    app_state,
+    model_facing_errors,
+    text,
+)
+
+Project = Annotated[
+    str | None,
+    Field(description="Project name, e.g. the repository's; case and outer spaces are ignored."),
+]
+ProjectFilter = Annotated[str | None, Field(description="Only this project; omit for all.")]
+ScopeFilter = Annotated[Scope | None, Field(description="Only 'project' or 'personal' memories.")]
+SessionId = Annotated[
+    str | None,
+    Field(description="From mem_session_start; omit to use the project's session of the day."),
+]
+Detail = Annotated[
+    DetailLevel,
+    Field(
+        description=(
+            "summary: ids, types and titles only (cheapest); standard: short snippets; "
+            "full: whole contents."
+        )
+    ),
+]
+MaxTokens = Annotated[
+    int,
+    Field(ge=500, le=100_000, description="Most tokens (≈ characters / 4) the answer may use."),
+]
+ObservationId = Annotated[int, Field(ge=1, description="An observation id, e.g. 42.")]
+
+
+@model_facing_errors
+async def mem_session_start(
+    ctx: ToolContext,
+    project: Annotated[str, Field(description="Project the session works on.")],
+    session_id: Annotated[
+        str | None, Field(description="Your own id for it; omit to get a new one.")
+    ] = None,
+    directory: Annotated[str | None, Field(description="Working directory, if any.")] = None,
+) -> Blocks:
+    """Start a memory session (or continue one with a known session_id).
+
+    Pass the returned session_id to mem_save, mem_save_prompt and mem_session_end, so the
+    session's observations form one timeline.
+    """
+    started = await app_state(ctx).memory.run(
+        lambda store: store.start_session(project, session_id, directory)
+    )
+    session = started.session
+    state = "Started" if started.created else "Continuing"
+    return [
+        text(
+            f"{state} session {session.id!r} for project {session.project or '(none)'} "
+            f"(started {session.started_at}). Pass session_id={session.id!r} to mem_save, "
+            "mem_save_prompt and mem_session_end."
+        )
+    ]
+
+
+@model_facing_errors
+async def mem_session_end(
+    ctx: ToolContext,
+    session_id: Annotated[str, Field(description="The id mem_session_start returned.")],
+    summary: Annotated[
+        str | None, Field(description="What the session achieved, for later sessions.")
+    ] = None,
+) -> Blocks:
+    """End a session, with an optional summary that mem_context shows to later sessions."""
+    session = await app_state(ctx).memory.run(lambda store: store.end_session(session_id, summary))
+    kept = " with its summary" if session.summary else ""
+    return [text(f"Ended session {session.id!r} at {session.ended_at}{kept}.")]
+
+
+@model_facing_errors
+async def mem_save(
+    ctx: ToolContext,
+    title: Annotated[str, Field(description="Short, searchable title (at most 500 characters).")],
+    content: Annotated[
+        str,
+        Field(description="What to remember (at most 100,000 characters; never cut silently)."),
+    ],
+    type: Annotated[
+        str, Field(description="decision, bugfix, discovery, pattern, config, manual, ...")
+    ] = "manual",
+    project: Project = None,
+    scope: Annotated[
+        Scope, Field(description="project: about this project; personal: about the user.")
+    ] = "project",
+    session_id: SessionId = None,
+    topic_key: Annotated[
+        str | None,
+        Field(description="Stable key such as 'architecture/auth'; saving it again updates."),
+    ] = None,
+) -> Blocks:
+    """Remember something for later sessions. Returns the observation id and whether it was
+    new, a duplicate (the same text within 15 minutes: its count goes up, nothing new is
+    stored) or an update (same topic_key: revised in place).
+
+    <private>…</private> spans are stored as [REDACTED]. Content over 100,000 characters is
+    refused, not cut: split it.
+    """
+    result = await app_state(ctx).memory.run(
+        lambda store: store.save(
+            title,
+            content,
+            type=type,
+            project=project,
+            scope=scope,
+            session_id=session_id,
+            topic_key=topic_key,
+        )
+    )
+    return [text(render_save(result))]
+
+
+@model_facing_errors
+async def mem_update(
+    ctx: ToolContext,
+    id: ObservationId,
+    title: Annotated[str | None, Field(description="New title; omit to keep.")] = None,
+    content: Annotated[str | None, Field(description="New content; omit to keep.")] = None,
+    type: Annotated[str | None, Field(description="New type; omit to keep.")] = None,
+    topic_key: Annotated[
+        str | None, Field(description="New topic key; '' removes it; omit to keep.")
+    ] = None,
+) -> Blocks:
+    """Change an observation in place (revision + 1). Only the fields you pass change."""
+    updated = await app_state(ctx).memory.run(
+        lambda store: store.update(id, title=title, content=content, type=type, topic_key=topic_key)
+    )
+    return [text(f"Updated #{updated.id}; revision {updated.revision_count}.")]
+
+
+@model_facing_errors
+async def mem_delete(
+    ctx: ToolContext,
+    id: ObservationId,
+    hard: Annotated[
+        bool, Field(description="true: remove the row for good; false: soft delete.")
+    ] = False,
+) -> Blocks:
+    """Delete an observation. A soft delete (the default) hides it from every search and
+    listing; hard=true removes it from the database for good."""
+    deleted = await app_state(ctx).memory.run(lambda store: store.delete(id, hard=hard))
+    how = "Removed for good" if deleted.hard else "Deleted (soft)"
+    return [text(f"{how}: #{deleted.id} {deleted.title!r}.")]
+
+
+@model_facing_errors
+async def mem_save_prompt(
+    ctx: ToolContext,
+    content: Annotated[str, Field(description="The user's request, as they wrote it.")],
+    project: Project = None,
+    session_id: SessionId = None,
+) -> Blocks:
+    """Record what the user asked, so later sessions see it in mem_context."""
+    prompt = await app_state(ctx).memory.run(
+        lambda store: store.save_prompt(content, project=project, session_id=session_id)
+    )
+    return [text(f"Saved prompt #{prompt.id} in session {prompt.session_id!r}.")]
+
+
+@model_facing_errors
+async def mem_stats(ctx: ToolContext, project: ProjectFilter = None) -> Blocks:
+    """Counts of observations, sessions and prompts; types and projects. Use it to check a
+    project's exact name when a search finds nothing."""
+    memory = app_state(ctx).memory
+    stats = await memory.run(lambda store: store.stats(project))
+    return [text(render_stats(stats, memory.path))]
+
+
+@model_facing_errors
+async def mem_search(
+    ctx: ToolContext,
+    query: Annotated[
+        str,
+        Field(
+            description="Words to find (every word; any word if none has all). '' lists the newest."
+        ),
+    ],
+    project: ProjectFilter = None,
+    type: Annotated[str | None, Field(description="Only this type, e.g. decision.")] = None,
+    scope: ScopeFilter = None,
+    limit: Annotated[int, Field(ge=1, le=100, description="Results (1-100).")] = 10,
+    detail_level: Detail = "standard",
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
+) -> Blocks:
+    """Search memory, best matches first: the compact index of progressive disclosure.
+
+    Start with detail_level='summary' (ids and titles) to scan; then mem_timeline on a hit
+    for what happened around it, and mem_get_observation(s) for full text. 'Showing X of Y'
+    means more matched: raise limit, add words, or open ids. A 'Token budget' line means
+    max_tokens cut the list.
+    """
+    options = SearchOptions(project=project, type=type, scope=scope, limit=limit)
+    result = await app_state(ctx).memory.run(lambda store: store.search(query, options))
+    filters = describe_filters(optional_project(project), scope, type)
+    return [
+        text(
+            render_search(
+                result,
+                query=query,
+                filters=filters,
+                detail_level=detail_level,
+                max_tokens=max_tokens,
+            )
+        )
+    ]
+
+
+@model_facing_errors
+async def mem_context(
+    ctx: ToolContext,
+    project: ProjectFilter = None,
+    scope: ScopeFilter = None,
+    limit: Annotated[int, Field(ge=1, le=100, description="Observations to show (1-100).")] = 20,
+    detail_level: Detail = "standard",
+) -> Blocks:
+    """What earlier sessions left: recent sessions, user prompts and the newest observations.
+
+    Call it at the start of work on a project. detail_level='summary' gives titles only; a
+    'Showing X of Y' line means older observations exist (raise limit or use mem_search).
+    """
+    data = await app_state(ctx).memory.run(lambda store: store.context(project, scope, limit))
+    filters = describe_filters(optional_project(project), scope, None)
+    return [text(render_context(data, filters=filters, detail_level=detail_level))]
+
+
+@model_facing_errors
+async def mem_timeline(
+    ctx: ToolContext,
+    observation_id: ObservationId,
+    before: Annotated[int, Field(ge=0, le=20, description="Earlier observations (0-20).")] = 5,
+    after: Annotated[int, Field(ge=0, le=20, description="Later observations (0-20).")] = 5,
+    detail_level: Detail = "standard",
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
+) -> Blocks:
+    """What happened around an observation: its neighbours in the same session, in order.
+
+    'Showing X of Y observations in session.' means the session has more: raise before/after,
+    or call mem_timeline on the first or last id shown.
+    """
+    timeline = await app_state(ctx).memory.run(
+        lambda store: store.timeline(observation_id, before, after)
+    )
+    return [text(render_timeline(timeline, detail_level=detail_level, max_tokens=max_tokens))]
+
+
+@model_facing_errors
+async def mem_get_observation(ctx: ToolContext, id: ObservationId) -> Blocks:
+    """One observation in full: all of its content and its metadata."""
+    found = await app_state(ctx).memory.run(lambda store: store.get(id))
+    return [text(observation_detail(found))]
+
+
+@model_facing_errors
+async def mem_get_observations(
+    ctx: ToolContext,
+    ids: Annotated[
+        list[int], Field(min_length=1, max_length=10, description="1 to 10 observation ids.")
+    ],
+) -> Blocks:
+    """Several observations in full (up to 10), in the order given; ids not found are listed."""
+    found, missing = await app_state(ctx).memory.run(lambda store: store.get_many(ids))
+    return [text(observations_detail(found, missing))]
+
+
+@model_facing_errors
+async def mem_compact(
+    ctx: ToolContext,
+    older_than_days: Annotated[
+        int, Field(gt=0, description="Only observations older than this many days.")
+    ],
+    project: ProjectFilter = None,
+    scope: ScopeFilter = None,
+    compact_ids: Annotated[
+        list[int] | str | None,
+        Field(description='Ids to soft-delete, e.g. "[12, 15]"; omit to list candidates first.'),
+    ] = None,
+    summary_title: Annotated[
+        str | None, Field(description="Title of a summary that replaces them.")
+    ] = None,
+    summary_content: Annotated[
+        str | None, Field(description="What the summary keeps (needs summary_title).")
+    ] = None,
+    session_id: Annotated[
+        str | None, Field(description="Session of the summary; default 'manual-save'.")
+    ] = None,
+) -> Blocks:
+    """Shrink old memory in two steps. First call without compact_ids: it lists stale
+    observations (oldest first, up to 200) with a ready compact_ids line. Review them, then call
+    again with compact_ids and a summary_title/summary_content that keep what still matters:
+    the ids are soft-deleted and the summary saved in one transaction (all or nothing). Ids
+    that are unknown, already deleted, or outside the project/scope/age filter are refused.
+    """
+    memory = app_state(ctx).memory
+    filters = describe_filters(optional_project(project), scope, None)
+    if compact_ids is None:
+        if summary_title is not None or summary_content is not None:
+            raise InvalidMemoryInput(
+                "A summary needs compact_ids: list candidates first (no compact_ids), then "
+                "pass the ids to compact together with the summary."
+            )
+        report = await memory.run(
+            lambda store: store.stale_report(project, scope, older_than_days, limit=200)
+        )
+        return [text(render_stale(report, older_than_days=older_than_days, filters=filters))]
+    request = CompactRequest(
+        older_than_days=older_than_days,
+        ids=tuple(parse_id_list(compact_ids, name="compact_ids")),
+        project=project,
+        scope=scope,
+        summary_title=summary_title,
+        summary_content=summary_content,
+        session_id=session_id,
+    )
+    result = await memory.run(lambda store: store.compact(request))
+    return [text(render_compaction(result))]
+
+
+TOOLS: list[ToolSpec] = [
+    (mem_session_start, WRITE),
+    (mem_session_end, WRITE),
+    (mem_save, WRITE),
+    (mem_update, DESTRUCTIVE),
+    (mem_delete, DESTRUCTIVE),
+    (mem_save_prompt, WRITE),
+    (mem_stats, READ_ONLY),
+    (mem_search, READ_ONLY),
+    (mem_context, READ_ONLY),
+    (mem_timeline, READ_ONLY),
+    (mem_get_observation, READ_ONLY),
+    (mem_get_observations, READ_ONLY),
+    (mem_compact, DESTRUCTIVE),
+]

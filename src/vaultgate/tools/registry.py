@@ -1,0 +1,106 @@
+"""Which tools a server offers: the tool profiles of VAULTGATE_TOOLS.
+
+- ``full``: every single tool, the dispatchers and discover.
+- ``compact``: ``vault``, ``active_file``, ``discover``, ``fetch`` and the memory tools; every
+  note operation stays reachable through the dispatchers.
+- a comma-separated list of tool names: exactly those.
+
+Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault; the
+dispatchers stay, refuse their writing operations, and are announced read-only. The memory
+tools write only to vaultgate's own database and stay.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from vaultgate.config import Settings
+from vaultgate.errors import ConfigError
+from vaultgate.tools import (
+    active,
+    commands,
+    dispatch,
+    edit,
+    info,
+    memory,
+    periodic,
+    read,
+    search,
+    templates,
+    web,
+)
+from vaultgate.tools.base import DESTRUCTIVE, READ_ONLY, ToolSpec
+from vaultgate.tools.catalogue import build_catalogue
+from vaultgate.tools.discover import make_discover
+
+SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
+    read,
+    search,
+    info,
+    edit,
+    active,
+    commands,
+    periodic,
+    templates,
+    web,
+    memory,
+)
+DISPATCHER_SPECS: list[ToolSpec] = [
+    (dispatch.vault, DESTRUCTIVE),
+    (dispatch.active_file, DESTRUCTIVE),
+]
+COMPACT_MODULES = (web, memory)
+PROFILES = ("compact", "full")
+
+
+def _module_name(module: ModuleType) -> str:
+    return module.__name__.rsplit(".", 1)[-1]
+
+
+def single_tools() -> list[tuple[str, list[ToolSpec]]]:
+    return [(_module_name(module), list(module.TOOLS)) for module in SINGLE_TOOL_MODULES]
+
+
+def select_tools(settings: Settings) -> list[ToolSpec]:
+    """The tools this server registers, in a stable order, discover included."""
+    singles = [spec for _, specs in single_tools() for spec in specs]
+    compact = DISPATCHER_SPECS + [spec for m in COMPACT_MODULES for spec in m.TOOLS]
+    match settings.tools:
+        case "full":
+            chosen = DISPATCHER_SPECS + singles
+        case "compact":
+            chosen = compact
+        case names:
+            chosen = _by_name(names, DISPATCHER_SPECS + singles)
+    names_chosen = {tool.__name__ for tool, _ in chosen}
+    catalogue = build_catalogue(single_tools(), names_chosen)
+    if settings.tools in PROFILES or "discover" in settings.tools.split(","):
+        chosen = [(make_discover(catalogue), READ_ONLY), *chosen]
+    if settings.safety.read_only:
+        chosen = [_read_only(spec) for spec in chosen if _keeps(spec)]
+    return chosen
+
+
+def _by_name(names: str, available: list[ToolSpec]) -> list[ToolSpec]:
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    known = {tool.__name__: (tool, hints) for tool, hints in available}
+    unknown = [name for name in wanted if name not in known and name != "discover"]
+    if unknown:
+        raise ConfigError(
+            f"VAULTGATE_TOOLS names unknown tools: {', '.join(unknown)}. Use 'compact', 'full', "
+            f"or names from: discover, {', '.join(sorted(known))}."
+        )
+    return [known[name] for name in wanted if name in known]
+
+
+def _is_dispatcher(spec: ToolSpec) -> bool:
+    return spec[0] in (dispatch.vault, dispatch.active_file)
+
+
+def _keeps(spec: ToolSpec) -> bool:
+    tool, hints = spec
+    return bool(hints.read_only_hint) or _is_dispatcher(spec) or tool.__module__ == memory.__name__
+
+
+def _read_only(spec: ToolSpec) -> ToolSpec:
+    return (spec[0], READ_ONLY) if _is_dispatcher(spec) else spec

@@ -1,0 +1,106 @@
+"""How a dispatcher operation reaches its single tool: the same function, the same validation.
+
+A Route names the tool function an operation calls, any parameter the dispatcher spells
+differently (``patchOperation`` → ``operation``, since ``operation`` picks the operation), and
+any argument the operation fixes (``map`` is ``get_vault_file`` with ``format="map"``). The
+arguments are validated by the SDK's own model of the tool's signature, so an operation accepts
+exactly what its single tool accepts, with the same defaults and bounds.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
+from pydantic import ValidationError
+
+from vaultgate.errors import InvalidArgument
+from vaultgate.tools.base import Blocks, ToolContext, ToolFunction
+
+CONTEXT_PARAMETER = "ctx"
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str  # as the dispatcher spells it
+    required: bool
+    default: Any
+    schema: Mapping[str, Any]  # the tool's JSON schema for it (type, bounds, description)
+
+    def signature(self) -> str:
+        return self.name if self.required else f"{self.name}={self.default!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    tool: ToolFunction
+    renames: Mapping[str, str] = field(default_factory=dict)  # dispatcher name → tool name
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    writes: bool = False
+
+    @property
+    def tool_name(self) -> str:
+        return self.tool.__name__
+
+    @property
+    def parameters(self) -> list[Parameter]:
+        return _parameters(self.tool, tuple(self.renames.items()), tuple(self.fixed))
+
+    def describe_parameters(self) -> str:
+        return ", ".join(p.signature() for p in self.parameters)
+
+    async def call(self, ctx: ToolContext, operation: str, given: Mapping[str, Any]) -> Blocks:
+        accepted = {p.name for p in self.parameters}
+        unknown = sorted(set(given) - accepted)
+        missing = [p.name for p in self.parameters if p.required and p.name not in given]
+        if unknown or missing:
+            problems = []
+            if unknown:
+                problems.append(f"it does not take {', '.join(unknown)}")
+            if missing:
+                problems.append(f"it needs {', '.join(missing)}")
+            raise InvalidArgument(
+                f"Operation {operation!r}: {'; '.join(problems)}. Its parameters: "
+                f"{self.describe_parameters() or '(none)'}."
+            )
+        to_tool = {v: k for k, v in self.renames.items()}
+        arguments = {self.renames.get(k, k): v for k, v in given.items()} | dict(self.fixed)
+        try:
+            validated = _metadata(self.tool).validate_arguments(arguments)
+        except ValidationError as exc:
+            details = "; ".join(
+                f"{to_tool.get(str(e['loc'][0]), e['loc'][0]) if e['loc'] else 'arguments'}: "
+                f"{e['msg']}"
+                for e in exc.errors()
+            )
+            raise InvalidArgument(
+                f"Operation {operation!r}: {details}. Its parameters: {self.describe_parameters()}."
+            ) from None
+        return await self.tool(ctx, **validated)
+
+
+@functools.cache
+def _metadata(tool: ToolFunction) -> FuncMetadata:
+    return func_metadata(tool, skip_names=[CONTEXT_PARAMETER])
+
+
+@functools.cache
+def _parameters(
+    tool: ToolFunction, renames: tuple[tuple[str, str], ...], fixed: tuple[str, ...]
+) -> list[Parameter]:
+    to_dispatcher = {tool_name: name for name, tool_name in renames}
+    schema = _metadata(tool).arg_model.model_json_schema(by_alias=True)
+    required = set(schema.get("required", []))
+    return [
+        Parameter(
+            name=to_dispatcher.get(name, name),
+            required=name in required,
+            default=prop.get("default"),
+            schema=prop,
+        )
+        for name, prop in schema.get("properties", {}).items()
+        if name not in fixed
+    ]

@@ -1,0 +1,249 @@
+"""``serve --http`` over real HTTP on 127.0.0.1: refused without the token or from a foreign
+Origin, and a working MCP server with the token."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import TextContent
+
+from vaultgate.cli import main
+from vaultgate.config import Secret, Settings
+from vaultgate.emulator.runner import RunningEmulator, start_emulator
+from vaultgate.errors import ConfigError
+from vaultgate.http_server import (
+    MCP_PATH,
+    ServerThread,
+    allowed_origins,
+    bind,
+    build_http_app,
+    is_loopback,
+    resolve_token,
+)
+from vaultgate.server import build_server
+
+FIXTURE_VAULT = Path(__file__).resolve().parents[1] / "fixtures" / "vault"
+TOKEN = "test-token-0123456789-abcdefghij"
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+
+
+@pytest.fixture(scope="module")
+def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningEmulator]:
+    vault = tmp_path_factory.mktemp("http") / "vault"
+    shutil.copytree(FIXTURE_VAULT, vault)
+    with start_emulator(vault) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def server_url(emulator: RunningEmulator) -> Iterator[str]:
+    """vaultgate over Streamable HTTP on a free loopback port, in front of the emulator."""
+    assert emulator.https_url is not None
+    settings = Settings.from_env(
+        {
+            "OBSIDIAN_API_KEY": emulator.api_key,
+            "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
+            "OBSIDIAN_CERT": str(emulator.certificate_path),
+            "VAULTGATE_TOOLS": "get_server_info,get_vault_file,fetch",
+        }
+    )
+    server = build_server(settings)
+    sock = bind("127.0.0.1", 0)
+    app = build_http_app(server, host="127.0.0.1", port=sock.getsockname()[1], token=Secret(TOKEN))
+    with ServerThread(app, sock) as running:
+        yield running.url
+
+
+def port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1])
+
+
+def post_initialize(server_url: str, headers: dict[str, str]) -> httpx.Response:
+    return httpx.post(
+        f"{server_url}{MCP_PATH}",
+        json=INITIALIZE,
+        headers={**MCP_HEADERS, **headers},
+        timeout=30,
+    )
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        pytest.param({}, id="no-token"),
+        pytest.param({"Authorization": "Bearer wrong-token-0123456789"}, id="wrong-token"),
+        pytest.param({"Authorization": f"Bearer {TOKEN}x"}, id="token-plus-one"),
+        pytest.param({"Authorization": f"Bearer {TOKEN[:-1]}"}, id="token-prefix"),
+        pytest.param({"Authorization": "Bearer"}, id="scheme-only"),
+        pytest.param({"Authorization": TOKEN}, id="no-scheme"),
+        pytest.param({"Authorization": f"Basic {TOKEN}"}, id="basic-scheme"),
+    ],
+)
+def test_a_request_without_the_right_bearer_token_gets_401(
+    server_url: str, headers: dict[str, str]
+) -> None:
+    response = post_initialize(server_url, headers)
+
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"].startswith("Bearer")
+    assert TOKEN not in response.text
+
+
+def test_every_path_needs_the_token(server_url: str) -> None:
+    for path in ("/", "/mcp/", "/anything", "/.well-known/oauth-protected-resource"):
+        assert httpx.get(f"{server_url}{path}", timeout=30).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        pytest.param("https://evil.example", id="foreign-site"),
+        pytest.param("http://evil.example:{port}", id="dns-rebinding-same-port"),
+        pytest.param("http://127.0.0.1:1", id="loopback-other-port"),
+        pytest.param("http://localhost", id="loopback-no-port"),
+        pytest.param("null", id="opaque-origin"),
+    ],
+)
+@pytest.mark.parametrize("with_token", [True, False], ids=["with-token", "without-token"])
+def test_a_foreign_origin_gets_403_with_or_without_the_token(
+    server_url: str, origin: str, with_token: bool
+) -> None:
+    headers = {"Origin": origin.format(port=port_of(server_url))}
+    if with_token:
+        headers["Authorization"] = f"Bearer {TOKEN}"
+
+    assert post_initialize(server_url, headers).status_code == 403
+
+
+def test_a_rebound_host_name_gets_421_even_with_the_token(server_url: str) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}", "Host": f"evil.example:{port_of(server_url)}"}
+
+    assert post_initialize(server_url, headers).status_code == 421
+
+
+# --- what is let through --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [None, "http://127.0.0.1:{port}", "http://localhost:{port}", "http://[::1]:{port}"],
+    ids=["no-origin", "127.0.0.1", "localhost", "[::1]"],
+)
+def test_the_token_with_no_or_a_local_origin_is_served(server_url: str, origin: str | None) -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    if origin is not None:
+        headers["Origin"] = origin.format(port=port_of(server_url))
+
+    response = post_initialize(server_url, headers)
+
+    assert response.status_code == 200, response.text
+    assert '"serverInfo"' in response.text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_the_sdk_client_with_the_token_lists_tools_and_calls_one(
+    server_url: str, mode: str
+) -> None:
+    http = httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {TOKEN}"}, timeout=httpx2.Timeout(30, read=300)
+    )
+    async with (
+        http,
+        Client(streamable_http_client(f"{server_url}{MCP_PATH}", http_client=http), mode=mode) as c,
+    ):
+        names = {tool.name for tool in (await c.list_tools()).tools}
+        result = await c.call_tool("get_server_info", {})
+
+    assert names == {"get_server_info", "get_vault_file", "fetch"}
+    assert not result.is_error
+    block = result.content[0]
+    assert isinstance(block, TextContent)
+    info = json.loads(block.text)
+    assert info["authenticated"] is True
+    assert info["plugin"] == "5.1.0"
+
+
+# --- start-up rules -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "myhost.lan"])
+def test_a_non_loopback_bind_without_a_configured_token_is_refused(host: str) -> None:
+    with pytest.raises(ConfigError, match="VAULTGATE_HTTP_TOKEN"):
+        resolve_token(host, None)
+
+
+def test_a_non_loopback_bind_with_a_configured_token_uses_it() -> None:
+    assert resolve_token("0.0.0.0", Secret(TOKEN)) == (Secret(TOKEN), False)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
+def test_a_loopback_bind_without_a_token_generates_a_long_random_one(host: str) -> None:
+    first, generated = resolve_token(host, None)
+    second, _ = resolve_token(host, None)
+
+    assert generated is True
+    assert len(first.reveal()) >= 32
+    assert first != second
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True), ("0.0.0.0", False)],
+)
+def test_loopback_hosts_are_recognised(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_allowed_origins_are_the_local_names_on_the_servers_port_and_the_bound_address() -> None:
+    assert allowed_origins("127.0.0.1", 8765) == {
+        f"{scheme}://{name}:8765"
+        for scheme in ("http", "https")
+        for name in ("127.0.0.1", "localhost", "[::1]")
+    }
+    assert "http://192.168.1.5:9000" in allowed_origins("192.168.1.5", 9000)
+    assert not any("0.0.0.0" in origin for origin in allowed_origins("0.0.0.0", 9000))
+
+
+def test_serve_http_on_a_public_address_without_a_token_stops_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OBSIDIAN_API_KEY", "k")
+
+    status = main(["serve", "--http", "--host", "0.0.0.0", "--port", "0"])
+
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith("vaultgate: Refusing to listen on 0.0.0.0 without")
+
+
+def test_the_http_token_comes_from_the_environment_and_must_be_long() -> None:
+    settings = Settings.from_env({"VAULTGATE_HTTP_TOKEN": TOKEN})
+    assert settings.http.token == Secret(TOKEN)
+    assert Settings.from_env({}).http.token is None
+    with pytest.raises(ConfigError, match="too short") as refused:
+        Settings.from_env({"VAULTGATE_HTTP_TOKEN": "short-secret"})
+    assert "short-secret" not in str(refused.value)

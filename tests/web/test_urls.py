@@ -1,0 +1,52 @@
+"""Only absolute http(s) URLs with a host and no credentials may be fetched."""
+
+from __future__ import annotations
+
+import pytest
+
+from vaultgate.errors import URLRefused
+from vaultgate.web.urls import parse_fetch_url
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        pytest.param("file:///etc/passwd", "'file:'", id="file"),
+        pytest.param("ftp://ftp.example.com/pub/x.txt", "'ftp:'", id="ftp"),
+        pytest.param("javascript:alert(1)", "'javascript:'", id="javascript"),
+        pytest.param("data:text/html,<h1>x</h1>", "'data:'", id="data"),
+        pytest.param("gopher://example.com/", "'gopher:'", id="gopher"),
+        pytest.param("example.com/page", "no scheme", id="no-scheme"),
+        pytest.param("http:///path-only", "has no host", id="no-host"),
+    ],
+)
+def test_urls_that_are_not_http_or_https_are_refused_with_a_way_forward(
+    url: str, says: str
+) -> None:
+    with pytest.raises(URLRefused) as refused:
+        parse_fetch_url(url)
+    assert says in str(refused.value)
+    assert refused.value.url == url
+
+
+def test_credentials_in_a_url_are_refused_because_fetch_never_sends_any() -> None:
+    with pytest.raises(URLRefused, match="never sends credentials") as refused:
+        parse_fetch_url("https://alice:s3cret@example.com/private")
+    assert "s3cret" not in str(refused.value)
+
+
+def test_a_refused_redirect_names_where_it_came_from() -> None:
+    with pytest.raises(URLRefused, match=r"a redirect from https://example\.com/a"):
+        parse_fetch_url("file:///etc/passwd", redirected_from="https://example.com/a")
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://example.com/a?b=1#section", "https://example.com/a?b=1"),
+        ("  http://example.com  ", "http://example.com"),
+        ("HTTPS://Example.COM/x", "https://example.com/x"),
+    ],
+)
+def test_accepted_urls_lose_their_fragment_and_surrounding_blanks(url: str, expected: str) -> None:
+    assert str(parse_fetch_url(url)).rstrip("/") == expected.rstrip("/")

@@ -34,3 +34,17 @@ async def test_every_tool_is_in_the_readme_table() -> None:
         names = [tool.name for tool in (await client.list_tools()).tools]
 
     assert [name for name in names if f"`{name}`" not in readme] == []
+
+
+def test_every_dispatcher_operation_is_in_the_tool_reference() -> None:
+    from vaultgate.tools.dispatch import DISPATCHERS
+
+    reference = (ROOT / "docs" / "tool-reference.md").read_text(encoding="utf-8")
+    missing = [
+        f"{dispatcher}.{operation}"
+        for dispatcher, (_, operations) in DISPATCHERS.items()
+        for operation in operations
+        if f"`{dispatcher}.{operation}`" not in reference
+    ]
+
+    assert not missing, f"add these operations to docs/tool-reference.md: {missing}"

@@ -58,6 +58,8 @@ def server_parameters(emulator: RunningEmulator) -> StdioServerParameters:
             "OBSIDIAN_PORT": port,
             "OBSIDIAN_PROTOCOL": "https",
             "OBSIDIAN_CERT": str(emulator.certificate_path),
+            # The demo must not touch the user's own memory database.
+            "VAULTGATE_MEMORY_DB": ":memory:",
         },
     )
 
@@ -97,60 +99,77 @@ def _preview(texts: list[str], width: int = 110, lines: int = 4) -> list[str]:
 async def tour(emulator: RunningEmulator) -> int:
     async with Client(server_parameters(emulator)) as client:
         tools = await client.list_tools()
-        listed = json.dumps([t.model_dump(by_alias=True, mode="json") for t in tools.tools])
+        listed = json.dumps(
+            [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools.tools],
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
         print(
             f"Connected to vaultgate over stdio: {len(tools.tools)} tools, tools/list is "
             f"{len(listed):,} characters."
         )
         run = Tour(client)
-        await run.call("Which Obsidian is this?", "get_server_info", {})
+        await run.call("Start from the catalogue", "discover", {"category": "read", "limit": 5})
         first = await run.call(
             "List every file, five at a time (page 1)",
-            "list_vault_files",
-            {"recursive": True, "limit": 5},
+            "vault",
+            {"operation": "list", "recursive": True, "limit": 5},
         )
         next_offset = json.loads(first[0]).get("nextOffset", 0)
         await run.call(
             "… and page 2, from nextOffset (served from the cached walk)",
-            "list_vault_files",
-            {"recursive": True, "limit": 5, "offset": next_offset},
+            "vault",
+            {"operation": "list", "recursive": True, "limit": 5, "offset": next_offset},
         )
         await run.call(
             "The outline of a long note",
-            "get_vault_file",
-            {"filename": LONG_NOTE, "format": "map", "maxLength": 600},
+            "vault",
+            {"operation": "map", "filename": LONG_NOTE, "maxLength": 600},
         )
         window = await run.call(
             "Read the long note: first window of 2,000 characters",
-            "get_vault_file",
-            {"filename": LONG_NOTE, "maxLength": 2000},
+            "vault",
+            {"operation": "read", "filename": LONG_NOTE, "maxLength": 2000},
         )
         next_index = json.loads(window[1])["nextIndex"]
         await run.call(
             "… and the second window, from nextIndex",
-            "get_vault_file",
-            {"filename": LONG_NOTE, "maxLength": 2000, "startIndex": next_index},
+            "vault",
+            {
+                "operation": "read",
+                "filename": LONG_NOTE,
+                "maxLength": 2000,
+                "startIndex": next_index,
+            },
         )
         page = await run.call(
             "Search for 'meeting', three notes per page",
-            "search_vault_simple",
-            {"query": "meeting", "limit": 3, "contextLength": 40},
+            "vault",
+            {"operation": "search", "query": "meeting", "limit": 3, "contextLength": 40},
         )
         await run.call(
             "… page 2 (from the cached result)",
-            "search_vault_simple",
+            "vault",
             {
+                "operation": "search",
                 "query": "meeting",
                 "limit": 3,
                 "contextLength": 40,
                 "offset": json.loads(page[0]).get("nextOffset", 0),
             },
         )
-        await run.call("The note open in Obsidian", "get_active_file", {"maxLength": 300})
+        await run.call(
+            "Just one section of a note",
+            "vault",
+            {"operation": "read", "filename": "Projects/Overview.md", "section": "Risks"},
+        )
+        await run.call(
+            "The note open in Obsidian", "active_file", {"operation": "read", "maxLength": 300}
+        )
         await run.call(
             "A mistake gets a clear error that says what to do",
-            "get_vault_file",
-            {"filename": "Projects/missing.md"},
+            "vault",
+            {"operation": "read", "filename": "Projects/missing.md"},
         )
         # The last call is meant to fail; everything else must have worked.
         expected_failures = 1

@@ -7,12 +7,14 @@ from contextlib import asynccontextmanager
 
 import httpx
 from mcp.server.mcpserver import MCPServer
+from mcp.types import Tool as MCPTool
 
 from vaultgate import __version__
 from vaultgate.config import Settings
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
 from vaultgate.tools.registry import select_tools
+from vaultgate.tools.schema import tidy_schema
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
 
@@ -46,6 +48,16 @@ and a summary that keeps what still matters: all of it happens in one transactio
 """
 
 
+class VaultgateServer(MCPServer):
+    """MCPServer whose tools/list carries tidied schemas (see tools/schema.py)."""
+
+    async def list_tools(self) -> list[MCPTool]:
+        return [
+            tool.model_copy(update={"input_schema": tidy_schema(tool.input_schema)})
+            for tool in await super().list_tools()
+        ]
+
+
 def build_server(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
 ) -> MCPServer:
@@ -64,7 +76,7 @@ def build_server(
             await state.web.aclose()
             await client.aclose()
 
-    server = MCPServer(
+    server = VaultgateServer(
         "vaultgate",
         version=__version__,
         instructions=INSTRUCTIONS,

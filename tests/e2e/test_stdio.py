@@ -38,13 +38,14 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
     with start_emulator(vault) as emulator:
         async with Client(server_parameters(emulator)) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            listing = await client.call_tool("list_vault_files", {"directory": "Daily"})
+            listing = await client.call_tool("vault", {"operation": "list", "directory": "Daily"})
             note = await client.call_tool(
-                "get_vault_file", {"filename": "Daily/2026-11-21.md", "maxLength": 100}
+                "vault",
+                {"operation": "read", "filename": "Daily/2026-11-21.md", "maxLength": 100},
             )
-            search = await client.call_tool("search_vault_simple", {"query": "meeting"})
+            search = await client.call_tool("vault", {"operation": "search", "query": "meeting"})
 
-    assert {"list_vault_files", "get_vault_file", "search_vault_simple"} <= names
+    assert {"discover", "vault", "active_file", "fetch", "mem_search"} <= names
     assert not listing.is_error
     assert not note.is_error
     assert not search.is_error

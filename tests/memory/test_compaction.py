@@ -180,9 +180,7 @@ def test_unknown_deleted_and_out_of_filter_ids_are_refused_by_name_and_nothing_i
     ids = (aged["old_p"], 999, aged["old_q"], aged["new_p"], aged["old_p_personal"])
 
     with pytest.raises(CompactionRefused) as refused:
-        store.compact(
-            CompactRequest(older_than_days=30, ids=ids, project="p", scope="project")
-        )
+        store.compact(CompactRequest(older_than_days=30, ids=ids, project="p", scope="project"))
 
     assert refused.value.unknown == [999]
     assert refused.value.deleted == [aged["old_q"]]
@@ -217,8 +215,9 @@ def test_a_failure_after_the_deletes_rolls_everything_back(
         )
 
     assert file_store.count_observations("p") == 5
-    assert raw.execute("SELECT count(*) FROM observations WHERE deleted_at IS NOT NULL").fetchone()[
-        0
-    ] == 0
+    assert (
+        raw.execute("SELECT count(*) FROM observations WHERE deleted_at IS NOT NULL").fetchone()[0]
+        == 0
+    )
     assert raw.execute("SELECT count(*) FROM sessions WHERE id = 'new-s'").fetchone()[0] == 0
     assert file_store.search("written").total == 5

@@ -51,9 +51,7 @@ def test_quotes_are_doubled_inside_the_phrase(term: str, quoted: str) -> None:
 
 
 def test_the_expression_confines_words_to_title_and_content_and_filters_to_facets() -> None:
-    expression = match_expression(
-        ("a", "b"), project="vaultgate", scope="project", type="decision"
-    )
+    expression = match_expression(("a", "b"), project="vaultgate", scope="project", type="decision")
 
     assert expression == (
         '{title content} : ("a" AND "b") AND facets : "p7661756c7467617465" '
@@ -111,4 +109,6 @@ def test_any_text_builds_an_expression_fts5_accepts(fts: sqlite3.Connection, tex
 )
 def test_symbols_are_searched_as_text(fts: sqlite3.Connection, query: str, hits: int) -> None:
     expression = match_expression(parse_query(query).terms)
-    assert fts.execute("SELECT count(*) FROM t WHERE t MATCH ?", (expression,)).fetchone()[0] == hits
+    assert (
+        fts.execute("SELECT count(*) FROM t WHERE t MATCH ?", (expression,)).fetchone()[0] == hits
+    )

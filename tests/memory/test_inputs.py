@@ -43,7 +43,9 @@ from vaultgate.memory.inputs import (
         pytest.param(
             "<private>a<private>b</private>c</private>d", "[REDACTED]d", 1, id="nested-is-one"
         ),
-        pytest.param("start <private>never closed", "start [REDACTED]", 1, id="unclosed-fails-closed"),
+        pytest.param(
+            "start <private>never closed", "start [REDACTED]", 1, id="unclosed-fails-closed"
+        ),
         pytest.param("stray </private> tag", "stray </private> tag", 0, id="stray-close-is-text"),
     ],
 )

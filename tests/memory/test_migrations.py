@@ -87,7 +87,9 @@ def test_an_old_version_file_is_migrated_and_keeps_every_row(tmp_path: Path) -> 
     assert check.execute("SELECT count(*) FROM observations").fetchone()[0] == 3
     assert check.execute("SELECT count(*) FROM prompts").fetchone()[0] == 1
     assert check.execute("SELECT count(*) FROM observations_fts_docsize").fetchone()[0] == 2
-    check.execute("INSERT INTO observations_fts (observations_fts, rank) VALUES ('integrity-check', 1)")
+    check.execute(
+        "INSERT INTO observations_fts (observations_fts, rank) VALUES ('integrity-check', 1)"
+    )
     check.close()
     assert [obs.title for obs in store.search("lighthouse").observations] == ["row 1", "row 0"]
     store.close()

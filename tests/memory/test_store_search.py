@@ -190,7 +190,9 @@ def test_no_hits_in_a_project_reports_hits_elsewhere(store: MemoryStore, save: S
     assert result.other_projects == 2
 
 
-def test_soft_deleted_observations_leave_search_and_counts(store: MemoryStore, save: SaveFn) -> None:
+def test_soft_deleted_observations_leave_search_and_counts(
+    store: MemoryStore, save: SaveFn
+) -> None:
     kept = save("keep me", "needle")
     gone = save("remove me", "needle")
     store.delete(gone)

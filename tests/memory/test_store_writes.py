@@ -7,10 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
-from .conftest import FakeClock
 from vaultgate.errors import InvalidMemoryInput, ObservationNotFound, SessionNotFound
 from vaultgate.memory.inputs import MAX_CONTENT_CHARS
 from vaultgate.memory.store import MemoryStore
+
+from .conftest import FakeClock
 
 SaveFn = Callable[..., int]
 
@@ -168,7 +169,9 @@ def test_a_topic_key_updates_in_place_and_bumps_revision_count(
 ) -> None:
     first = store.save("Auth v1", "sessions", topic_key="Architecture/Auth", project="p")
     clock.advance(days=3)
-    second = store.save("Auth v2", "jwt", type="decision", topic_key="architecture/auth", project="p")
+    second = store.save(
+        "Auth v2", "jwt", type="decision", topic_key="architecture/auth", project="p"
+    )
 
     assert second.status == "updated"
     assert second.observation.id == first.observation.id

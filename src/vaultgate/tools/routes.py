@@ -10,6 +10,7 @@ exactly what its single tool accepts, with the same defaults and bounds.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +32,9 @@ class Parameter:
     schema: Mapping[str, Any]  # the tool's JSON schema for it (type, bounds, description)
 
     def signature(self) -> str:
-        return self.name if self.required else f"{self.name}={self.default!r}"
+        if self.required:
+            return self.name
+        return f"{self.name}={json.dumps(self.default, ensure_ascii=False)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,327 @@
+"""Detail levels (seed 001), navigation hints (seed 000), token budgets (seed 002), as the model
+reads them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vaultgate.memory import render
+from vaultgate.memory.models import (
+    ContextData,
+    Observation,
+    Prompt,
+    SearchResult,
+    Session,
+    SessionActivity,
+    Timeline,
+)
+from vaultgate.memory.render import (
+    SUMMARY_FOOTER,
+    DetailLevel,
+    render_context,
+    render_search,
+    render_timeline,
+)
+from vaultgate.memory.store import MemoryStore
+from vaultgate.paging import estimate_tokens
+
+LEVELS: list[DetailLevel] = ["summary", "standard", "full"]
+
+
+def obs(n: int, content: str = "", title: str = "", session: str = "s") -> Observation:
+    return Observation(
+        id=n,
+        session_id=session,
+        type="decision",
+        project="vaultgate",
+        scope="project",
+        topic_key=None,
+        revision_count=1,
+        duplicate_count=1,
+        created_at=f"2026-11-22 10:{n % 60:02d}:00",
+        updated_at="2026-11-22 10:00:00",
+        title=title or f"Observation number {n}",
+        content=content or f"Body {n}: " + "words that explain the decision in detail. " * 20,
+    )
+
+
+def found(observations: list[Observation], total: int | None = None) -> SearchResult:
+    return SearchResult(
+        observations=observations,
+        total=len(observations) if total is None else total,
+        mode="all",
+        terms=("decision",),
+        ignored_terms=0,
+        ranked_window=None,
+        other_projects=None,
+    )
+
+
+def search_text(result: SearchResult, level: DetailLevel = "standard", tokens: int = 2000) -> str:
+    return render_search(
+        result, query="decision", filters="", detail_level=level, max_tokens=tokens
+    )
+
+
+SESSION = Session("s", "vaultgate", "/src", "2026-11-22 09:00:00", None, "S" * 400)
+
+
+def context(observations: list[Observation], total: int | None = None) -> ContextData:
+    return ContextData(
+        sessions=[SessionActivity(SESSION, len(observations))],
+        prompts=[Prompt(1, "s", "vaultgate", "2026-11-22 09:01:00", "P" * 400)],
+        observations=observations,
+        total_observations=len(observations) if total is None else total,
+    )
+
+
+def timeline(before: int, after: int, total: int | None = None, size: int = 900) -> Timeline:
+    items = [obs(n, content="c" * size) for n in range(1, before + after + 2)]
+    return Timeline(
+        focus=items[before],
+        before=items[:before],
+        after=items[before + 1 :],
+        total_in_session=len(items) if total is None else total,
+        session=SESSION,
+    )
+
+
+# --- navigation hints, exactly as seed 000 ----------------------------------------------------
+
+
+def test_search_hint_is_seed_000_fr_003_and_only_when_capped() -> None:
+    capped = search_text(found([obs(1), obs(2)], total=7), "summary")
+    complete = search_text(found([obs(1), obs(2)]), "summary")
+
+    assert capped.splitlines()[-2] == (
+        "Showing 2 of 7 results. Use limit or mem_get_observation #ID for more."
+    )
+    assert "Showing" not in complete
+
+
+def test_context_hint_is_seed_000_fr_004_and_only_when_capped() -> None:
+    capped = render_context(context([obs(1)], total=40), filters="", detail_level="standard")
+    complete = render_context(context([obs(1)]), filters="", detail_level="standard")
+
+    assert capped.splitlines()[-1] == (
+        "Showing 1 of 40 observations. Increase limit or use mem_get_observation #ID for details."
+    )
+    assert "Showing" not in complete
+
+
+def test_timeline_hint_is_seed_000_fr_005_and_only_when_the_window_is_smaller() -> None:
+    capped = render_timeline(timeline(1, 1, total=12), detail_level="summary", max_tokens=2000)
+    complete = render_timeline(timeline(1, 1), detail_level="summary", max_tokens=2000)
+
+    assert "Showing 3 of 12 observations in session." in capped.splitlines()
+    assert "Showing" not in complete
+
+
+def test_hints_count_the_rows_actually_shown_when_the_budget_cuts() -> None:
+    text = search_text(found([obs(n, content="x" * 3000) for n in range(1, 11)], total=50), "full")
+
+    shown = text.count("\n[")
+    assert f"Showing {shown} of 50 results." in text
+    assert shown < 10
+
+
+# --- detail levels, seed 001 -----------------------------------------------------------------
+
+
+def test_search_summary_has_ids_types_and_titles_and_no_content() -> None:
+    text = search_text(found([obs(7)]), "summary")
+
+    assert "[1] #7 [decision] Observation number 7" in text.splitlines()
+    assert "Body 7" not in text
+    assert (
+        text.splitlines()[-1]
+        == SUMMARY_FOOTER
+        == "Use detail_level: standard or full for more detail"
+    )
+
+
+def test_search_standard_snippets_are_300_characters_and_full_is_whole() -> None:
+    item = obs(7)
+    standard = search_text(found([item]), "standard")
+    full = search_text(found([item]), "full", tokens=100_000)
+
+    snippet = standard.splitlines()[2].strip()
+    assert snippet == " ".join(item.content.split())[:300].rstrip() + "..."
+    assert item.content in full
+    assert SUMMARY_FOOTER not in standard + full
+
+
+def test_context_levels_follow_seed_001() -> None:
+    data = context([obs(3)])
+    summary = render_context(data, filters="", detail_level="summary")
+    standard = render_context(data, filters="", detail_level="standard")
+    full = render_context(data, filters="", detail_level="full")
+
+    assert "- vaultgate (2026-11-22 09:00:00)" in summary.splitlines()
+    assert "- #3 [decision] Observation number 3" in summary.splitlines()
+    assert "P" * 10 not in summary and "Body 3" not in summary and "S" * 10 not in summary
+    assert summary.endswith(SUMMARY_FOOTER)
+    assert "S" * 200 + "..." in standard and "S" * 201 not in standard
+    assert "P" * 200 + "..." in standard and "P" * 201 not in standard
+    assert " ".join(obs(3).content.split())[:300].rstrip() + "..." in standard
+    assert "S" * 400 in full and "P" * 400 in full and obs(3).content in full
+
+
+def test_timeline_levels_follow_seed_001() -> None:
+    data = timeline(1, 1, size=500)
+    summary = render_timeline(data, detail_level="summary", max_tokens=100_000)
+    standard = render_timeline(data, detail_level="standard", max_tokens=100_000)
+    full = render_timeline(data, detail_level="full", max_tokens=100_000)
+
+    assert summary.splitlines()[1:4] == [
+        "#1 [decision] Observation number 1 | 2026-11-22 10:01:00",
+        ">>> #2 [decision] Observation number 2 | 2026-11-22 10:02:00 <<<",
+        "#3 [decision] Observation number 3 | 2026-11-22 10:03:00",
+    ]
+    assert "c" * 10 not in summary and summary.endswith(SUMMARY_FOOTER)
+    assert standard.count("c" * 200 + "...") == 2  # neighbours
+    assert "c" * 500 in standard  # the focus, whole
+    assert full.count("c" * 500) == 3
+
+
+@pytest.mark.parametrize(
+    "render_one",
+    [
+        pytest.param(
+            lambda level: search_text(found([obs(n) for n in range(1, 8)]), level, 100_000),
+            id="mem_search",
+        ),
+        pytest.param(
+            lambda level: render_context(
+                context([obs(n) for n in range(1, 8)]), filters="", detail_level=level
+            ),
+            id="mem_context",
+        ),
+        pytest.param(
+            lambda level: render_timeline(timeline(3, 3), detail_level=level, max_tokens=100_000),
+            id="mem_timeline",
+        ),
+    ],
+)
+def test_summary_is_at_most_half_of_standard(render_one: object) -> None:
+    assert callable(render_one)
+    summary, standard = render_one("summary"), render_one("standard")
+
+    assert len(summary) <= 0.5 * len(standard)
+
+
+def test_summary_is_at_most_half_of_standard_on_stored_data(store: MemoryStore) -> None:
+    for n in range(12):
+        store.save(f"Decision {n} on caching", f"We chose write-through caching because {n} " * 12)
+    result = store.search("caching")
+
+    summary = search_text(result, "summary")
+    standard = search_text(result, "standard")
+
+    assert len(summary) <= 0.5 * len(standard)
+
+
+# --- token budgets, seed 002 -----------------------------------------------------------------
+
+
+observation_sizes = st.lists(st.integers(min_value=1, max_value=12_000), min_size=0, max_size=15)
+
+
+@given(sizes=observation_sizes, tokens=st.integers(500, 6000), level=st.sampled_from(LEVELS))
+@settings(max_examples=150)
+def test_search_never_exceeds_max_tokens(sizes: list[int], tokens: int, level: DetailLevel) -> None:
+    items = [obs(n + 1, content="y" * size) for n, size in enumerate(sizes)]
+
+    text = search_text(found(items, total=len(items) + 3), level, tokens)
+
+    assert estimate_tokens(text) <= tokens
+
+
+@given(
+    before=st.integers(0, 20),
+    after=st.integers(0, 20),
+    size=st.integers(1, 30_000),
+    tokens=st.integers(500, 6000),
+    level=st.sampled_from(LEVELS),
+)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+def test_timeline_never_exceeds_max_tokens(
+    before: int, after: int, size: int, tokens: int, level: DetailLevel
+) -> None:
+    text = render_timeline(
+        timeline(before, after, size=size), detail_level=level, max_tokens=tokens
+    )
+
+    assert estimate_tokens(text) <= tokens
+    assert ">>> #" in text  # the focus is always there
+
+
+def test_a_budget_cut_says_how_many_were_shown_and_how_to_see_more() -> None:
+    items = [obs(n, content="z" * 2000) for n in range(1, 11)]
+
+    text = search_text(found(items), "full", 2000)
+
+    last = text.splitlines()[-1]
+    assert last.startswith("Token budget: 3 of 10 results fit in max_tokens=2000.")
+    assert "mem_get_observation #4" in last
+    assert "Showing 3 of 10 results." in text
+    assert estimate_tokens(text) <= 2000
+
+
+def test_entries_are_a_leading_run_in_rank_order() -> None:
+    items = [obs(n, content="z" * (300 if n != 3 else 7500)) for n in range(1, 8)]
+
+    text = search_text(found(items), "full", 2000)
+
+    assert "#1 " in text and "#2 " in text
+    assert "[3] #3" not in text and "#4 [" not in text  # stops at the first that does not fit
+
+
+def test_an_oversized_focus_is_cut_visibly_and_points_to_the_full_text() -> None:
+    data = timeline(2, 2, size=50_000)
+
+    text = render_timeline(data, detail_level="standard", max_tokens=2000)
+
+    assert estimate_tokens(text) <= 2000
+    assert "characters to fit max_tokens; mem_get_observation #3 shows all of it]" in text
+
+
+def test_timeline_budget_keeps_the_nearest_neighbours() -> None:
+    data = timeline(5, 5, size=1200)
+
+    text = render_timeline(data, detail_level="full", max_tokens=1500)
+    shown = [
+        int(line.removeprefix(">>> ").split()[0].lstrip("#"))
+        for line in text.splitlines()
+        if line.startswith(("#", ">>> #"))
+    ]
+
+    assert shown == [4, 5, 6, 7]  # the focus, then one before, one after, two before; in order
+    assert "Token budget: 4 of 11 timeline entries" in text
+    assert "call mem_timeline on #8" in text
+
+
+# --- other texts ----------------------------------------------------------------------------
+
+
+def test_search_headers_say_how_rows_were_found() -> None:
+    any_mode = SearchResult([obs(1)], 1, "any", ("a", "b"), 0, None, None)
+    recent = SearchResult([obs(1)], 9, "recent", (), 0, None, None)
+    nothing = SearchResult([], 0, "all", ("zz",), 0, None, 4)
+    windowed = SearchResult([obs(1)], 9000, "all", ("the",), 3, 2000, None)
+
+    assert "No observation has every word" in search_text(any_mode).splitlines()[0]
+    assert render_search(
+        recent, query="", filters="project p", detail_level="summary", max_tokens=2000
+    ).startswith("Most recent observations in project p (empty query).")
+    assert "4 match in other projects" in search_text(nothing)
+    windowed_text = search_text(windowed)
+    assert "3 more were left out" in windowed_text.splitlines()[0]
+    assert windowed_text.splitlines()[1].startswith("Ranked by relevance among the newest 2000")
+
+
+def test_truncate_cuts_on_characters_and_marks_the_cut() -> None:
+    assert render.truncate("ab\n  cd", 10) == "ab cd"
+    assert render.truncate("é" * 10, 4) == "éééé..."

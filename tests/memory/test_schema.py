@@ -1,0 +1,175 @@
+"""The schema under the store: the search index follows live rows, and hot queries use indexes."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from vaultgate.memory import queries
+from vaultgate.memory.fts import match_expression
+from vaultgate.memory.models import CompactRequest, SearchOptions
+from vaultgate.memory.search import MATCH_WHERE
+from vaultgate.memory.store import MemoryStore
+
+from .conftest import FakeClock
+
+
+def indexed_rows(raw: sqlite3.Connection) -> int:
+    """Documents in the FTS index itself (not its content view)."""
+    return int(raw.execute("SELECT count(*) FROM observations_fts_docsize").fetchone()[0])
+
+
+def check_index(raw: sqlite3.Connection) -> None:
+    """FTS5 compares its index with the content view; raises if they disagree."""
+    raw.execute(
+        "INSERT INTO observations_fts (observations_fts, rank) VALUES ('integrity-check', 1)"
+    )
+
+
+def test_the_index_holds_exactly_the_live_rows_through_every_kind_of_change(
+    file_store: MemoryStore, raw: sqlite3.Connection, clock: FakeClock
+) -> None:
+    clock.advance(days=-60)
+    ids = [file_store.save(f"t{i}", f"body {i}", project="p").observation.id for i in range(8)]
+    assert file_store.save("t7", "body 7", project="p").status == "duplicate"
+    clock.advance(days=60)
+    file_store.save("topic", "v1", topic_key="k")
+    file_store.save("topic", "v2", topic_key="k")  # an upsert
+    file_store.update(ids[0], title="renamed", type="decision")
+    file_store.delete(ids[1])
+    file_store.delete(ids[2], hard=True)
+    file_store.delete(ids[1], hard=True)
+    file_store.compact(CompactRequest(older_than_days=30, ids=(ids[3], ids[4]), summary_title="s"))
+    raw.execute("UPDATE observations SET project = 'q' WHERE id = ?", (ids[5],))
+
+    check_index(raw)
+    live = raw.execute("SELECT count(*) FROM observations WHERE deleted_at IS NULL").fetchone()[0]
+    assert indexed_rows(raw) == live == 6
+    assert file_store.search("renamed").total == 1
+    assert file_store.search("body", SearchOptions(project="q")).total == 1
+
+
+def test_a_soft_delete_takes_the_row_out_of_the_index(
+    file_store: MemoryStore, raw: sqlite3.Connection
+) -> None:
+    observation_id = file_store.save("a", "b").observation.id
+    assert indexed_rows(raw) == 1
+
+    file_store.delete(observation_id)
+
+    assert indexed_rows(raw) == 0
+    check_index(raw)
+
+
+def plan(raw: sqlite3.Connection, sql: str, values: list[object]) -> str:
+    rows = raw.execute(f"EXPLAIN QUERY PLAN {sql}", values).fetchall()
+    return " | ".join(row[3] for row in rows)
+
+
+def filtered(sql: str, project: str | None, scope: str | None) -> tuple[str, list[object]]:
+    where, values = queries.live_filter(project, scope)
+    return sql.format(where=where), values
+
+
+@pytest.mark.parametrize(
+    ("name", "sql", "values", "index"),
+    [
+        pytest.param(
+            "count_observations by project and scope",
+            *filtered("SELECT count(*) FROM observations WHERE {where}", "p", "project"),
+            "observations_live_project_scope",
+            id="count-project-scope",
+        ),
+        pytest.param(
+            "count_observations by project",
+            *filtered("SELECT count(*) FROM observations WHERE {where}", "p", None),
+            "observations_live_project",
+            id="count-project",
+        ),
+        pytest.param(
+            "mem_context recent by project",
+            *filtered(
+                "SELECT id FROM observations WHERE {where} ORDER BY id DESC LIMIT 20", "p", None
+            ),
+            "observations_live_project",
+            id="recent-project",
+        ),
+        pytest.param(
+            "mem_context recent by scope",
+            *filtered(
+                "SELECT id FROM observations WHERE {where} ORDER BY id DESC LIMIT 20",
+                None,
+                "personal",
+            ),
+            "observations_live_scope",
+            id="recent-scope",
+        ),
+        pytest.param(
+            "mem_timeline neighbours",
+            "SELECT id FROM observations WHERE session_id = ? AND deleted_at IS NULL AND id < ? "
+            "ORDER BY id DESC LIMIT 5",
+            ["s", 10],
+            "observations_live_session",
+            id="timeline",
+        ),
+        pytest.param(
+            "mem_save duplicate check",
+            "SELECT id FROM observations WHERE normalized_hash = ? AND project = ? AND scope = ? "
+            "AND created_at >= ? AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1",
+            ["h", "p", "project", "2026"],
+            "observations_dedupe",
+            id="dedupe",
+        ),
+        pytest.param(
+            "mem_save topic upsert",
+            "SELECT id FROM observations WHERE topic_key = ? AND project = ? AND scope = ? "
+            "AND deleted_at IS NULL AND topic_key IS NOT NULL "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1",
+            ["k", "p", "project"],
+            "observations_topic",
+            id="topic",
+        ),
+        pytest.param(
+            "mem_compact stale",
+            "SELECT id FROM observations WHERE deleted_at IS NULL AND created_at < ? "
+            "ORDER BY created_at, id LIMIT 200",
+            ["2026"],
+            "observations_live_created",
+            id="stale",
+        ),
+        pytest.param(
+            "mem_context prompts",
+            "SELECT id FROM prompts WHERE project = ? ORDER BY id DESC LIMIT 10",
+            ["p"],
+            "prompts_project",
+            id="prompts",
+        ),
+        pytest.param(
+            "mem_context sessions",
+            "SELECT id FROM sessions WHERE project = ? ORDER BY started_at DESC, id DESC LIMIT 5",
+            ["p"],
+            "sessions_project_started",
+            id="sessions",
+        ),
+    ],
+)
+def test_hot_queries_use_an_index(
+    raw: sqlite3.Connection, name: str, sql: str, values: list[object], index: str
+) -> None:
+    assert index in plan(raw, sql, values), name
+
+
+def test_search_counts_and_pages_are_answered_by_the_index_alone(raw: sqlite3.Connection) -> None:
+    expression = match_expression(("a", "b"), project="p", scope="project", type="note")
+    count = plan(raw, f"SELECT count(*) FROM observations_fts WHERE {MATCH_WHERE}", [expression])
+    page = plan(
+        raw,
+        f"SELECT rowid FROM observations_fts WHERE {MATCH_WHERE} AND rowid >= ? "
+        "ORDER BY bm25(observations_fts, 2.0, 1.0, 0.0) LIMIT 10",
+        [expression, 0],
+    )
+
+    for text in (count, page):
+        assert "VIRTUAL TABLE INDEX" in text
+        assert "observations " not in text.replace("observations_fts", "")

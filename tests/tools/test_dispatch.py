@@ -1,0 +1,184 @@
+"""Every dispatcher operation answers exactly what its single tool answers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.types import CallToolResult
+from tests.tools.conftest import (
+    FIXTURE_VAULT,
+    ClientFactory,
+    EmulatorFactory,
+    error_text,
+    texts,
+)
+
+from vaultgate.emulator.runner import start_emulator
+from vaultgate.tools.dispatch import ACTIVE_ROUTES, DISPATCHERS, VAULT_ROUTES
+
+pytestmark = pytest.mark.anyio
+
+PATCH = {
+    "operation": "append",
+    "targetType": "heading",
+    "target": "Risks",
+    "content": "- one more\n",
+}
+
+# (dispatcher, operation, single tool, the single tool's arguments)
+CASES: list[tuple[str, str, str, dict[str, Any]]] = [
+    ("vault", "list", "list_vault_files", {"recursive": True, "limit": 7, "offset": 7}),
+    ("vault", "read", "get_vault_file", {"filename": "Resources/Long essay.md", "maxLength": 900}),
+    ("vault", "map", "get_vault_file", {"filename": "Projects/Overview.md", "format": "map"}),
+    ("vault", "search", "search_vault_simple", {"query": "meeting", "limit": 3}),
+    (
+        "vault",
+        "search_structured",
+        "search_vault",
+        {"query": {"glob": ["Daily/*", {"var": "path"}]}},
+    ),
+    ("vault", "search_smart", "search_vault_smart", {"query": "launch plan"}),
+    ("vault", "tags", "list_tags", {"prefix": "book"}),
+    ("vault", "create", "create_vault_file", {"filename": "Inbox/n.md", "content": "# N\n"}),
+    ("vault", "append", "append_to_vault_file", {"filename": "Welcome.md", "content": "- x\n"}),
+    ("vault", "patch", "patch_vault_file", {"filename": "Projects/Overview.md", **PATCH}),
+    ("vault", "delete", "delete_vault_file", {"filename": "Inbox/Quick capture.md"}),
+    (
+        "vault",
+        "move",
+        "move_vault_file",
+        {"source": "Inbox/Quick capture.md", "destination": "Archive/"},
+    ),
+    ("vault", "bulk_delete", "bulk_delete_files", {"pattern": "Daily/*.md", "limit": 2}),
+    ("active_file", "read", "get_active_file", {"maxLength": 120}),
+    ("active_file", "update", "update_active_file", {"content": "# Replaced\n"}),
+    ("active_file", "append", "append_to_active_file", {"content": "- appended\n"}),
+    ("active_file", "patch", "patch_active_file", {**PATCH, "target": "Tasks"}),
+    ("active_file", "delete", "delete_active_file", {"permanent": True}),
+    ("active_file", "open", "show_file_in_obsidian", {"filename": "Welcome.md"}),
+]
+
+
+def dispatcher_arguments(
+    dispatcher: str, operation: str, arguments: dict[str, Any]
+) -> dict[str, Any]:
+    routes, _ = DISPATCHERS[dispatcher]
+    renames = {tool: name for name, tool in routes[operation].renames.items()}
+    fixed = routes[operation].fixed
+    given = {renames.get(k, k): v for k, v in arguments.items() if k not in fixed}
+    return {"operation": operation, **given}
+
+
+def tree(vault: Path) -> dict[str, str]:
+    return {
+        p.relative_to(vault).as_posix(): p.read_bytes().hex()
+        for p in sorted(vault.rglob("*"))
+        if p.is_file()
+    }
+
+
+def answer(result: CallToolResult) -> tuple[bool, list[str]]:
+    return bool(result.is_error), texts(result)
+
+
+def test_the_route_tables_cover_every_operation_literal() -> None:
+    for _, (routes, operations) in DISPATCHERS.items():
+        assert set(routes) == set(operations)
+    assert {(d, op) for d, op, _, _ in CASES} == {
+        *(("vault", op) for op in VAULT_ROUTES),
+        *(("active_file", op) for op in ACTIVE_ROUTES),
+    }
+
+
+@pytest.mark.parametrize(
+    ("dispatcher", "operation", "tool", "arguments"),
+    [pytest.param(*case, id=f"{case[0]}.{case[1]}") for case in CASES],
+)
+async def test_each_operation_answers_as_its_single_tool(
+    tmp_path: Path,
+    connect: ClientFactory,
+    dispatcher: str,
+    operation: str,
+    tool: str,
+    arguments: dict[str, Any],
+) -> None:
+    vaults = []
+    results = []
+    for side in ("dispatcher", "single"):
+        vault = tmp_path / side
+        shutil.copytree(FIXTURE_VAULT, vault)
+        vaults.append(vault)
+        with start_emulator(vault, active_file="Daily/2026-11-21.md", extensions=True) as emulator:
+            async with connect(emulator) as client:
+                if side == "dispatcher":
+                    call = (dispatcher, dispatcher_arguments(dispatcher, operation, arguments))
+                else:
+                    call = (tool, arguments)
+                results.append(answer(await client.call_tool(*call)))
+
+    assert not results[0][0], results[0]
+    assert results[0] == results[1]
+    assert tree(vaults[0]) == tree(vaults[1])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        pytest.param(
+            {"operation": "read", "filename": "Welcome.md", "recursive": True},
+            "does not take recursive",
+            id="foreign-parameter",
+        ),
+        pytest.param({"operation": "read"}, "needs filename", id="missing-required"),
+        pytest.param(
+            {"operation": "list", "limit": 5000},
+            "limit",
+            id="single-tool-bounds",
+        ),
+        pytest.param(
+            {"operation": "patch", "filename": "Welcome.md"},
+            "needs patchOperation, targetType, target, content",
+            id="patch-names-its-parameters",
+        ),
+    ],
+)
+async def test_bad_dispatcher_arguments_name_the_operations_parameters(
+    client: Client, arguments: dict[str, Any], expected: str
+) -> None:
+    error = error_text(await client.call_tool("vault", arguments))
+
+    assert expected in error
+    assert "Its parameters:" in error
+
+
+async def test_an_unknown_operation_is_refused_by_the_schema(client: Client) -> None:
+    assert error_text(await client.call_tool("vault", {"operation": "explode"}))
+
+
+async def test_discover_lists_every_operation_and_pages(
+    emulator_factory: EmulatorFactory, connect: ClientFactory
+) -> None:
+    async with connect(emulator_factory()) as client:
+        names: list[str] = []
+        offset = 0
+        while True:
+            result = await client.call_tool("discover", {"limit": 25, "offset": offset})
+            page = json.loads(texts(result)[0])
+            names.extend(line.split("(", 1)[0] for line in page["operations"])
+            if not page["pagination"]["hasMore"]:
+                break
+            offset = page["nextOffset"]
+        described = texts(await client.call_tool("discover", {"operation": "vault.patch"}))[0]
+
+    assert {f"vault.{op}" for op in VAULT_ROUTES} <= set(names)
+    assert {f"active_file.{op}" for op in ACTIVE_ROUTES} <= set(names)
+    assert {"get_vault_file", "mem_search", "fetch"} <= set(names)
+    assert len(names) == len(set(names))
+    assert page["plugin"]["version"] == "5.1.0"
+    assert "patchOperation" in described
+    assert 'vault(operation="patch"' in described

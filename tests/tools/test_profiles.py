@@ -1,0 +1,102 @@
+"""VAULTGATE_TOOLS profiles: which tools each offers, and how much tools/list costs."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from mcp import Client
+
+from vaultgate.config import Settings
+from vaultgate.errors import ConfigError
+from vaultgate.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+MEMORY_TOOLS = {
+    "mem_session_start",
+    "mem_session_end",
+    "mem_save",
+    "mem_update",
+    "mem_delete",
+    "mem_save_prompt",
+    "mem_stats",
+    "mem_search",
+    "mem_context",
+    "mem_timeline",
+    "mem_get_observation",
+    "mem_get_observations",
+    "mem_compact",
+}
+
+# Frozen upper bounds (characters of the compact JSON tools/list result). Measured values are
+# in docs/benchmarks.md; a change that grows a profile past its bound must say why.
+BOUNDS = {"compact": 17_000, "full": 36_000, "vault,active_file,discover,fetch": 6_200}
+
+
+async def tools_list(profile: str) -> tuple[set[str], str]:
+    settings = Settings.from_env(
+        {"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile, "VAULTGATE_MEMORY_DB": ":memory:"}
+    )
+    async with Client(build_server(settings)) as client:
+        tools = (await client.list_tools()).tools
+    wire = json.dumps(
+        {"tools": [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in tools]},
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return {t.name for t in tools}, wire
+
+
+async def test_compact_is_the_default_and_offers_the_dispatchers_fetch_and_memory() -> None:
+    default = Settings.from_env({"OBSIDIAN_API_KEY": "k"})
+    names, _ = await tools_list(default.tools)
+
+    assert default.tools == "compact"
+    assert names == {"discover", "vault", "active_file", "fetch", *MEMORY_TOOLS}
+
+
+async def test_full_offers_every_single_tool_as_well() -> None:
+    names, _ = await tools_list("full")
+
+    assert {"vault", "active_file", "discover", "get_vault_file", "bulk_delete_files"} <= names
+    assert names >= MEMORY_TOOLS
+    assert len(names) > 35
+
+
+async def test_a_list_offers_exactly_those_tools() -> None:
+    names, _ = await tools_list("get_vault_file, search_vault_simple")
+
+    assert names == {"get_vault_file", "search_vault_simple"}
+
+
+def test_an_unknown_tool_name_stops_the_server_with_the_valid_names() -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "vault,nope"})
+
+    with pytest.raises(ConfigError, match="nope") as caught:
+        build_server(settings)
+    assert "get_vault_file" in str(caught.value)
+
+
+@pytest.mark.parametrize("profile", list(BOUNDS))
+async def test_tools_list_stays_within_its_frozen_bound(profile: str) -> None:
+    _, wire = await tools_list(profile)
+
+    tokens = math.ceil(len(wire) / 4)
+    assert len(wire) <= BOUNDS[profile], f"{profile}: {len(wire)} chars, ~{tokens} tokens"
+
+
+async def test_schemas_carry_no_titles_or_null_unions_but_keep_every_property() -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"})
+    async with Client(build_server(settings)) as client:
+        tools = (await client.list_tools()).tools
+
+    for tool in tools:
+        schema = tool.input_schema
+        wire = json.dumps(schema)
+        assert '"title": "' not in wire.replace('"title": {', ""), tool.name
+        assert '{"type": "null"}' not in wire, tool.name
+        assert set(schema.get("required", [])) <= set(schema.get("properties", {})), tool.name
+    mem_save = next(t for t in tools if t.name == "mem_save")
+    assert "title" in mem_save.input_schema["properties"]

@@ -1,0 +1,67 @@
+"""tidy_schema keeps every constraint while dropping titles and null unions."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from vaultgate.tools.schema import tidy_schema
+
+SCHEMA = {
+    "type": "object",
+    "title": "Arguments",
+    "properties": {
+        "title": {"type": "string", "title": "Title", "description": "A property named title."},
+        "limit": {
+            "anyOf": [{"type": "integer", "minimum": 1, "maximum": 10}, {"type": "null"}],
+            "default": None,
+            "title": "Limit",
+        },
+        "query": {
+            "anyOf": [{"type": "string"}, {"type": "object"}, {"type": "null"}],
+            "default": None,
+        },
+    },
+    "required": ["title"],
+}
+
+
+def test_property_names_survive_and_titles_go() -> None:
+    tidied = tidy_schema(SCHEMA)
+
+    assert set(tidied["properties"]) == {"title", "limit", "query"}
+    assert "title" not in tidied
+    assert "title" not in tidied["properties"]["title"]
+    assert tidied["properties"]["title"]["description"] == "A property named title."
+
+
+def test_a_nullable_single_type_folds_and_keeps_its_bounds_and_default() -> None:
+    limit = tidy_schema(SCHEMA)["properties"]["limit"]
+
+    assert limit == {"type": "integer", "minimum": 1, "maximum": 10, "default": None}
+
+
+def test_a_nullable_union_keeps_its_other_members() -> None:
+    query = tidy_schema(SCHEMA)["properties"]["query"]
+
+    assert query["anyOf"] == [{"type": "string"}, {"type": "object"}]
+
+
+@pytest.mark.parametrize(
+    ("instance", "valid"),
+    [
+        ({"title": "x"}, True),
+        ({"title": "x", "limit": 5}, True),
+        ({"title": "x", "limit": 50}, False),
+        ({"limit": 5}, False),
+        ({"title": "x", "query": {"a": 1}}, True),
+    ],
+)
+def test_the_tidied_schema_accepts_and_refuses_as_the_original(
+    instance: dict[str, object], valid: bool
+) -> None:
+    def accepts(schema: dict[str, object]) -> bool:
+        return jsonschema.Draft202012Validator(schema).is_valid(instance)
+
+    assert accepts(SCHEMA) is valid
+    assert accepts(tidy_schema(SCHEMA)) is valid

@@ -165,9 +165,7 @@ def cached_database(count: int) -> tuple[Path, float | None]:
 def term_frequencies(path: Path) -> tuple[str, int, str, int]:
     """The most frequent common-pool word and a rare word (in 20 to 60 observations)."""
     conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, observations_fts, 'row')"
-    )
+    conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, observations_fts, 'row')")
     common = Vocabulary.make(random.Random(SEED)).common
     marks = ",".join("?" * len(common))
     common_term, common_docs = conn.execute(
@@ -331,7 +329,7 @@ def measure_compaction(store: MemoryStore, report: Report) -> None:
     stale = store.stale_report("project-5", "project", 30, limit=200).total
     log(f"  {stale:,} stale observations in project-5; compacting 200 at a time")
     row = Row("mem_compact: 200 ids + a summary, one transaction", target_ms=TARGET_COMPACT_MS)
-    for n in range(COMPACTIONS):
+    for n in range(max(1, min(COMPACTIONS, stale // 200))):
         ids = tuple(s.id for s in store.find_stale_observations("project-5", "project", 30, 200))
         request = CompactRequest(
             older_than_days=30,
@@ -344,9 +342,9 @@ def measure_compaction(store: MemoryStore, report: Report) -> None:
         started = time.perf_counter()
         result = store.compact(request)
         row.seconds.append(time.perf_counter() - started)
-        assert len(result.deleted) == 200
+        assert len(result.deleted) == len(ids)
     log(f"  compaction: p50 {row.p50_ms:.2f} ms")
-    report.compaction = row
+    report.compaction = row  # p95 over 10 runs is their maximum
 
 
 def measure_saves(store: MemoryStore, report: Report) -> None:
@@ -368,7 +366,10 @@ async def measure_tools(path: Path, report: Report) -> None:
         for label, arguments in (
             (f'mem_search "{rare}" via MCP', {"query": rare}),
             (f'mem_search "{common}" via MCP', {"query": common}),
-            (f'mem_search "{common}" summary via MCP', {"query": common, "detail_level": "summary"}),
+            (
+                f'mem_search "{common}" summary via MCP',
+                {"query": common, "detail_level": "summary"},
+            ),
         ):
             row = Row(label)
             for _ in range(RUNS + 1):

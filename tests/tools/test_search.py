@@ -220,3 +220,17 @@ async def test_largest_search_parameters_stay_under_110000_characters(client: Cl
         result = await client.call_tool(tool, arguments)
         assert not result.is_error, tool
         assert size(result) <= 110_000, tool
+
+
+async def test_a_search_reports_progress_when_asked(client: Client) -> None:
+    updates: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append((progress, total, message))
+
+    result = await client.call_tool(
+        "search_vault_simple", {"query": "meeting"}, progress_callback=on_progress
+    )
+
+    total = payload(result)["pagination"]["total"]
+    assert updates == [(0, 1, "searching the vault"), (1, 1, f"{total} notes match")]

@@ -48,7 +48,9 @@ async def search_vault_simple(
     (start/end are offsets into the note). When pagination.hasMore is true, call again with
     offset=nextOffset: later pages come from a cached result and cost no new search.
     """
+    await ctx.report_progress(0, 1, "searching the vault")
     hits = await app_state(ctx).searcher.simple(query, context_length=contextLength, folder=folder)
+    await ctx.report_progress(1, 1, f"{len(hits)} notes match")
     page = page_within_budget(
         hits,
         limit=limit,
@@ -85,7 +87,9 @@ async def search_vault(
     var, ==, in, and, or, glob and regexp. Rows are {filename, result}. When pagination.hasMore
     is true, call again with offset=nextOffset (the result is cached, not searched again).
     """
+    await ctx.report_progress(0, 1, "evaluating the query over every note")
     rows = await app_state(ctx).searcher.structured(query, queryType)
+    await ctx.report_progress(1, 1, f"{len(rows)} notes match")
     shown = [_bounded_row(row) for row in rows]
     page = page_within_budget(
         shown, limit=limit, offset=offset, budget=items_budget(), render=compact_json

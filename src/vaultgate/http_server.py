@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from vaultgate.config import Secret
 from vaultgate.errors import ConfigError
+from vaultgate.serving import NotifyingServer, listen_tcp
 
 log = logging.getLogger("vaultgate.http")
 
@@ -167,34 +168,14 @@ def bind(host: str, port: int) -> socket.socket:
     """A listening socket, bound before uvicorn starts so that port 0 is known at once."""
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port must be between 1 and 65535 (0: any free port), not {port}.")
-    bare = host.strip("[]")
-    family = socket.AF_INET6 if ":" in bare else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((bare, port))
-        sock.listen(128)
+        return listen_tcp(host, port)
     except OSError as exc:
-        sock.close()
         raise ConfigError(f"Cannot listen on {_bracketed(host)}:{port}: {exc.strerror}.") from exc
-    return sock
-
-
-class _Server(uvicorn.Server):
-    """A uvicorn server that calls back once it accepts connections."""
-
-    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_started = on_started
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=sockets)
-        if self.started:
-            self._on_started()
 
 
 def uvicorn_server(app: ASGIApp, on_started: Callable[[], None] = lambda: None) -> uvicorn.Server:
-    return _Server(
+    return NotifyingServer(
         uvicorn.Config(
             app,
             lifespan="on",  # the SDK's session manager runs in the app's lifespan

@@ -13,12 +13,12 @@ import pytest
 
 from vaultgate.emulator.app import EmulatorConfig
 from vaultgate.emulator.runner import (
-    _bind,
     generate_api_key,
     run_emulate_command,
     serve_emulator,
     start_emulator,
 )
+from vaultgate.serving import listen_tcp
 
 
 def test_https_serves_root_and_certificate_verified_against_the_served_pem(vault: Path) -> None:
@@ -129,7 +129,7 @@ def test_the_emulate_command_refuses_a_missing_folder(
 def test_listening_sockets_are_tcp_so_asyncio_disables_nagle() -> None:
     # asyncio sets TCP_NODELAY on accepted sockets only when proto is IPPROTO_TCP; with proto 0
     # every keep-alive response waited ~40 ms for a delayed ACK.
-    sock = _bind("127.0.0.1", 0)
+    sock = listen_tcp("127.0.0.1", 0)
     try:
         assert sock.proto == socket.IPPROTO_TCP
     finally:

@@ -30,6 +30,7 @@ from starlette.applications import Starlette
 from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
 from vaultgate.emulator.state import EmulatorState
 from vaultgate.emulator.tls import make_self_signed_certificate
+from vaultgate.serving import NotifyingServer, listen_tcp
 
 logger = logging.getLogger(__name__)
 
@@ -51,34 +52,6 @@ class _Listener:
         port = self.sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         return f"{self.scheme}://{shown}:{port}"
-
-
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # proto must be IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY on accepted connections only
-    # then, and without it Nagle plus delayed ACKs add ~40 ms to every keep-alive response.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    sock.set_inheritable(True)
-    return sock
-
-
-class _Server(uvicorn.Server):
-    """A uvicorn server that reports when it has started accepting connections."""
-
-    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_started = on_started
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=sockets)
-        self._on_started()
 
 
 def _uvicorn_config(app: Starlette, tls_files: tuple[Path, Path] | None) -> uvicorn.Config:
@@ -111,7 +84,7 @@ async def _serve(
 
     for listener in listeners:
         files = tls_files if listener.scheme == "https" else None
-        servers.append(_Server(_uvicorn_config(app, files), started))
+        servers.append(NotifyingServer(_uvicorn_config(app, files), started))
     await asyncio.gather(
         *(
             server.serve(sockets=[listener.sock])
@@ -236,9 +209,9 @@ def start_emulator(
         (workdir / "obsidian-local-rest-api.crt").write_text(cert_pem, encoding="utf-8")
         (workdir / "key.pem").write_text(key_pem, encoding="utf-8")
         if https_port is not None:
-            listeners.append(_Listener(_bind(host, https_port), "https"))
+            listeners.append(_Listener(listen_tcp(host, https_port), "https"))
         if http_port is not None:
-            listeners.append(_Listener(_bind(host, http_port), "http"))
+            listeners.append(_Listener(listen_tcp(host, http_port), "http"))
     except BaseException:
         for listener in listeners:
             listener.sock.close()
@@ -286,9 +259,9 @@ async def serve_emulator(
             tls_files[1].write_text(tls_pems[1], encoding="utf-8")
         try:
             if https_port is not None:
-                listeners.append(_Listener(_bind(host, https_port), "https"))
+                listeners.append(_Listener(listen_tcp(host, https_port), "https"))
             if http_port is not None:
-                listeners.append(_Listener(_bind(host, http_port), "http"))
+                listeners.append(_Listener(listen_tcp(host, http_port), "http"))
             urls = [listener.url(host) for listener in listeners]
 
             def ready() -> None:

@@ -587,3 +587,24 @@ async def test_no_write_answer_echoes_a_whole_note(client: Client, vault: Path) 
 
     assert len(answer) < 2_500
     assert len(read(vault, long_note)) > 50_000
+
+
+async def test_a_write_through_vaultgate_refreshes_cached_listings_and_searches(
+    client: Client,
+) -> None:
+    listing = {"recursive": True, "limit": 1000}
+    before = payload(await client.call_tool("list_vault_files", listing))["files"]
+    found = payload(await client.call_tool("search_vault_simple", {"query": "zeppelin"}))
+
+    message(
+        await client.call_tool(
+            "create_vault_file", {"filename": "Inbox/zeppelin.md", "content": "zeppelin\n"}
+        )
+    )
+    after = payload(await client.call_tool("list_vault_files", listing))["files"]
+    found_after = payload(await client.call_tool("search_vault_simple", {"query": "zeppelin"}))
+
+    assert "Inbox/zeppelin.md" not in before
+    assert "Inbox/zeppelin.md" in after
+    assert found["pagination"]["total"] == 0
+    assert [r["filename"] for r in found_after["results"]] == ["Inbox/zeppelin.md"]

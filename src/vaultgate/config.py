@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 import platformdirs
 
-from vaultgate.errors import ConfigError
+from vaultgate.errors import ConfigError, InvalidPath
+from vaultgate.paths import normalize_directory
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 27124
@@ -22,6 +23,7 @@ DEFAULT_PROTOCOL: Literal["https"] = "https"
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SEARCH_TIMEOUT = 60.0
 DEFAULT_TOOL_PROFILE = "compact"  # measured: see README "Tool profiles"
+DEFAULT_SDD_FOLDER = "sdd/"
 MIN_HTTP_TOKEN_LENGTH = 16
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -119,12 +121,20 @@ class MemorySettings:
 
 
 @dataclass(frozen=True, slots=True)
+class SddSettings:
+    """SDD artifacts: VAULTGATE_SDD_FOLDER, the vault folder holding ``<project>/changes/``."""
+
+    folder: str = DEFAULT_SDD_FOLDER  # normalized: 'sdd/', or '' for the vault root
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     obsidian: ObsidianSettings = field(default_factory=ObsidianSettings)
     safety: SafetySettings = field(default_factory=SafetySettings)
     fetch: FetchSettings = field(default_factory=FetchSettings)
     http: HTTPSettings = field(default_factory=HTTPSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    sdd: SddSettings = field(default_factory=SddSettings)
     # VAULTGATE_TOOLS: "compact", "full", or comma-separated tool names (checked by server.py,
     # which knows the names).
     tools: str = DEFAULT_TOOL_PROFILE
@@ -184,9 +194,16 @@ class Settings:
         )
         http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN")))
         memory = MemorySettings(db=_parse_memory_db(env.get("VAULTGATE_MEMORY_DB")))
+        sdd = SddSettings(folder=_parse_sdd_folder(env.get("VAULTGATE_SDD_FOLDER")))
         tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
         return cls(
-            obsidian=obsidian, safety=safety, fetch=fetch, http=http, memory=memory, tools=tools
+            obsidian=obsidian,
+            safety=safety,
+            fetch=fetch,
+            http=http,
+            memory=memory,
+            sdd=sdd,
+            tools=tools,
         )
 
     def require_api_key(self) -> Secret:
@@ -283,3 +300,15 @@ def _parse_memory_db(value: str | None) -> str:
             f"{str(path / 'memory.db')!r}."
         )
     return str(path)
+
+
+def _parse_sdd_folder(value: str | None) -> str:
+    if value is None or not value.strip():
+        return DEFAULT_SDD_FOLDER
+    try:
+        return normalize_directory(value)
+    except InvalidPath as exc:
+        raise ConfigError(
+            f"VAULTGATE_SDD_FOLDER must be a vault-relative folder such as 'sdd/' or "
+            f"'Projects/sdd/', not {value!r} ({exc.reason})."
+        ) from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -49,11 +50,18 @@ and a summary that keeps what still matters: all of it happens in one transactio
 
 
 class VaultgateServer(MCPServer):
-    """MCPServer whose tools/list carries tidied schemas (see tools/schema.py)."""
+    """MCPServer whose tools/list carries tidied schemas (see tools/schema.py) and
+    descriptions without docstring indentation."""
 
     async def list_tools(self) -> list[MCPTool]:
         return [
-            tool.model_copy(update={"input_schema": tidy_schema(tool.input_schema)})
+            tool.model_copy(
+                update={
+                    "input_schema": tidy_schema(tool.input_schema),
+                    # Python 3.11 keeps docstring indentation; the model needs none of it.
+                    "description": inspect.cleandoc(tool.description or ""),
+                }
+            )
             for tool in await super().list_tools()
         ]
 

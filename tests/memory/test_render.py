@@ -161,12 +161,18 @@ def test_context_levels_follow_seed_001() -> None:
 
     assert "- vaultgate (2026-11-22 09:00:00)" in summary.splitlines()
     assert "- #3 [decision] Observation number 3" in summary.splitlines()
-    assert "P" * 10 not in summary and "Body 3" not in summary and "S" * 10 not in summary
+    assert "P" * 10 not in summary
+    assert "Body 3" not in summary
+    assert "S" * 10 not in summary
     assert summary.endswith(SUMMARY_FOOTER)
-    assert "S" * 200 + "..." in standard and "S" * 201 not in standard
-    assert "P" * 200 + "..." in standard and "P" * 201 not in standard
+    assert "S" * 200 + "..." in standard
+    assert "S" * 201 not in standard
+    assert "P" * 200 + "..." in standard
+    assert "P" * 201 not in standard
     assert " ".join(obs(3).content.split())[:300].rstrip() + "..." in standard
-    assert "S" * 400 in full and "P" * 400 in full and obs(3).content in full
+    assert "S" * 400 in full
+    assert "P" * 400 in full
+    assert obs(3).content in full
 
 
 def test_timeline_levels_follow_seed_001() -> None:
@@ -180,7 +186,8 @@ def test_timeline_levels_follow_seed_001() -> None:
         ">>> #2 [decision] Observation number 2 | 2026-11-22 10:02:00 <<<",
         "#3 [decision] Observation number 3 | 2026-11-22 10:03:00",
     ]
-    assert "c" * 10 not in summary and summary.endswith(SUMMARY_FOOTER)
+    assert "c" * 10 not in summary
+    assert summary.endswith(SUMMARY_FOOTER)
     assert standard.count("c" * 200 + "...") == 2  # neighbours
     assert "c" * 500 in standard  # the focus, whole
     assert full.count("c" * 500) == 3
@@ -275,8 +282,10 @@ def test_entries_are_a_leading_run_in_rank_order() -> None:
 
     text = search_text(found(items), "full", 2000)
 
-    assert "#1 " in text and "#2 " in text
-    assert "[3] #3" not in text and "#4 [" not in text  # stops at the first that does not fit
+    assert "#1 " in text
+    assert "#2 " in text
+    assert "[3] #3" not in text
+    assert "#4 [" not in text
 
 
 def test_an_oversized_focus_is_cut_visibly_and_points_to_the_full_text() -> None:

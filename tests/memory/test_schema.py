@@ -78,7 +78,7 @@ def filtered(sql: str, project: str | None, scope: str | None) -> tuple[str, lis
         pytest.param(
             "count_observations by project and scope",
             *filtered("SELECT count(*) FROM observations WHERE {where}", "p", "project"),
-            "observations_live_project_scope",
+            "observations_live_project",
             id="count-project-scope",
         ),
         pytest.param(
@@ -96,14 +96,24 @@ def filtered(sql: str, project: str | None, scope: str | None) -> tuple[str, lis
             id="recent-project",
         ),
         pytest.param(
-            "mem_context recent by scope",
+            "mem_context recent by project and scope",
+            *filtered(
+                "SELECT id FROM observations WHERE {where} ORDER BY id DESC LIMIT 20",
+                "p",
+                "personal",
+            ),
+            "observations_live_project",
+            id="recent-project-scope",
+        ),
+        pytest.param(
+            "mem_context recent in every project: the table backwards by id",
             *filtered(
                 "SELECT id FROM observations WHERE {where} ORDER BY id DESC LIMIT 20",
                 None,
                 "personal",
             ),
-            "observations_live_scope",
-            id="recent-scope",
+            "SCAN observations",
+            id="recent-all",
         ),
         pytest.param(
             "mem_timeline neighbours",
@@ -154,10 +164,13 @@ def filtered(sql: str, project: str | None, scope: str | None) -> tuple[str, lis
         ),
     ],
 )
-def test_hot_queries_use_an_index(
+def test_hot_queries_use_an_index_and_need_no_sort(
     raw: sqlite3.Connection, name: str, sql: str, values: list[object], index: str
 ) -> None:
-    assert index in plan(raw, sql, values), name
+    steps = plan(raw, sql, values)
+
+    assert index in steps, name
+    assert "TEMP B-TREE" not in steps, name
 
 
 def test_search_counts_and_pages_are_answered_by_the_index_alone(raw: sqlite3.Connection) -> None:

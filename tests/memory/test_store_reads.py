@@ -38,7 +38,7 @@ def test_context_shows_a_few_recent_sessions_and_prompts_of_the_project(
 
     assert [item.session.id for item in data.sessions][:2] == ["auto/p/2026-11-22", "s6"]
     assert len(data.sessions) == CONTEXT_SESSIONS
-    assert dict((item.session.id, item.observation_count) for item in data.sessions)["s6"] == 1
+    assert {item.session.id: item.observation_count for item in data.sessions}["s6"] == 1
     assert len(data.prompts) == CONTEXT_PROMPTS
     assert data.prompts[0].content == f"prompt {CONTEXT_PROMPTS + 2}"
     assert all(prompt.project == "p" for prompt in data.prompts)
@@ -78,7 +78,8 @@ def test_timeline_shows_neighbours_of_the_same_session_in_order(
     assert timeline.focus.title == "step 4"
     assert [obs.title for obs in timeline.after] == ["step 5", "step 6", "step 7"]
     assert timeline.total_in_session == 9
-    assert timeline.session is not None and timeline.session.id == "main"
+    assert timeline.session is not None
+    assert timeline.session.id == "main"
 
 
 def test_timeline_at_the_edges_returns_what_exists(

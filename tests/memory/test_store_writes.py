@@ -269,7 +269,8 @@ def test_starting_a_session_makes_an_id_and_a_known_id_continues(store: MemorySt
     again = store.start_session("atlas", first.session.id)
     other = store.start_session("atlas")
 
-    assert first.created and not again.created
+    assert first.created
+    assert not again.created
     assert first.session.project == "atlas"
     assert first.session.directory == "/src/atlas"
     assert again.session == first.session

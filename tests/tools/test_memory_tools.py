@@ -121,7 +121,7 @@ async def test_memory_tools_have_exactly_the_contracted_parameters_defaults_and_
         annotations = tools[name].annotations
         assert annotations is not None
         assert annotations.read_only_hint is (name in READ_ONLY), name
-        assert annotations.destructive_hint is (False if name in READ_ONLY else name in DESTRUCTIVE)
+        assert bool(annotations.destructive_hint) is (name in DESTRUCTIVE), name
         assert tools[name].description, name
 
 

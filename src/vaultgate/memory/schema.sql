@@ -47,17 +47,18 @@ CREATE TABLE prompts (
     content     TEXT NOT NULL
 );
 
--- Live rows only (partial indexes): every read filters on deleted_at IS NULL.
--- mem_context and the empty-query search: newest first, by project, by project and scope, by scope;
--- count_observations uses the same indexes as covering indexes.
-CREATE INDEX observations_live_project ON observations (project, id) WHERE deleted_at IS NULL;
-CREATE INDEX observations_live_project_scope
-    ON observations (project, scope, id) WHERE deleted_at IS NULL;
-CREATE INDEX observations_live_scope ON observations (scope, id) WHERE deleted_at IS NULL;
+-- Live rows only (partial indexes): every read filters on deleted_at IS NULL, and a soft delete
+-- takes the row out of each of them, so there are as few as the hot queries allow.
+-- mem_context and the empty-query search, newest first in a project (scope read from the index),
+-- and count_observations by project and scope as a covering scan. Without a project filter these
+-- queries walk the table backwards by id, reading only the small leading columns.
+CREATE INDEX observations_live_project
+    ON observations (project, id, scope) WHERE deleted_at IS NULL;
 -- mem_timeline: neighbours in a session, and the session's total.
 CREATE INDEX observations_live_session ON observations (session_id, id) WHERE deleted_at IS NULL;
--- mem_compact: the oldest live rows.
-CREATE INDEX observations_live_created ON observations (created_at, id) WHERE deleted_at IS NULL;
+-- mem_compact: the oldest live rows, filtered on project and scope inside the index.
+CREATE INDEX observations_live_created
+    ON observations (created_at, id, project, scope) WHERE deleted_at IS NULL;
 -- mem_save: the 15-minute duplicate check and the topic_key upsert.
 CREATE INDEX observations_dedupe
     ON observations (normalized_hash, project, scope, created_at) WHERE deleted_at IS NULL;
@@ -65,8 +66,8 @@ CREATE INDEX observations_topic
     ON observations (topic_key, project, scope, updated_at)
     WHERE deleted_at IS NULL AND topic_key IS NOT NULL;
 
-CREATE INDEX sessions_project_started ON sessions (project, started_at);
-CREATE INDEX sessions_started ON sessions (started_at);
+CREATE INDEX sessions_project_started ON sessions (project, started_at, id);
+CREATE INDEX sessions_started ON sessions (started_at, id);
 CREATE INDEX prompts_project ON prompts (project, id);
 CREATE INDEX prompts_session ON prompts (session_id);
 

@@ -193,7 +193,7 @@ class MemoryStore:
         clean_title, title_spans = clean_text("title", title, cap=MAX_TITLE_CHARS)
         clean_content, content_spans = clean_text("content", content, cap=MAX_CONTENT_CHARS)
         kind = normalize_type(type)
-        where = normalize_scope(scope)
+        kept_scope = normalize_scope(scope)
         topic = normalize_topic_key(topic_key)
         wanted_session = normalize_session_id(session_id) if session_id is not None else None
         given_project = optional_project(project)
@@ -212,7 +212,7 @@ class MemoryStore:
                     "SELECT id FROM observations WHERE topic_key = ? AND project = ? "
                     "AND scope = ? AND deleted_at IS NULL AND topic_key IS NOT NULL "
                     "ORDER BY updated_at DESC, id DESC LIMIT 1",
-                    (topic, name, where),
+                    (topic, name, kept_scope),
                 ).fetchone()
             if existing is not None:
                 conn.execute(
@@ -227,7 +227,7 @@ class MemoryStore:
                     "SELECT id FROM observations WHERE normalized_hash = ? AND project = ? "
                     "AND scope = ? AND created_at >= ? AND deleted_at IS NULL "
                     "ORDER BY created_at DESC, id DESC LIMIT 1",
-                    (digest, name, where, _format(now_time - DEDUPE_WINDOW)),
+                    (digest, name, kept_scope, _format(now_time - DEDUPE_WINDOW)),
                 ).fetchone()
                 if duplicate is not None:
                     conn.execute(
@@ -242,7 +242,7 @@ class MemoryStore:
                         session_id=session,
                         type=kind,
                         project=name,
-                        scope=where,
+                        scope=kept_scope,
                         topic_key=topic,
                         normalized_hash=digest,
                         now=now,
@@ -393,7 +393,7 @@ class MemoryStore:
         self, project: str | None = None, scope: str | None = None, limit: int = 20
     ) -> ContextData:
         """Recent sessions (5), prompts (10) and ``limit`` observations, newest first."""
-        name, where, _ = _filters(project, scope, None)
+        name, scope_filter, _ = _filters(project, scope, None)
         if not 1 <= limit <= MAX_SEARCH_LIMIT:
             raise InvalidMemoryInput(f"limit must be between 1 and {MAX_SEARCH_LIMIT}.")
 
@@ -420,8 +420,8 @@ class MemoryStore:
             return ContextData(
                 sessions=sessions,
                 prompts=prompts,
-                observations=queries.recent_observations(conn, limit, name, where),
-                total_observations=queries.count_observations(conn, name, where),
+                observations=queries.recent_observations(conn, limit, name, scope_filter),
+                total_observations=queries.count_observations(conn, name, scope_filter),
             )
 
         return self._read(work)
@@ -522,7 +522,7 @@ class MemoryStore:
         limit: int = compaction.STALE_LIMIT_DEFAULT,
     ) -> StaleReport:
         """find_stale_observations, with the count of every stale observation."""
-        name, where, _ = _filters(project, scope, None)
+        name, scope_filter, _ = _filters(project, scope, None)
         _check_days(older_than_days)
         if not 1 <= limit <= compaction.STALE_LIMIT_MAX:
             raise InvalidMemoryInput(
@@ -533,9 +533,9 @@ class MemoryStore:
         def work(conn: sqlite3.Connection) -> StaleReport:
             return StaleReport(
                 observations=compaction.find_stale(
-                    conn, project=name, scope=where, cutoff=cutoff, limit=limit
+                    conn, project=name, scope=scope_filter, cutoff=cutoff, limit=limit
                 ),
-                total=compaction.count_stale(conn, project=name, scope=where, cutoff=cutoff),
+                total=compaction.count_stale(conn, project=name, scope=scope_filter, cutoff=cutoff),
                 cutoff=cutoff,
             )
 
@@ -547,7 +547,7 @@ class MemoryStore:
         Refused as a whole (CompactionRefused, nothing deleted) when an id is unknown, already
         deleted, or outside the project / scope / age filter.
         """
-        name, where, _ = _filters(request.project, request.scope, None)
+        name, scope_filter, _ = _filters(request.project, request.scope, None)
         _check_days(request.older_than_days)
         ids = unique_ids(request.ids, maximum=compaction.MAX_COMPACT_IDS, name="compact_ids")
         if request.summary_content is not None and request.summary_title is None:
@@ -580,7 +580,7 @@ class MemoryStore:
                 conn,
                 ids=ids,
                 project=name,
-                scope=where,
+                scope=scope_filter,
                 cutoff=cutoff,
                 older_than_days=request.older_than_days,
                 summary=summary,

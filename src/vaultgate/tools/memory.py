@@ -11,7 +11,7 @@ from typing import Annotated
 from pydantic import Field
 
 from vaultgate.errors import InvalidMemoryInput
-from vaultgate.memory.inputs import optional_project, parse_id_list
+from vaultgate.memory.inputs import normalize_type, optional_project, parse_id_list
 from vaultgate.memory.models import CompactRequest, Scope, SearchOptions
 from vaultgate.memory.render import (
     DEFAULT_MAX_TOKENS,
@@ -230,7 +230,9 @@ async def mem_search(
     """
     options = SearchOptions(project=project, type=type, scope=scope, limit=limit)
     result = await app_state(ctx).memory.run(lambda store: store.search(query, options))
-    filters = describe_filters(optional_project(project), scope, type)
+    filters = describe_filters(
+        optional_project(project), scope, normalize_type(type) if type is not None else None
+    )
     return [
         text(
             render_search(

@@ -1,8 +1,8 @@
 """Which tools a server offers: the tool profiles of VAULTGATE_TOOLS.
 
 - ``full``: every single tool, the dispatchers and discover.
-- ``compact``: ``vault``, ``active_file``, ``discover``, ``fetch`` and the memory tools; every
-  note operation stays reachable through the dispatchers.
+- ``compact``: ``vault``, ``active_file``, ``discover``, ``fetch``, the memory tools and the SDD
+  tools; every note operation stays reachable through the dispatchers.
 - a comma-separated list of tool names: exactly those.
 
 Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault; the
@@ -25,6 +25,7 @@ from vaultgate.tools import (
     memory,
     periodic,
     read,
+    sdd,
     search,
     templates,
     web,
@@ -44,12 +45,13 @@ SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
     templates,
     web,
     memory,
+    sdd,
 )
 DISPATCHER_SPECS: list[ToolSpec] = [
     (dispatch.vault, DESTRUCTIVE),
     (dispatch.active_file, DESTRUCTIVE),
 ]
-COMPACT_MODULES = (web, memory)
+COMPACT_MODULES = (web, memory, sdd)
 PROFILES = ("compact", "full")
 
 

@@ -1,0 +1,135 @@
+"""Reading the SDD folder through the guarded Obsidian client: the inventory, then artifacts.
+
+The inventory comes from the lister's recursive walk (cached briefly, dropped after any write
+through vaultgate), so repeated calls cost one walk. Artifacts are read concurrently, a few at a
+time; the first failure stops the remaining reads, so an Obsidian that stopped answering costs
+one timeout, not one per file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import anyio
+
+from vaultgate.errors import (
+    AuthenticationFailed,
+    NotFound,
+    ObsidianError,
+    ObsidianTimeout,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+    VaultgateError,
+)
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.paths import normalize_directory
+from vaultgate.sdd.layout import STAGES, ChangeLayout, Inventory, Stage, parse_inventory
+from vaultgate.sdd.models import Artifact, Change
+from vaultgate.vault.listing import VaultLister
+
+READ_CONCURRENCY = 8
+
+# The failures that mean "the vault cannot be reached at all": the SDD tools then answer with
+# their memory part and say why the vault part is missing, instead of failing as a whole.
+VAULT_DOWN: tuple[type[ObsidianError], ...] = (
+    ObsidianUnreachable,
+    ObsidianTimeout,
+    ObsidianTLSError,
+    AuthenticationFailed,
+)
+
+
+class SddVault:
+    """The SDD folder of one vault, as the guarded client lets this server see it."""
+
+    def __init__(self, client: ObsidianClient, lister: VaultLister, folder: str) -> None:
+        self._client = client
+        self._lister = lister
+        self.folder = normalize_directory(folder)
+
+    async def inventory(self) -> Inventory:
+        """Every project and change below the folder; ``exists=False`` when there is none."""
+        try:
+            paths = await self._lister.list_recursive(self.folder)
+        except NotFound:
+            return Inventory(folder=self.folder, exists=False)
+        except BaseExceptionGroup as group:
+            # The lister walks folders in a task group, which wraps what one walker raised.
+            error = first_vaultgate_error(group)
+            if error is None:
+                raise
+            if isinstance(error, NotFound):
+                return Inventory(folder=self.folder, exists=False)
+            raise error from group
+        return parse_inventory(self.folder, paths)
+
+    async def load(
+        self, layouts: Sequence[ChangeLayout], stages: Sequence[Stage] = STAGES
+    ) -> list[Change]:
+        """The changes with the text of their ``stages`` that exist, in the order given."""
+        wanted = [
+            (layout, stage) for layout in layouts for stage in stages if stage in layout.stages
+        ]
+        texts = await self._read_all([layout.stages[stage] for layout, stage in wanted])
+        return [
+            Change(
+                layout=layout,
+                artifacts=tuple(
+                    Artifact(stage=stage, path=path, content=texts[path])
+                    for stage in stages
+                    if (path := layout.stages.get(stage)) is not None and path in texts
+                ),
+            )
+            for layout in layouts
+        ]
+
+    async def _read_all(self, paths: Sequence[str]) -> dict[str, str]:
+        texts: dict[str, str] = {}
+        failures: list[VaultgateError] = []
+        limiter = anyio.Semaphore(READ_CONCURRENCY)
+
+        async def read(path: str, scope: anyio.CancelScope) -> None:
+            try:
+                async with limiter:
+                    note = await self._client.read_note(path)
+            except NotFound:
+                return  # deleted since the (cached) listing: reported as a missing stage
+            except VaultgateError as exc:
+                failures.append(exc)
+                scope.cancel()
+                return
+            texts[path] = note.content
+
+        async with anyio.create_task_group() as tg:
+            for path in paths:
+                tg.start_soon(read, path, tg.cancel_scope)
+        if failures:
+            raise failures[0]
+        return texts
+
+
+def first_vaultgate_error(group: BaseExceptionGroup) -> VaultgateError | None:
+    """The first of our errors inside ``group`` (nested groups included), if any."""
+    for error in group.exceptions:
+        if isinstance(error, VaultgateError):
+            return error
+        if isinstance(error, BaseExceptionGroup):
+            found = first_vaultgate_error(error)
+            if found is not None:
+                return found
+    return None
+
+
+def unavailable_reason(error: ObsidianError) -> str:
+    """Why the vault part is missing, in one line without a trailing full stop."""
+    match error:
+        case ObsidianUnreachable():
+            return f"Obsidian is not reachable at {error.url}"
+        case ObsidianTimeout():
+            return f"Obsidian at {error.url} did not answer within {error.seconds:g} s"
+        case ObsidianTLSError():
+            return f"the TLS connection to {error.url} failed ({error.detail})"
+        case AuthenticationFailed():
+            return "Obsidian rejected the API key (OBSIDIAN_API_KEY)"
+        case _:
+            return str(error).split(". ", 1)[0].rstrip(".")

@@ -46,6 +46,11 @@ project with mem_context; save decisions, fixes and discoveries with mem_save (a
 updates one memory in place instead of adding another). To shrink old memory, call mem_compact
 with older_than_days only to list candidates, review them, then call it again with compact_ids
 and a summary that keeps what still matters: all of it happens in one transaction.
+
+For spec-driven work, call sdd_context_check(change_description) before starting a change: it
+lists matching changes, their artifacts and related memories. sdd_get_context defaults to
+detail_level='summary' (stages and sizes); narrow it with change= and stage=, and use 'full' to
+read an artifact.
 """
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,9 @@ from tests.tools.conftest import (
     vault_files,
 )
 
+from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
+from vaultgate.server import build_server
 
 pytestmark = pytest.mark.anyio
 
@@ -358,3 +361,24 @@ async def test_a_recursive_walk_reports_progress_when_asked(client: Client, vaul
     assert len(updates) == len(walked_folders - {"./"})
     assert [u[0] for u in updates] == list(range(1, len(updates) + 1))
     assert all(message and "folders" in message for _, message in updates)
+
+
+async def test_a_recursive_listing_of_a_missing_folder_says_so(client: Client) -> None:
+    message = error_text(
+        await client.call_tool("list_vault_files", {"directory": "Nowhere", "recursive": True})
+    )
+
+    assert "'Nowhere/' was not found" in message
+
+
+async def test_a_recursive_listing_with_obsidian_down_says_what_to_check() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings.from_env(
+        {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_PORT": str(port), "VAULTGATE_TOOLS": "full"}
+    )
+    async with Client(build_server(settings)) as client:
+        message = error_text(await client.call_tool("list_vault_files", {"recursive": True}))
+
+    assert "not reachable" in message

@@ -53,14 +53,6 @@ class SddVault:
             paths = await self._lister.list_recursive(self.folder)
         except NotFound:
             return Inventory(folder=self.folder, exists=False)
-        except BaseExceptionGroup as group:
-            # The lister walks folders in a task group, which wraps what one walker raised.
-            error = first_vaultgate_error(group)
-            if error is None:
-                raise
-            if isinstance(error, NotFound):
-                return Inventory(folder=self.folder, exists=False)
-            raise error from group
         return parse_inventory(self.folder, paths)
 
     async def load(
@@ -106,18 +98,6 @@ class SddVault:
         if failures:
             raise failures[0]
         return texts
-
-
-def first_vaultgate_error(group: BaseExceptionGroup) -> VaultgateError | None:
-    """The first of our errors inside ``group`` (nested groups included), if any."""
-    for error in group.exceptions:
-        if isinstance(error, VaultgateError):
-            return error
-        if isinstance(error, BaseExceptionGroup):
-            found = first_vaultgate_error(error)
-            if found is not None:
-                return found
-    return None
 
 
 def unavailable_reason(error: ObsidianError) -> str:

@@ -13,7 +13,7 @@ import anyio
 from wcmatch import glob
 
 from vaultgate.cache import TTLCache
-from vaultgate.errors import InvalidArgument
+from vaultgate.errors import InvalidArgument, VaultgateError
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.paths import normalize_directory
 
@@ -96,6 +96,16 @@ class VaultLister:
                 else:
                     files.append(path)
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(visit, root, tg)
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(visit, root, tg)
+        except* VaultgateError as group:
+            # A task group wraps what one walker raised; callers (and the model) get our error
+            # itself, e.g. "folder not found" or "Obsidian is not reachable".
+            raise _first_leaf(group) from None
         return files
+
+
+def _first_leaf(group: BaseExceptionGroup[VaultgateError]) -> VaultgateError:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

@@ -28,6 +28,11 @@ LONG_NOTE = "Resources/Long essay.md"
 ACTIVE_NOTE = "Daily/2026-11-21.md"
 
 
+def say(text: str) -> None:
+    """The demo is a command of its own (never the server), so stdout is its output."""
+    sys.stdout.write(text + "\n")
+
+
 def fixture_vault() -> Path:
     """The sample vault: in the source tree, or bundled into the installed package."""
     in_tree = Path(__file__).resolve().parents[2] / "fixtures" / "vault"
@@ -79,9 +84,9 @@ class Tour:
         if result.is_error:
             self.failures += 1
         args = json.dumps(arguments, ensure_ascii=False)
-        print(f"\n▶ {title}\n  {tool}({args}) → {status}, {size:,} characters")
+        say(f"\n▶ {title}\n  {tool}({args}) → {status}, {size:,} characters")
         for line in _preview(texts):
-            print(f"  │ {line}")
+            say(f"  │ {line}")
         return texts
 
 
@@ -104,7 +109,7 @@ async def tour(emulator: RunningEmulator) -> int:
             separators=(",", ":"),
             ensure_ascii=False,
         )
-        print(
+        say(
             f"Connected to vaultgate over stdio: {len(tools.tools)} tools, tools/list is "
             f"{len(listed):,} characters."
         )
@@ -174,11 +179,11 @@ async def tour(emulator: RunningEmulator) -> int:
         # The last call is meant to fail; everything else must have worked.
         expected_failures = 1
         ok = run.failures == expected_failures
-        print("\nDemo complete." if ok else f"\n{run.failures - expected_failures} call(s) failed.")
+        say("\nDemo complete." if ok else f"\n{run.failures - expected_failures} call(s) failed.")
         return 0 if ok else 1
 
 
 def run_demo() -> int:
     with demo_emulator() as emulator:
-        print(f"Emulated Local REST API {emulator.https_url} serving a copy of the sample vault.")
+        say(f"Emulated Local REST API {emulator.https_url} serving a copy of the sample vault.")
         return anyio.run(tour, emulator)

@@ -20,6 +20,11 @@ from vaultgate.obsidian.features import FEATURES, FeatureSet
 from vaultgate.obsidian.transport import build_http_client
 
 
+def say(text: str) -> None:
+    """The doctor is a command of its own (never the server), so stdout is its report."""
+    sys.stdout.write(text + "\n")
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     name: str
@@ -153,7 +158,7 @@ def render(checks: list[Check]) -> str:
 
 def run_doctor(settings: Settings) -> int:
     checks = anyio.run(run_checks, settings)
-    print(render(checks))
+    say(render(checks))
     failed = [check for check in checks if not check.ok]
     if failed:
         print(f"\n{len(failed)} check(s) failed.", file=sys.stderr)

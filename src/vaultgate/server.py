@@ -21,7 +21,9 @@ from vaultgate.vault.policy import AccessPolicy
 
 INSTRUCTIONS = """\
 Start with discover(): it lists every operation with its parameters (discover(operation=
-'vault.read') explains one) and which features the user's plugin version has.
+'vault.read') explains one) and which features the user's plugin version has. Hints in errors
+name single tools (list_vault_files, get_vault_file, ...); when only the dispatchers are
+offered, use the vault operation discover lists for that tool (list, read, ...).
 
 vaultgate reaches the user's Obsidian vault through the Local REST API plugin. Every response is
 bounded so it never floods your context:

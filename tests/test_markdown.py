@@ -297,11 +297,12 @@ def test_exact_full_path_wins_over_tail_match() -> None:
     assert resolve_heading(parse_headings(text), "Notes").start == 0
 
 
-def test_repeated_identical_full_path_resolves_to_first() -> None:
+def test_repeated_identical_full_path_resolves_to_the_last_as_the_plugin_does() -> None:
+    # markdown-patch keys its document map by heading path, so a later repeat wins.
     text = "# Day\n## Log\nfirst\n# Day\n## Log\nsecond\n"
     headings = parse_headings(text)
-    assert section_text(text, resolve_heading(headings, "Day::Log")) == "first\n"
-    assert section_text(text, resolve_heading(headings, "Log")) == "first\n"
+    assert section_text(text, resolve_heading(headings, "Day::Log")) == "second\n"
+    assert section_text(text, resolve_heading(headings, "Log")) == "second\n"
 
 
 def test_resolve_with_custom_delimiter() -> None:

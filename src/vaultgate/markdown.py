@@ -340,7 +340,8 @@ def _listing(items: Sequence[str], kind: str) -> str:
 def resolve_heading(headings: Sequence[Heading], target: str, delimiter: str = "::") -> Heading:
     """The heading ``target`` names: an exact full path, else a unique path tail (leaf name).
 
-    Several headings with the very same full path resolve to the first, as the plugin does.
+    Several headings with the very same full path resolve to the last: the plugin's patch
+    engine keys its document map by path, so a later repeat overwrites an earlier one.
     Raises SectionNotFound (listing what exists) or AmbiguousSection (listing candidates).
     """
     return headings[resolve_heading_path([h.path for h in headings], target, delimiter)]
@@ -356,9 +357,9 @@ def resolve_heading_path(
     if not delimiter:
         raise InvalidArgument("The heading delimiter must not be empty; use '::'.")
     wanted = tuple(part.strip() for part in target.split(delimiter))
-    for index, path in enumerate(paths):
-        if path == wanted:
-            return index
+    exact = [index for index, path in enumerate(paths) if path == wanted]
+    if exact:
+        return exact[-1]
     n = len(wanted)
     matches = [i for i, path in enumerate(paths) if len(path) >= n and path[-n:] == wanted]
     if len(matches) == 1:
@@ -371,8 +372,8 @@ def resolve_heading_path(
             target,
         )
     candidates = list(dict.fromkeys(delimiter.join(paths[i]) for i in matches))
-    if len(candidates) == 1:  # repeats of one full path: the first, like the exact match
-        return matches[0]
+    if len(candidates) == 1:  # repeats of one full path: the last, like the exact match
+        return matches[-1]
     listed = ", ".join(repr(c) for c in candidates)
     raise AmbiguousSection(
         f"Heading {target!r} is ambiguous; it matches {listed}. "

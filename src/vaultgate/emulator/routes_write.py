@@ -44,19 +44,28 @@ def _require_file_path(context: EmulatorContext, path: str) -> None:
         raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
 
 
-async def put(context: EmulatorContext, request: Request, address: Address) -> Response:
+async def _targeted(
+    context: EmulatorContext, request: Request, address: Address, operation: str
+) -> Response | None:
+    """A PUT/POST aimed at a section (by URL, or by headers on 3.6+), or None for the file."""
     if address.target is not None:
         if routes_patch.has_header_target(request):
             raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
         return await routes_patch.targeted_write(
-            context, request, address.path, address.target, "replace", from_headers=False
+            context, request, address.path, address.target, operation, from_headers=False
         )
     if context.behaviour.subdocument_paths:
         target = routes_patch.header_target(request)
         if target is not None:
             return await routes_patch.targeted_write(
-                context, request, address.path, target, "replace", from_headers=True
+                context, request, address.path, target, operation, from_headers=True
             )
+    return None
+
+
+async def put(context: EmulatorContext, request: Request, address: Address) -> Response:
+    if (targeted := await _targeted(context, request, address, "replace")) is not None:
+        return targeted
     _require_file_path(context, address.path)
     body = await read_body(request)
     if body.text is not None:
@@ -67,18 +76,8 @@ async def put(context: EmulatorContext, request: Request, address: Address) -> R
 
 
 async def post(context: EmulatorContext, request: Request, address: Address) -> Response:
-    if address.target is not None:
-        if routes_patch.has_header_target(request):
-            raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
-        return await routes_patch.targeted_write(
-            context, request, address.path, address.target, "append", from_headers=False
-        )
-    if context.behaviour.subdocument_paths:
-        target = routes_patch.header_target(request)
-        if target is not None:
-            return await routes_patch.targeted_write(
-                context, request, address.path, target, "append", from_headers=True
-            )
+    if (targeted := await _targeted(context, request, address, "append")) is not None:
+        return targeted
     _require_file_path(context, address.path)
     body = await read_body(request)
     if body.text is None:

@@ -12,7 +12,6 @@ import asyncio
 import dataclasses
 import datetime as dt
 import hashlib
-import logging
 import secrets
 import shutil
 import socket
@@ -31,8 +30,6 @@ from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
 from vaultgate.emulator.state import EmulatorState
 from vaultgate.emulator.tls import make_self_signed_certificate
 from vaultgate.serving import NotifyingServer, listen_tcp
-
-logger = logging.getLogger(__name__)
 
 DEFAULT_HTTPS_PORT = 27124
 _START_TIMEOUT = 30.0

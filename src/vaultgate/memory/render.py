@@ -28,7 +28,6 @@ from vaultgate.memory.models import (
 from vaultgate.paging import estimate_tokens, fit_count, navigation_hint
 
 DetailLevel = Literal["summary", "standard", "full"]
-DETAIL_LEVELS: tuple[DetailLevel, ...] = ("summary", "standard", "full")
 
 SUMMARY_FOOTER = "Use detail_level: standard or full for more detail"
 SEARCH_HINT = "results. Use limit or mem_get_observation #ID for more."

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
 
-from vaultgate.errors import InvalidArgument, ReadOnlyMode
+from vaultgate.errors import ReadOnlyMode
 from vaultgate.obsidian.patch import Operation as PatchOperation
 from vaultgate.obsidian.patch import TargetType
 from vaultgate.tools import active, edit, read, search
@@ -194,12 +194,3 @@ async def active_file(
         "newLeaf": newLeaf,
     }
     return await dispatch(ctx, "active_file", operation, arguments)
-
-
-def route_for(name: str) -> tuple[str, str, Route]:
-    """'vault.read' → ('vault', 'read', route); an unknown name is an InvalidArgument."""
-    dispatcher, _, operation = name.partition(".")
-    routes, _ = DISPATCHERS.get(dispatcher, ({}, ()))
-    if operation not in routes:
-        raise InvalidArgument(f"No operation {name!r}. Call discover() to list them.")
-    return dispatcher, operation, routes[operation]

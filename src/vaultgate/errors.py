@@ -29,6 +29,7 @@
         ├── NotFound                    404 on a path                                  (path)
         ├── DestinationExists           MOVE onto an existing note without overwrite   (path)
         ├── FeatureUnavailable          the running plugin version lacks a feature     (feature)
+        ├── MalformedAnswer             an answer not in the API's shape: names the field  (what)
         └── ObsidianAPIError            any other error answer            (status, error_code)
             └── PatchRejected           a PATCH the plugin refused (40080, 409)         (reason)
 
@@ -175,6 +176,27 @@ class FeatureUnavailable(ObsidianError):
     def __init__(self, feature: str, message: str) -> None:
         self.feature = feature
         super().__init__(message)
+
+
+class MalformedAnswer(ObsidianError):
+    """The plugin answered, but not in the shape its API promises: names what was wrong."""
+
+    def __init__(self, what: str, problem: str, *, foreign: bool = False) -> None:
+        self.what = what
+        self.problem = problem
+        self.foreign = foreign  # the answer looks like it came from something else
+        if foreign:
+            hint = (
+                "Something other than the Local REST API may be answering there; "
+                "`vaultgate doctor` shows what answers at OBSIDIAN_HOST and OBSIDIAN_PORT."
+            )
+        else:
+            hint = (
+                "The connection itself worked. Retry once; if it happens again, this plugin "
+                "version answers in a shape vaultgate does not know: tell the user, with the "
+                "plugin version that get_server_info shows."
+            )
+        super().__init__(f"Obsidian answered, but {what} was malformed: {problem}. {hint}")
 
 
 class ObsidianAPIError(ObsidianError):

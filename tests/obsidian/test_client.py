@@ -21,6 +21,7 @@ from vaultgate.errors import (
     AuthenticationFailed,
     FeatureUnavailable,
     InvalidPath,
+    MalformedAnswer,
     NotFound,
     ObsidianAPIError,
     ObsidianError,
@@ -112,14 +113,14 @@ async def test_status_is_cached_until_refreshed(
         pytest.param(httpx.Response(200, json=root_answer("banana")), id="bad-version"),
     ],
 )
-async def test_status_from_something_else_is_an_api_error(
+async def test_status_from_something_else_says_so_and_points_at_the_port(
     client: ObsidianClient, router: respx.Router, response: httpx.Response
 ) -> None:
     router.get("/").mock(return_value=response)
 
-    with pytest.raises(ObsidianAPIError, match="OBSIDIAN_PORT") as caught:
+    with pytest.raises(MalformedAnswer, match="OBSIDIAN_PORT") as caught:
         await client.status()
-    assert caught.value.status == 200
+    assert caught.value.foreign
 
 
 # --- listing --------------------------------------------------------------------------------
@@ -279,13 +280,15 @@ async def test_read_note_json_of_the_active_file(
     assert (await client.read_note_json(None))["path"] == "x.md"
 
 
-async def test_note_json_that_is_not_an_object_is_an_api_error(
+async def test_note_json_that_is_not_an_object_is_malformed_not_a_connection_problem(
     client: ObsidianClient, router: respx.Router
 ) -> None:
     router.get("/vault/a.md").respond(200, json=["not", "an", "object"])
 
-    with pytest.raises(ObsidianAPIError, match="expected shape"):
+    with pytest.raises(MalformedAnswer, match="the note JSON was malformed") as caught:
         await client.read_note_json("a.md")
+    assert "OBSIDIAN_PORT" not in str(caught.value)
+    assert "connection itself worked" in str(caught.value)
 
 
 async def test_missing_note_is_not_found_and_names_its_folder(
@@ -445,13 +448,13 @@ async def test_document_map_before_3_4_is_built_from_the_markdown(
     assert route.calls.last.request.headers["Accept"] == "text/markdown"
 
 
-async def test_document_map_with_a_wrong_shape_is_an_api_error(
+async def test_document_map_with_a_wrong_shape_names_the_field(
     client: ObsidianClient, router: respx.Router
 ) -> None:
     serve_version(router, "5.1.0")
     router.get("/vault/a.md").respond(200, json={"headings": 3})
 
-    with pytest.raises(ObsidianAPIError, match="document map"):
+    with pytest.raises(MalformedAnswer, match="document map was malformed: headings: "):
         await client.read_document_map("a.md")
 
 
@@ -478,6 +481,48 @@ async def test_search_simple_sends_query_parameters_and_the_search_timeout(
     assert dict(request.url.params) == {"query": "café & co?", "contextLength": "40"}
     assert request.content == b""
     assert request.extensions["timeout"]["read"] == 30.0
+
+
+async def test_search_answer_with_half_an_emoji_is_read_with_a_replacement_character(
+    client: ObsidianClient, router: respx.Router
+) -> None:
+    # Plugin <= 5.1.0 cuts contexts by UTF-16 code units: a lone surrogate escape is valid JSON.
+    body = (
+        b'[{"filename": "\xf0\x9f\x9a\x80 a.md", "score": -1, "matches": [{"match": '
+        b'{"start": 101, "end": 103}, "context": "\\ude80aaa zz \xe6\x97\xa5\xe6\x9c\xac '
+        b'\\ud83d"}]}]'
+    )
+    router.post("/search/simple/").respond(
+        200, content=body, headers={"Content-Type": "application/json"}
+    )
+
+    [hit] = await client.search_simple("zz", 100)
+
+    assert hit["filename"] == "🚀 a.md"
+    assert hit.get("matches", [])[0]["context"] == "\ufffdaaa zz 日本 \ufffd"
+
+
+@pytest.mark.parametrize(
+    ("hits", "where"),
+    [
+        pytest.param([{"score": 1, "matches": []}], "[0].filename", id="no-filename"),
+        pytest.param(
+            [{"filename": "a.md"}, {"filename": "b.md", "matches": [{"context": "x"}]}],
+            "[1].matches[0].match",
+            id="match-without-span",
+        ),
+        pytest.param({"results": []}, "the top level", id="not-a-list"),
+    ],
+)
+async def test_malformed_search_answer_names_the_result_and_field(
+    client: ObsidianClient, router: respx.Router, hits: object, where: str
+) -> None:
+    router.post("/search/simple/").respond(200, json=hits)
+
+    with pytest.raises(MalformedAnswer) as caught:
+        await client.search_simple("x", 10)
+    assert where in str(caught.value)
+    assert "OBSIDIAN_HOST" not in str(caught.value)
 
 
 async def test_search_jsonlogic_sends_the_query_as_jsonlogic(
@@ -602,12 +647,12 @@ async def test_search_smart_bad_request_keeps_the_routes_own_error(
         pytest.param(lambda c: c.search_jsonlogic({"var": "path"}), id="jsonlogic"),
     ],
 )
-async def test_search_results_that_are_not_a_list_of_objects_are_an_api_error(
+async def test_search_results_that_are_not_a_list_of_objects_are_malformed(
     client: ObsidianClient, router: respx.Router, search: Call
 ) -> None:
     router.post(path__regex=r"^/search/").respond(200, json={"oops": True})
 
-    with pytest.raises(ObsidianAPIError, match="search results"):
+    with pytest.raises(MalformedAnswer, match="search results was malformed"):
         await search(client)
 
 

@@ -19,6 +19,7 @@ from vaultgate.errors import (
     FeatureUnavailable,
     InvalidArgument,
     InvalidPath,
+    MalformedAnswer,
     NotFound,
     ObsidianAPIError,
     ObsidianError,
@@ -687,12 +688,12 @@ async def test_list_commands_returns_ids_and_names(
 @pytest.mark.parametrize(
     "answer", [{"commands": [{"id": 3}]}, {"cmds": []}, [{"id": "a", "name": "b"}]]
 )
-async def test_a_command_list_of_another_shape_is_an_api_error(
+async def test_a_command_list_of_another_shape_is_malformed(
     client: ObsidianClient, router: respx.Router, answer: Any
 ) -> None:
     router.get("/commands/").respond(200, json=answer)
 
-    with pytest.raises(ObsidianAPIError, match="command list"):
+    with pytest.raises(MalformedAnswer, match="command list was malformed"):
         await client.list_commands()
 
 
@@ -1045,12 +1046,12 @@ async def test_execute_template_errors(
         assert part in str(caught.value)
 
 
-async def test_a_template_result_that_is_not_an_object_is_an_api_error(
+async def test_a_template_result_that_is_not_an_object_is_malformed(
     client: ObsidianClient, router: respx.Router
 ) -> None:
     router.post("/templates/execute").respond(200, json=["x"])
 
-    with pytest.raises(ObsidianAPIError, match="template result"):
+    with pytest.raises(MalformedAnswer, match="template result was malformed"):
         await client.execute_template("T.md", {}, create_file=False, target_path=None)
 
 

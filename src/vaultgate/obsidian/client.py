@@ -20,11 +20,10 @@ import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote, unquote
 
 import httpx
-from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from vaultgate import markdown
 from vaultgate.config import ObsidianSettings
@@ -33,6 +32,7 @@ from vaultgate.errors import (
     DestinationExists,
     FeatureUnavailable,
     InvalidArgument,
+    MalformedAnswer,
     NotFound,
     ObsidianAPIError,
     ObsidianError,
@@ -42,15 +42,18 @@ from vaultgate.errors import (
     PatchRejected,
 )
 from vaultgate.markdown import DocumentMap
+from vaultgate.obsidian.answers import parse_as, parse_model
 from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.obsidian.models import (
     JSON_OBJECT,
     NOTE_JSON,
-    SEARCH_RESULTS,
+    SIMPLE_RESULTS,
+    STRUCTURED_RESULTS,
     CommandsAnswer,
     DirectoryAnswer,
     DocumentMapAnswer,
     RootAnswer,
+    SimpleHit,
     SmartSearchAnswer,
     TagsAnswer,
 )
@@ -176,9 +179,6 @@ _TEMPLATES_ROUTE = "/templates/execute"
 # A connection that dropped before any answer: worth one more try on an idempotent GET.
 _DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.ConnectError)
 
-_Model = TypeVar("_Model", bound=BaseModel)
-_T = TypeVar("_T")
-
 
 @dataclass(frozen=True)
 class ServerStatus:
@@ -238,11 +238,16 @@ class ObsidianClient:
             "Something other than the Local REST API answers there; check OBSIDIAN_PORT.",
         )
         response = await self._send("GET", "/", call)
-        answer = _parse(response, RootAnswer, "GET /")
+        what = "the server status (GET /)"
         try:
+            answer = parse_model(response, RootAnswer, what)
             version = Version.parse(answer.versions.plugin)
+        except MalformedAnswer as exc:
+            # Any answer to GET / without the plugin's versions is most likely not the plugin.
+            raise MalformedAnswer(what, exc.problem, foreign=True) from exc
         except ValueError as exc:
-            raise _unexpected(response, "GET /") from exc
+            problem = f"versions.self is {answer.versions.plugin!r}, not a version number"
+            raise MalformedAnswer(what, problem, foreign=True) from exc
         cert = answer.certificate_info
         return ServerStatus(
             authenticated=answer.authenticated,
@@ -270,7 +275,7 @@ class ObsidianClient:
             if folder == "" and (await self.status()).plugin_version < EMPTY_ROOT_LISTS_SINCE:
                 return []
             raise
-        return list(_parse(response, DirectoryAnswer, "the folder listing").files)
+        return list(parse_model(response, DirectoryAnswer, "the folder listing").files)
 
     async def read_note(self, path: str | None) -> Note:
         """The note's text. None reads the file active in Obsidian; its path comes from
@@ -287,7 +292,7 @@ class ObsidianClient:
         """The plugin's note JSON: path, content, frontmatter, tags, stat (links from 4.0)."""
         url, call = self._note(path)
         response = await self._send("GET", url, call, headers={"Accept": NOTE_JSON_TYPE})
-        return _parse_as(response, NOTE_JSON, "the note JSON")
+        return parse_as(response, NOTE_JSON, "the note JSON")
 
     async def read_document_map(self, path: str | None) -> DocumentMap:
         """Headings as full ``A::B`` paths, block ids, frontmatter keys (the 1.x shape).
@@ -300,7 +305,7 @@ class ObsidianClient:
         if not (await self.features()).has("document_map"):
             return markdown.document_map((await self.read_note(path)).content)
         response = await self._send("GET", url, call, headers={"Accept": DOCUMENT_MAP_TYPE})
-        return _parse(response, DocumentMapAnswer, "the document map").normalised()
+        return parse_model(response, DocumentMapAnswer, "the document map").normalised()
 
     def _note(self, path: str | None) -> tuple[str, _Call]:
         if path is None:
@@ -315,7 +320,7 @@ class ObsidianClient:
 
     # --- searching ------------------------------------------------------------------------
 
-    async def search_simple(self, query: str, context_length: int) -> list[dict[str, Any]]:
+    async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         """Obsidian's simple search over every note: raw plugin results."""
         response = await self._send(
             "POST",
@@ -324,7 +329,7 @@ class ObsidianClient:
             params={"query": query, "contextLength": context_length},
             search=True,
         )
-        return _parse_as(response, SEARCH_RESULTS, "the search results")
+        return parse_as(response, SIMPLE_RESULTS, "the search results")
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
         """A JsonLogic query evaluated against every note's JSON: ``[{filename, result}]``."""
@@ -346,7 +351,8 @@ class ObsidianClient:
             content=body.encode("utf-8"),
             search=True,
         )
-        return _parse_as(response, SEARCH_RESULTS, "the search results")
+        rows = parse_as(response, STRUCTURED_RESULTS, "the search results")
+        return [dict(row) for row in rows]
 
     async def search_smart(
         self,
@@ -373,13 +379,13 @@ class ObsidianClient:
             content=body.encode("utf-8"),
             search=True,
         )
-        return list(_parse(response, SmartSearchAnswer, "the semantic search results").results)
+        return list(parse_model(response, SmartSearchAnswer, "the semantic search results").results)
 
     async def list_tags(self) -> list[dict[str, Any]]:
         """Every tag with its count (``{"name", "count"}``), plugin 3.5.0 and later."""
         (await self.features()).require("tags", action="Listing tags")
         response = await self._send("GET", "/tags/", _Call("/tags/", _NO_SUCH_ROUTE))
-        return list(_parse(response, TagsAnswer, "the tag list").tags)
+        return list(parse_model(response, TagsAnswer, "the tag list").tags)
 
     # --- writing (never retried: see _send) ----------------------------------------------
 
@@ -455,7 +461,7 @@ class ObsidianClient:
     async def list_commands(self) -> list[dict[str, Any]]:
         """Every command Obsidian knows: ``[{"id", "name"}]``."""
         response = await self._send("GET", "/commands/", _Call("/commands/", _NO_SUCH_ROUTE))
-        answer = _parse(response, CommandsAnswer, "the command list")
+        answer = parse_model(response, CommandsAnswer, "the command list")
         return [command.model_dump() for command in answer.commands]
 
     async def execute_command(self, command_id: str) -> None:
@@ -531,7 +537,7 @@ class ObsidianClient:
             headers={"Content-Type": "application/json"},
             content=json.dumps(body, ensure_ascii=False).encode("utf-8"),
         )
-        return _parse_as(response, JSON_OBJECT, "the template result")
+        return parse_as(response, JSON_OBJECT, "the template result")
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -783,27 +789,3 @@ def _tls_failure(exc: BaseException) -> str | None:
             return current.reason or "TLS handshake failed"
         current = current.__cause__ or current.__context__
     return None
-
-
-def _parse(response: httpx.Response, model: type[_Model], what: str) -> _Model:
-    try:
-        return model.model_validate_json(response.content)
-    except ValidationError as exc:
-        raise _unexpected(response, what) from exc
-
-
-def _parse_as(response: httpx.Response, adapter: TypeAdapter[_T], what: str) -> _T:
-    try:
-        return adapter.validate_json(response.content)
-    except ValidationError as exc:
-        raise _unexpected(response, what) from exc
-
-
-def _unexpected(response: httpx.Response, what: str) -> ObsidianAPIError:
-    return ObsidianAPIError(
-        response.status_code,
-        None,
-        f"{what} did not have the expected shape",
-        "Check that OBSIDIAN_HOST and OBSIDIAN_PORT point at the Local REST API plugin; "
-        "`vaultgate doctor` shows what answers there.",
-    )

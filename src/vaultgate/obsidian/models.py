@@ -7,9 +7,13 @@ release adds some (``apiExtensions`` grew ``routes``, 6.x adds ``state`` to ``GE
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import (
+    Any,
+    NotRequired,  # pydantic needs this TypedDict on 3.11
+)
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typing_extensions import TypedDict
 
 from vaultgate.markdown import DocumentMap
 
@@ -98,7 +102,34 @@ class DocumentMapAnswer(_Answer):
         )
 
 
-SEARCH_RESULTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(list[dict[str, Any]])
+class SimpleSpan(TypedDict):
+    start: int  # UTF-16 offsets, as Obsidian counts
+    end: int
+    source: NotRequired[str]  # "content" or "filename" (4.0+)
+
+
+class SimpleMatch(TypedDict):
+    match: SimpleSpan
+    context: str
+
+
+class SimpleHit(TypedDict):
+    """One note of a simple search; the spec requires only what a match needs."""
+
+    filename: str
+    score: NotRequired[float]
+    matches: NotRequired[list[SimpleMatch]]
+
+
+class StructuredRow(TypedDict):
+    """One note of a JsonLogic or Dataview search: what the query returned for it."""
+
+    filename: str
+    result: NotRequired[Any]
+
+
+SIMPLE_RESULTS: TypeAdapter[list[SimpleHit]] = TypeAdapter(list[SimpleHit])
+STRUCTURED_RESULTS: TypeAdapter[list[StructuredRow]] = TypeAdapter(list[StructuredRow])
 NOTE_JSON: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 JSON_OBJECT: TypeAdapter[dict[str, Any]] = NOTE_JSON  # any JSON object, e.g. a template result
 

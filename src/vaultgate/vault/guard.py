@@ -17,6 +17,7 @@ from vaultgate.config import ObsidianSettings
 from vaultgate.errors import AccessDenied, NotFound, ReadOnlyMode
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import Note, ObsidianClient
+from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
 from vaultgate.paths import normalize_directory
 from vaultgate.vault.policy import AccessPolicy
@@ -73,8 +74,9 @@ class GuardedClient(ObsidianClient):
         self._check_read(note.path)
         return note
 
-    async def search_simple(self, query: str, context_length: int) -> list[dict[str, Any]]:
-        return self._visible(await super().search_simple(query, context_length), "filename")
+    async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
+        hits = await super().search_simple(query, context_length)
+        return [hit for hit in hits if self.policy.allows(hit["filename"])]
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
         return self._visible(await super().search_jsonlogic(query), "filename")

@@ -14,6 +14,8 @@ from typing import Any, Literal
 from vaultgate.cache import TTLCache
 from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.models import SimpleHit as PluginHit
+from vaultgate.obsidian.models import SimpleMatch
 from vaultgate.paths import normalize_directory
 
 SEARCH_TTL_SECONDS = 60.0
@@ -29,7 +31,7 @@ class SimpleHit:
 
     filename: str
     score: float
-    raw_matches: tuple[dict[str, Any], ...]
+    raw_matches: tuple[SimpleMatch, ...]
 
     def render(self, max_matches: int) -> dict[str, Any]:
         """Content matches first, in document order, then file-name matches."""
@@ -42,23 +44,14 @@ class SimpleHit:
         }
 
 
-def _span(raw: dict[str, Any]) -> dict[str, Any]:
-    span = raw.get("match")
-    return span if isinstance(span, dict) else {}
+def _match_order(raw: SimpleMatch) -> tuple[bool, int]:
+    span = raw["match"]
+    return (span.get("source", "content") != "content", span["start"])
 
 
-def _match_order(raw: dict[str, Any]) -> tuple[bool, int]:
-    span = _span(raw)
-    return (span.get("source", "content") != "content", int(span.get("start", 0)))
-
-
-def _match(raw: dict[str, Any]) -> dict[str, Any]:
-    span = _span(raw)
-    return {
-        "context": str(raw.get("context", "")),
-        "start": int(span.get("start", 0)),
-        "end": int(span.get("end", 0)),
-    }
+def _match(raw: SimpleMatch) -> dict[str, Any]:
+    span = raw["match"]
+    return {"context": raw["context"], "start": span["start"], "end": span["end"]}
 
 
 class VaultSearcher:
@@ -138,11 +131,11 @@ class VaultSearcher:
         ]
 
 
-def _simple_hit(item: dict[str, Any]) -> SimpleHit:
+def _simple_hit(item: PluginHit) -> SimpleHit:
     return SimpleHit(
-        filename=str(item.get("filename", "")),
-        score=float(item.get("score", 0.0)),
-        raw_matches=tuple(item.get("matches") or ()),
+        filename=item["filename"],
+        score=item.get("score", 0.0),
+        raw_matches=tuple(item.get("matches", ())),
     )
 
 

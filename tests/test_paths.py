@@ -9,17 +9,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultgate.errors import InvalidArgument, InvalidPath
+from vaultgate.errors import HiddenPath, InvalidArgument, InvalidPath
 from vaultgate.paths import (
     encode_header_value,
     encode_vault_path,
+    is_hidden,
     normalize_directory,
+    refuse_hidden_pattern,
     validate_vault_path,
 )
 
 PERCENT_ESCAPE = re.compile(r"%[0-9A-F]{2}")
 
-# Segments a vault can really hold: anything but '/', '\\' and NUL, and not '.', '..' or ''.
+# Segments of notes Obsidian indexes: anything but '/', '\\' and NUL, not starting with '.'.
 segments = st.one_of(
     st.text(
         st.characters(exclude_categories=["Cs"], exclude_characters="/\\\x00"),
@@ -27,7 +29,7 @@ segments = st.one_of(
         max_size=12,
     ),
     st.sampled_from(["My Notes", "café", "🎉 party", "C#", "100%", "what?", "a&b", "a..b.md"]),
-).filter(lambda segment: segment not in (".", ".."))
+).filter(lambda segment: not segment.startswith("."))
 
 vault_paths = st.lists(segments, min_size=1, max_size=5).map("/".join)
 
@@ -44,8 +46,6 @@ vault_paths = st.lists(segments, min_size=1, max_size=5).map("/".join)
         pytest.param("Why?/what?.md", id="question-mark"),
         pytest.param("R&D/a&b.md", id="ampersand"),
         pytest.param("a..b.md", id="double-dot-inside-a-name"),
-        pytest.param("notes/...md", id="three-dots"),
-        pytest.param(".obsidian/app.json", id="leading-dot-name"),
         pytest.param("notes/v1.2..3/x.md", id="dots-inside-a-folder-name"),
         pytest.param("Projects/", id="folder-with-trailing-slash"),
         pytest.param("a", id="single-segment"),
@@ -83,6 +83,55 @@ def test_unsafe_vault_paths_are_refused_with_a_reason(path: str, reason: str) ->
     assert caught.value.path == path
     assert reason in caught.value.reason
     assert isinstance(caught.value, InvalidArgument)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(".obsidian/app.json", id="config"),
+        pytest.param(".obsidian/plugins/obsidian-local-rest-api/data.json", id="the-key-file"),
+        pytest.param(".obsidian/plugins/evil/main.js", id="plugin-code"),
+        pytest.param(".obsidian/", id="config-folder"),
+        pytest.param(".obsidian", id="config-folder-bare"),
+        pytest.param(".trash/Private/old.md", id="trash"),
+        pytest.param(".git/config", id="git"),
+        pytest.param(".DS_Store", id="finder-file"),
+        pytest.param("Projects/.hidden/x.md", id="hidden-folder-inside"),
+        pytest.param("Projects/.secret.md", id="hidden-note"),
+        pytest.param("notes/...md", id="three-dots"),
+    ],
+)
+def test_hidden_paths_are_refused_as_not_part_of_the_vault(path: str) -> None:
+    with pytest.raises(HiddenPath, match="Hidden and configuration files are not part") as caught:
+        validate_vault_path(path)
+
+    assert caught.value.path == path
+    assert isinstance(caught.value, InvalidPath)
+    assert is_hidden(path)
+
+
+@given(parts=st.lists(segments, max_size=4), position=st.integers(0, 4), name=segments)
+def test_a_hidden_segment_is_refused_wherever_it_stands(
+    parts: list[str], position: int, name: str
+) -> None:
+    parts.insert(min(position, len(parts)), "." + name)
+    path = "/".join(parts)
+
+    with pytest.raises(HiddenPath):
+        validate_vault_path(path)
+    with pytest.raises(HiddenPath):
+        normalize_directory(path)
+
+
+@pytest.mark.parametrize("pattern", [".obsidian/**", "**/.*", "Projects/.hidden/*.md", ".trash"])
+def test_a_glob_naming_a_hidden_segment_is_refused(pattern: str) -> None:
+    with pytest.raises(HiddenPath, match="pattern"):
+        refuse_hidden_pattern(pattern)
+
+
+@pytest.mark.parametrize("pattern", ["**/*.md", "Projects/**", "a..b/*", "*.obsidian.md"])
+def test_ordinary_globs_pass(pattern: str) -> None:
+    refuse_hidden_pattern(pattern)
 
 
 def test_an_empty_path_is_accepted_only_when_allowed() -> None:

@@ -3,8 +3,11 @@
     VaultgateError                      message is written for the model: it says what to try next
     ├── ConfigError                     a bad setting; the server stops at start with one line
     ├── InvalidArgument                 a tool argument that cannot work (bad window, bad glob, ...)
-    │   └── InvalidPath                 a vault path with '..', a leading '/', or a backslash
+    │   ├── InvalidPath                 a vault path with '..', a leading '/', or a backslash
+    │   │   └── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
+    │   └── NotANote                    a folder given where one note is meant          (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
+    │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
     │   └── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
@@ -65,15 +68,65 @@ class InvalidPath(InvalidArgument):
         )
 
 
-class AccessDenied(VaultgateError):
-    """The server's allow/deny settings keep this path out of reach."""
+class HiddenPath(InvalidPath):
+    """A path (or glob) with a segment starting with '.': configuration, trash, VCS files.
 
-    def __init__(self, path: str, action: str = "read or write") -> None:
+    ``shown`` describes a path the plugin reported (the open note) without naming it.
+    """
+
+    def __init__(self, path: str, *, what: str = "path", shown: str = "") -> None:
+        self.path = shown or path
+        self.reason = "hidden"
+        subject = shown or f"The {what} {path!r}"
+        InvalidArgument.__init__(
+            self,
+            f"{subject[0].upper()}{subject[1:]} is hidden (a part of it starts with '.', as in "
+            ".obsidian/, .trash/ or .git/). Hidden and configuration files are not part of the "
+            "vault's notes, and vaultgate never reads, lists or writes them. Use a path "
+            "without a hidden part, e.g. 'Projects/plan.md'.",
+        )
+
+
+class NotANote(InvalidArgument):
+    """A folder path given to a tool that reads, writes or deletes one note."""
+
+    def __init__(self, path: str) -> None:
         self.path = path
+        folder = path.removesuffix("/")
         super().__init__(
-            f"vaultgate may not {action} {path!r}: this server's VAULTGATE_ALLOW / "
+            f"{path!r} is a folder, not a note. To see what it holds, list it "
+            f"(list_vault_files with directory={folder!r}); to delete it with everything in "
+            f"it, use bulk_delete_files with pattern={folder + '/**'!r} and dryRun=true first."
+        )
+
+
+class AccessDenied(VaultgateError):
+    """The server's allow/deny settings keep this path out of reach.
+
+    ``shown`` replaces the quoted path in the message when the model did not give the path
+    itself (the note open in Obsidian, a periodic note): a denial never names a path the model
+    has not seen.
+    """
+
+    def __init__(self, path: str, action: str = "read or write", *, shown: str = "") -> None:
+        self.path = shown or path
+        super().__init__(
+            f"vaultgate may not {action} {shown or repr(path)}: this server's VAULTGATE_ALLOW / "
             "VAULTGATE_DENY settings keep it out of reach. Work with other notes, or ask the "
             "user to change those settings."
+        )
+
+
+class PathUnknown(AccessDenied):
+    """Obsidian did not say which note the open (or periodic) note is, so it cannot be checked."""
+
+    def __init__(self, subject: str) -> None:
+        self.path = subject
+        VaultgateError.__init__(
+            self,
+            f"Obsidian did not report which note {subject} is, so vaultgate cannot check it "
+            "before writing. Give the note's vault path instead (a search or list_vault_files "
+            "finds it).",
         )
 
 
@@ -158,6 +211,7 @@ class AuthenticationFailed(ObsidianError):
 class NotFound(ObsidianError):
     def __init__(self, path: str, hint: str) -> None:
         self.path = path
+        self.hint = hint
         super().__init__(f"{path!r} was not found. {hint}")
 
 

@@ -3,13 +3,19 @@
 The plugin keeps ``/`` as the separator and, since 4.1.3, treats an encoded ``%2F`` as part of
 a segment, so the whole-path ``encodeURIComponent`` habit of other clients 404s. We encode each
 segment (spaces, unicode, ``#``, ``%``, ``?``, ``&``) and keep the slashes literal.
+
+Hidden paths (a segment starting with ``.``: ``.obsidian/``, ``.trash/``, ``.git/``) are
+refused here, before any request. Obsidian's index leaves them out, but the plugin serves and
+writes them by disk: ``.obsidian/plugins/obsidian-local-rest-api/data.json`` holds the API key
+and the certificate's private key, and a file written under ``.obsidian/plugins/`` is code
+that Obsidian runs.
 """
 
 from __future__ import annotations
 
 from urllib.parse import quote
 
-from vaultgate.errors import InvalidPath
+from vaultgate.errors import HiddenPath, InvalidPath
 
 _SEGMENT_SAFE = "-._~!$'()*+,;=:@"  # RFC 3986 pchar minus '&' (kept encoded for proxies' sake)
 
@@ -18,7 +24,7 @@ def validate_vault_path(path: str, *, allow_empty: bool = False) -> str:
     """Return ``path`` unchanged if it is a safe vault-relative path, else raise InvalidPath.
 
     A trailing ``/`` (a folder) is allowed; ``..``, ``.`` segments, a leading ``/``, a
-    backslash, NUL and empty inner segments are not.
+    backslash, NUL, empty inner segments and hidden segments (HiddenPath) are not.
     """
     if path == "":
         if allow_empty:
@@ -36,7 +42,21 @@ def validate_vault_path(path: str, *, allow_empty: bool = False) -> str:
             raise InvalidPath(path, f"'{segment}' segments are not allowed")
         if segment == "":
             raise InvalidPath(path, "it contains an empty segment ('//')")
+    if is_hidden(path):
+        raise HiddenPath(path)
     return path
+
+
+def is_hidden(path: str) -> bool:
+    """Does any segment of ``path`` start with '.' (``.obsidian/app.json``, ``a/.git/x``)?"""
+    return any(segment.startswith(".") for segment in path.split("/"))
+
+
+def refuse_hidden_pattern(pattern: str, name: str = "pattern") -> None:
+    """A glob that names a hidden segment explicitly ('.obsidian/**', '**/.*') can only be
+    meant for hidden files, which no tool reaches: say so instead of matching nothing."""
+    if is_hidden(pattern):
+        raise HiddenPath(pattern, what=name)
 
 
 def normalize_directory(directory: str) -> str:

@@ -33,6 +33,7 @@ from vaultgate.errors import (
     FeatureUnavailable,
     InvalidArgument,
     MalformedAnswer,
+    NotANote,
     NotFound,
     ObsidianAPIError,
     ObsidianError,
@@ -263,12 +264,8 @@ class ObsidianClient:
     async def list_directory(self, directory: str) -> list[str]:
         """One level of ``directory`` ('' = the root): names relative to it, folders end in '/'."""
         folder = normalize_directory(directory)
-        parent = folder.removesuffix("/").rpartition("/")[0]
-        call = _Call(
-            directory,
-            f"Use list_vault_files with the parent folder (directory={parent!r}) to see what "
-            "exists; folders with no files in them do not exist for Obsidian.",
-        )
+        missing = folder_not_found(directory)
+        call = _Call(missing.path, missing.hint)
         try:
             response = await self._send("GET", f"/vault/{encode_vault_path(folder)}", call)
         except NotFound:
@@ -282,6 +279,7 @@ class ObsidianClient:
         ``Content-Location`` ('' if the plugin sent none)."""
         url, call = self._note(path)
         response = await self._send("GET", url, call, headers={"Accept": MARKDOWN})
+        _refuse_folder_listing(response, path)
         # The plugin serves notes as UTF-8 whatever the Content-Type says (or omits).
         content = response.content.decode("utf-8", errors="replace")
         if path is None:
@@ -292,6 +290,7 @@ class ObsidianClient:
         """The plugin's note JSON: path, content, frontmatter, tags, stat (links from 4.0)."""
         url, call = self._note(path)
         response = await self._send("GET", url, call, headers={"Accept": NOTE_JSON_TYPE})
+        _refuse_folder_listing(response, path)
         return parse_as(response, NOTE_JSON, "the note JSON")
 
     async def read_document_map(self, path: str | None) -> DocumentMap:
@@ -305,6 +304,7 @@ class ObsidianClient:
         if not (await self.features()).has("document_map"):
             return markdown.document_map((await self.read_note(path)).content)
         response = await self._send("GET", url, call, headers={"Accept": DOCUMENT_MAP_TYPE})
+        _refuse_folder_listing(response, path)
         return parse_model(response, DocumentMapAnswer, "the document map").normalised()
 
     def _note(self, path: str | None) -> tuple[str, _Call]:
@@ -423,6 +423,10 @@ class ObsidianClient:
         params = {"permanent": "true"} if permanent and trash else None
         call = replace(call, special=_section_delete_refused)
         await self._send("DELETE", url, call, params=params)
+
+    async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
+        """Delete a file that a listing has just shown as a file (bulk delete's step)."""
+        await self.delete_note(path, permanent=permanent)
 
     async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
         """MOVE with Obsidian's rename, so links to the note are updated (plugin >= 4.1.0).
@@ -581,6 +585,34 @@ class ObsidianClient:
             if response.is_success:
                 return response
             raise _error_for(response, call)
+
+
+def folder_not_found(directory: str) -> NotFound:
+    """What listing a missing folder answers (a denied one answers the same: see guard.py)."""
+    parent = normalize_directory(directory).removesuffix("/").rpartition("/")[0]
+    return NotFound(
+        directory,
+        f"Use list_vault_files with the parent folder (directory={parent!r}) to see what "
+        "exists; folders with no files in them do not exist for Obsidian.",
+    )
+
+
+def _refuse_folder_listing(response: httpx.Response, path: str | None) -> None:
+    """NotANote if a note read was answered with a folder listing.
+
+    The plugin lists a folder whose path comes without the trailing slash; a file it serves
+    always carries Content-Disposition, a listing never does.
+    """
+    if "content-disposition" in response.headers:
+        return
+    if not response.headers.get("content-type", "").startswith("application/json"):
+        return
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        return
+    if isinstance(body, dict) and list(body) == ["files"] and isinstance(body["files"], list):
+        raise NotANote(path or "")
 
 
 def _error_for(response: httpx.Response, call: _Call) -> ObsidianError:

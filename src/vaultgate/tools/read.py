@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from vaultgate.paging import compact_json, page_within_budget
-from vaultgate.paths import validate_vault_path
+from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
 from vaultgate.tools.base import (
     READ_ONLY,
     RESPONSE_BUDGET,
@@ -63,6 +63,8 @@ async def list_vault_files(
     folder. When pagination.hasMore is true, call again with offset=nextOffset.
     """
     state = app_state(ctx)
+    if pattern is not None:
+        refuse_hidden_pattern(pattern)
     matcher = compile_glob(pattern) if pattern is not None else None
     if recursive:
 

@@ -24,6 +24,7 @@ from vaultgate.errors import (
 )
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.paging import Page, page_items
+from vaultgate.paths import refuse_hidden_pattern
 from vaultgate.vault.listing import VaultLister, compile_glob
 
 DRY_RUN_MEMORY_SECONDS = 600.0
@@ -79,6 +80,7 @@ class BulkDeleter:
                 "pattern is empty; bulk delete needs a glob such as 'Inbox/*.md' or "
                 "'Archive/2024/**'."
             )
+        refuse_hidden_pattern(selection.pattern)
         include = compile_glob(selection.pattern)
         exclude = compile_glob(selection.exclude, name="exclude") if selection.exclude else None
         files = await self._lister.list_recursive(selection.directory)
@@ -118,7 +120,7 @@ class BulkDeleter:
         report.skipped = [p for p in page.items if p not in shown]
         for index, path in enumerate(targets):
             try:
-                await self._client.delete_note(path, permanent=False)
+                await self._client.delete_listed_file(path, permanent=False)
             except _STOPPING_ERRORS as exc:
                 report.stopped = f"Stopped at {path!r}: {exc}"
                 report.not_attempted = targets[index:]

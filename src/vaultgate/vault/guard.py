@@ -1,9 +1,19 @@
 """The client every tool uses: the Obsidian client with the access policy applied to each call.
 
 Every path a tool sends is checked before the request, and every path the plugin returns
-(listings, search hits, the active file) is filtered, so no tool can reach around the policy.
-The active file's path is only known after asking Obsidian, so with a restricting policy a
-write to it first reads which note is open.
+(listings, search hits, links and backlinks) is filtered, so no tool can reach around the
+policy. Hidden paths are never reachable, with or without a policy.
+
+Three rules close the holes that a plain check-then-send leaves:
+
+- **The active note is resolved first.** A write to the note open in Obsidian first asks which
+  note that is, checks that path, and then writes to ``/vault/<that path>``, never to
+  ``/active/``: if the user switches notes in between, the write still lands on the note that
+  was checked. A denial names no path the model has not given.
+- **Folders are not notes.** A folder path given to a single-note write or delete is refused
+  before anything is sent; without a trailing slash the plugin would trash the whole folder.
+- **A denied folder looks missing.** Listing a denied folder answers exactly what listing a
+  missing one does, so denied names cannot be probed.
 """
 
 from __future__ import annotations
@@ -14,13 +24,24 @@ from typing import Any
 import httpx
 
 from vaultgate.config import ObsidianSettings
-from vaultgate.errors import AccessDenied, NotFound, ReadOnlyMode
+from vaultgate.errors import (
+    AccessDenied,
+    HiddenPath,
+    InvalidArgument,
+    NotANote,
+    NotFound,
+    PathUnknown,
+    ReadOnlyMode,
+)
 from vaultgate.markdown import DocumentMap
-from vaultgate.obsidian.client import Note, ObsidianClient
+from vaultgate.obsidian.client import Note, ObsidianClient, folder_not_found
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
-from vaultgate.paths import normalize_directory
+from vaultgate.paths import is_hidden, normalize_directory, validate_vault_path
 from vaultgate.vault.policy import AccessPolicy
+
+ACTIVE_NOTE = "the note open in Obsidian"
+_LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 
 
 class GuardedClient(ObsidianClient):
@@ -33,10 +54,10 @@ class GuardedClient(ObsidianClient):
     # --- reads ------------------------------------------------------------------------------
 
     async def list_directory(self, directory: str) -> list[str]:
-        entries = await super().list_directory(directory)
-        if not self.policy.restricts_paths:
-            return entries
         folder = normalize_directory(directory)
+        if not self.policy.allows_folder(folder):
+            raise folder_not_found(directory)
+        entries = await super().list_directory(folder)
         return [
             entry
             for entry in entries
@@ -48,21 +69,28 @@ class GuardedClient(ObsidianClient):
         ]
 
     async def read_note(self, path: str | None) -> Note:
-        self._check_read(path)
-        note = await super().read_note(path)
-        self._check_read(note.path)
-        return note
+        if path is None:
+            note = await super().read_note(None)
+            self._check_resolved(note.path, ACTIVE_NOTE, "read")
+            return note
+        self.policy.check_read(path)
+        return await super().read_note(path)
 
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
-        self._check_read(path)
+        if path is not None:
+            self.policy.check_read(path)
         note = await super().read_note_json(path)
-        self._check_read(str(note.get("path", path or "")))
+        if path is None:
+            self._check_resolved(str(note.get("path", "")), ACTIVE_NOTE, "read")
+        for key in _LINK_LISTS:
+            if isinstance(links := note.get(key), list):
+                note[key] = [p for p in links if not isinstance(p, str) or self.policy.allows(p)]
         return note
 
     async def read_document_map(self, path: str | None) -> DocumentMap:
-        if path is None and self.policy.restricts_paths:
-            await self.read_note(None)  # learns (and checks) which note is open
-        self._check_read(path)
+        if path is None:
+            path = await self._active_path("read")
+        self.policy.check_read(path)
         return await super().read_document_map(path)
 
     async def note_size(self, path: str) -> int | None:
@@ -71,7 +99,7 @@ class GuardedClient(ObsidianClient):
 
     async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
         note = await super().read_periodic(period, date)
-        self._check_read(note.path)
+        self._check_resolved(note.path, f"the {period} note", "read")
         return note
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
@@ -100,27 +128,38 @@ class GuardedClient(ObsidianClient):
     # --- writes -----------------------------------------------------------------------------
 
     async def write_note(self, path: str | None, content: str) -> None:
-        await self._check_write(path)
-        await super().write_note(path, content)
+        await super().write_note(await self._writable_note(path), content)
 
     async def append_note(self, path: str | None, content: str) -> None:
-        await self._check_write(path)
-        await super().append_note(path, content)
+        await super().append_note(await self._writable_note(path), content)
 
     async def patch_note(self, path: str | None, request: PatchRequest) -> str:
-        await self._check_write(path)
-        return await super().patch_note(path, request)
+        return await super().patch_note(await self._writable_note(path), request)
 
     async def delete_note(self, path: str | None, *, permanent: bool) -> None:
-        await self._check_write(path)
+        await super().delete_note(await self._writable_note(path), permanent=permanent)
+
+    async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
+        """Delete a file a listing just showed as a file (bulk delete): no folder check."""
+        validate_vault_path(path)
+        self.policy.check_write(path)
         await super().delete_note(path, permanent=permanent)
 
     async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
+        validate_vault_path(source)
+        validate_vault_path(destination)
         self.policy.check_write(source)
         self.policy.check_write(destination)
+        await self._refuse_folder(source)
+        if await self._is_folder(destination):
+            raise InvalidArgument(
+                f"{destination!r} is a folder. To move the note into it, end the destination "
+                f"with '/': {destination.removesuffix('/') + '/'!r}."
+            )
         await super().move_note(source, destination, overwrite=overwrite)
 
     async def open_note(self, path: str, *, new_leaf: bool) -> None:
+        validate_vault_path(path)
         self.policy.check_write(path)  # opening a missing note creates it
         await super().open_note(path, new_leaf=new_leaf)
 
@@ -130,16 +169,20 @@ class GuardedClient(ObsidianClient):
         await super().execute_command(command_id)
 
     async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
+        subject = f"the {period} note"
         if self.policy.read_only:
-            raise ReadOnlyMode(f"the {period} note")
-        if self.policy.restricts_paths:
-            try:
-                note = await super().read_periodic(period, date)
-            except NotFound:
+            raise ReadOnlyMode(subject)
+        try:
+            note = await super().read_periodic(period, date)
+        except NotFound:
+            if self.policy.restricts_paths:
                 # A note that does not exist yet has no path we could check.
-                raise AccessDenied(f"the {period} note", "create") from None
-            self.policy.check_write(note.path)
-        await super().append_periodic(period, content, date)
+                raise AccessDenied(subject, "create", shown=subject) from None
+            # Let the plugin create it: it applies the user's periodic-note template.
+            await super().append_periodic(period, content, date)
+            return
+        path = self._check_resolved(note.path, subject, "write")
+        await super().append_note(path, content)
 
     async def execute_template(
         self,
@@ -149,8 +192,10 @@ class GuardedClient(ObsidianClient):
         create_file: bool,
         target_path: str | None,
     ) -> dict[str, Any]:
+        validate_vault_path(name)
         self.policy.check_read(name)
         if create_file and target_path is not None:
+            validate_vault_path(target_path)
             self.policy.check_write(target_path)
         return await super().execute_template(
             name, arguments, create_file=create_file, target_path=target_path
@@ -158,20 +203,50 @@ class GuardedClient(ObsidianClient):
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _check_read(self, path: str | None) -> None:
-        if path:
-            self.policy.check_read(path)
-
-    async def _check_write(self, path: str | None) -> None:
+    async def _writable_note(self, path: str | None) -> str:
+        """The vault path a single-note write goes to, checked: read-only, hidden, policy,
+        and not a folder. None (the active note) is resolved to its path first."""
+        if self.policy.read_only:
+            raise ReadOnlyMode(path if path is not None else ACTIVE_NOTE)
         if path is None:
-            if self.policy.read_only:
-                raise ReadOnlyMode("the active file")
-            if self.policy.restricts_paths:
-                path = (await super().read_note(None)).path
-        if path is not None:
-            self.policy.check_write(path)
+            return await self._active_path("write")
+        validate_vault_path(path)
+        self.policy.check_write(path)
+        await self._refuse_folder(path)
+        return path
+
+    async def _active_path(self, action: str) -> str:
+        note = await super().read_note(None)
+        return self._check_resolved(note.path, ACTIVE_NOTE, action)
+
+    def _check_resolved(self, path: str, subject: str, action: str) -> str:
+        """Check a path the plugin reported (the model never gave it, so it is never named)."""
+        if not path:
+            if action == "read" and not self.policy.restricts_paths:
+                return path
+            raise PathUnknown(subject)
+        if is_hidden(path):
+            raise HiddenPath("", shown=subject)
+        if action == "read":
+            self.policy.check_read(path, shown=subject)
+        else:
+            self.policy.check_write(path, shown=subject)
+        return path
+
+    async def _refuse_folder(self, path: str) -> None:
+        if await self._is_folder(path):
+            raise NotANote(path)
+
+    async def _is_folder(self, path: str) -> bool:
+        """Does ``path`` name a folder? By its slash, else by its parent's listing."""
+        if path.endswith("/"):
+            return True
+        parent, _, name = path.rpartition("/")
+        try:
+            entries = await super().list_directory(parent)
+        except NotFound:
+            return False  # no parent folder, so no folder of that name either
+        return f"{name}/" in entries
 
     def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
-        if not self.policy.restricts_paths:
-            return rows
         return [row for row in rows if self.policy.allows(str(row.get(key, "")))]

@@ -1,0 +1,183 @@
+"""No tool reaches a hidden path: every tool and every operation, with `.obsidian/…` arguments.
+
+The real plugin serves and writes hidden files by disk (``.obsidian/plugins/…/data.json`` holds
+its API key and its certificate's private key), and so does the emulator: the first test proves
+that, so the rest show that vaultgate's own refusal is what protects them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcp import Client
+from tests.tools.conftest import EmulatorFactory, error_text, payload, settings_for
+
+from vaultgate.emulator.runner import RunningEmulator
+from vaultgate.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+KEY_FILE = ".obsidian/plugins/obsidian-local-rest-api/data.json"
+HIDDEN_FILES = {
+    KEY_FILE: '{"apiKey": "do-not-leak", "crypto": {"privateKey": "-----BEGIN PRIVATE KEY-----"}}',
+    ".obsidian/plugins/dataview/main.js": "module.exports = {};\n",
+    ".trash/Private/old.md": "# Old\n\nA trashed note about zebras.\n",
+    ".hidden/x.md": "# Hidden\n\nzebras in a hidden folder\n",
+    "Projects/.secret.md": "# Secret\n\nzebras next to a note\n",
+    ".git/config": "[core]\n",
+    ".DS_Store": "\x00\x01",
+}
+
+
+@pytest.fixture
+def hidden_vault(vault: Path) -> Path:
+    for path, text in HIDDEN_FILES.items():
+        (vault / path).parent.mkdir(parents=True, exist_ok=True)
+        (vault / path).write_text(text, encoding="utf-8")
+    return vault
+
+
+def hidden_tree(vault: Path) -> dict[str, str]:
+    """Every file below a hidden part of the vault, with a digest of its bytes."""
+    return {
+        path.relative_to(vault).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in vault.rglob("*")
+        if path.is_file() and any(part.startswith(".") for part in path.relative_to(vault).parts)
+    }
+
+
+async def test_the_emulator_itself_serves_hidden_files_as_the_plugin_does(
+    hidden_vault: Path, emulator_factory: EmulatorFactory
+) -> None:
+    emulator = emulator_factory()
+    assert emulator.https_url is not None
+
+    async with httpx.AsyncClient(
+        base_url=emulator.https_url,
+        verify=str(emulator.certificate_path),
+        headers={"Authorization": f"Bearer {emulator.api_key}"},
+    ) as http:
+        answer = await http.get("/vault/.obsidian/plugins/obsidian-local-rest-api/data.json")
+
+    assert answer.status_code == 200
+    assert "do-not-leak" in answer.text
+
+
+# One call per tool and operation that takes a path, each aimed at a hidden one.
+FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("get_vault_file", {"filename": KEY_FILE}),
+    ("get_vault_file", {"filename": KEY_FILE, "format": "json"}),
+    ("get_vault_file", {"filename": ".hidden/x.md", "format": "map"}),
+    ("get_vault_file", {"filename": ".trash/Private/old.md", "section": "Old"}),
+    ("get_vault_file", {"filename": ".obsidian"}),
+    ("get_vault_file", {"filename": "Projects/.secret.md"}),
+    ("list_vault_files", {"directory": ".obsidian"}),
+    ("list_vault_files", {"directory": ".trash/", "recursive": True}),
+    ("list_vault_files", {"directory": "", "recursive": True, "pattern": ".obsidian/**"}),
+    ("list_vault_files", {"pattern": "**/.*"}),
+    ("search_vault_simple", {"query": "zebras", "folder": ".trash"}),
+    ("create_vault_file", {"filename": ".obsidian/plugins/evil/main.js", "content": "pwn()"}),
+    ("create_vault_file", {"filename": KEY_FILE, "content": "{}", "overwrite": True}),
+    ("append_to_vault_file", {"filename": ".obsidian/plugins/dataview/main.js", "content": "x"}),
+    (
+        "patch_vault_file",
+        {
+            "filename": ".hidden/x.md",
+            "operation": "append",
+            "targetType": "heading",
+            "target": "Hidden",
+            "content": "x",
+        },
+    ),
+    ("delete_vault_file", {"filename": ".trash/Private/old.md"}),
+    ("delete_vault_file", {"filename": ".obsidian", "permanent": True}),
+    ("delete_vault_file", {"filename": ".git/"}),
+    ("move_vault_file", {"source": ".trash/Private/old.md", "destination": "Restored.md"}),
+    ("move_vault_file", {"source": "Welcome.md", "destination": ".obsidian/plugins/x/main.js"}),
+    ("move_vault_file", {"source": "Welcome.md", "destination": ".trash/"}),
+    ("bulk_delete_files", {"pattern": ".obsidian/**", "dryRun": True}),
+    ("bulk_delete_files", {"pattern": "**/.*", "dryRun": False, "confirmAll": True}),
+    ("bulk_delete_files", {"pattern": "**", "directory": ".trash", "dryRun": True}),
+    ("show_file_in_obsidian", {"filename": ".obsidian/app.json"}),
+    ("execute_template", {"name": ".obsidian/templates/t.md"}),
+    (
+        "execute_template",
+        {"name": "Templates/Meeting template.md", "createFile": True, "targetPath": ".hidden/n.md"},
+    ),
+]
+
+DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("vault", {"operation": "read", "filename": KEY_FILE}),
+    ("vault", {"operation": "map", "filename": ".hidden/x.md"}),
+    ("vault", {"operation": "list", "directory": ".obsidian/plugins"}),
+    ("vault", {"operation": "list", "pattern": ".trash/**", "recursive": True}),
+    ("vault", {"operation": "search", "query": "zebras", "folder": ".hidden"}),
+    ("vault", {"operation": "create", "filename": ".obsidian/snippets/x.css", "content": "x"}),
+    ("vault", {"operation": "append", "filename": KEY_FILE, "content": "x"}),
+    (
+        "vault",
+        {
+            "operation": "patch",
+            "filename": ".hidden/x.md",
+            "patchOperation": "append",
+            "targetType": "heading",
+            "target": "Hidden",
+            "content": "x",
+        },
+    ),
+    ("vault", {"operation": "delete", "filename": ".trash/Private/old.md"}),
+    ("vault", {"operation": "move", "source": ".hidden/x.md", "destination": "x.md"}),
+    ("vault", {"operation": "bulk_delete", "pattern": ".hidden/*.md", "dryRun": True}),
+    ("active_file", {"operation": "open", "filename": ".obsidian/app.json"}),
+]
+
+
+def call_id(call: tuple[str, dict[str, Any]]) -> str:
+    name, arguments = call
+    shown = ",".join(f"{key}={value}" for key, value in arguments.items())
+    return f"{name}({shown})"
+
+
+@pytest.mark.parametrize("call", FULL_PROFILE_CALLS + DISPATCHER_CALLS, ids=call_id)
+async def test_every_tool_refuses_a_hidden_path_and_leaves_it_untouched(
+    hidden_vault: Path, emulator: RunningEmulator, call: tuple[str, dict[str, Any]]
+) -> None:
+    before = hidden_tree(hidden_vault)
+    name, arguments = call
+
+    async with Client(build_server(settings_for(emulator))) as client:
+        result = await client.call_tool(name, arguments)
+
+    message = error_text(result)
+    assert "Hidden and configuration files are not part of the vault" in message
+    assert "do-not-leak" not in message
+    assert hidden_tree(hidden_vault) == before
+
+
+async def test_listings_and_searches_never_show_hidden_paths(
+    hidden_vault: Path, emulator: RunningEmulator
+) -> None:
+    async with Client(build_server(settings_for(emulator))) as client:
+        listed = payload(
+            await client.call_tool(
+                "list_vault_files", {"recursive": True, "limit": 1000, "pattern": "**"}
+            )
+        )
+        found = payload(await client.call_tool("search_vault_simple", {"query": "zebras"}))
+        structured = payload(
+            await client.call_tool(
+                "search_vault", {"query": {"glob": ["**", {"var": "path"}]}, "limit": 100}
+            )
+        )
+
+    shown = (
+        listed["files"]
+        + [hit["filename"] for hit in found["results"]]
+        + [row["filename"] for row in structured["results"]]
+    )
+    assert shown
+    assert not [path for path in shown if any(p.startswith(".") for p in path.split("/"))]

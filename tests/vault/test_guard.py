@@ -1,0 +1,296 @@
+"""The guarded client against the plugin's answers (respx): what it sends, what it filters.
+
+These are the holes a check-then-send guard leaves: hidden paths in the plugin's answers, the
+note open in Obsidian changing between the check and the write, a folder path sent to DELETE
+(the real plugin trashes the whole folder), and denied names that can be probed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+
+import httpx
+import pytest
+import respx
+from tests.obsidian.obsidian_fakes import API_KEY, HTTP_BASE, serve_version
+
+from vaultgate.config import ObsidianSettings, SafetySettings, Secret
+from vaultgate.errors import AccessDenied, HiddenPath, NotANote, NotFound, PathUnknown
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.transport import build_http_client
+from vaultgate.vault.guard import GuardedClient
+from vaultgate.vault.policy import AccessPolicy
+
+pytestmark = pytest.mark.anyio
+
+Guarded = Callable[..., AsyncIterator[GuardedClient]]
+SETTINGS = ObsidianSettings(api_key=Secret(API_KEY), protocol="http", port=27123, timeout=2.0)
+
+
+@pytest.fixture
+def router() -> respx.Router:
+    router = respx.Router(base_url=HTTP_BASE, assert_all_called=False)
+    serve_version(router, "5.1.0")
+    return router
+
+
+async def guarded_client(router: respx.Router, **safety: object) -> GuardedClient:
+    http = await build_http_client(SETTINGS, transport=httpx.MockTransport(router.async_handler))
+    policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
+    return GuardedClient(SETTINGS, http, policy)
+
+
+def active(router: respx.Router, path: str | None, text: str = "# Note\n") -> respx.Route:
+    headers = {"Content-Type": "text/markdown; charset=utf-8"}
+    if path is not None:
+        headers["Content-Location"] = path
+        headers["Content-Disposition"] = f'attachment; filename="{path}"'
+    return router.get("/active/").respond(200, text=text, headers=headers)
+
+
+def writes(router: respx.Router) -> list[str]:
+    """Every write request sent, as 'METHOD path'."""
+    return [
+        f"{call.request.method} {call.request.url.path}"
+        for call in router.calls
+        if call.request.method != "GET"
+    ]
+
+
+# --- hidden paths in the plugin's answers ---------------------------------------------------
+
+
+async def test_hidden_entries_in_a_listing_are_dropped_without_any_policy(
+    router: respx.Router,
+) -> None:
+    router.get("/vault/").respond(
+        200, json={"files": [".obsidian/", ".DS_Store", "Notes/", "a.md", ".trash/"]}
+    )
+    client = await guarded_client(router)
+
+    assert await client.list_directory("") == ["Notes/", "a.md"]
+
+
+async def test_hidden_hits_in_search_answers_are_dropped(router: respx.Router) -> None:
+    router.post("/search/simple/").respond(
+        200,
+        json=[
+            {"filename": ".trash/old.md", "score": 2, "matches": []},
+            {"filename": "Notes/.draft.md", "score": 1, "matches": []},
+            {"filename": "Notes/a.md", "score": 0.5, "matches": []},
+        ],
+    )
+    router.post("/search/").respond(
+        200, json=[{"filename": ".obsidian/app.json", "result": True}, {"filename": "b.md"}]
+    )
+    client = await guarded_client(router)
+
+    assert [h["filename"] for h in await client.search_simple("x", 10)] == ["Notes/a.md"]
+    assert [r["filename"] for r in await client.search_jsonlogic({"var": "path"})] == ["b.md"]
+
+
+async def test_a_hidden_active_note_is_refused_without_being_named(router: respx.Router) -> None:
+    active(router, ".obsidian/workspace.md", "secret")
+    client = await guarded_client(router)
+
+    with pytest.raises(HiddenPath) as read:
+        await client.read_note(None)
+    with pytest.raises(HiddenPath) as write:
+        await client.append_note(None, "x")
+
+    for caught in (read, write):
+        assert ".obsidian" not in str(caught.value).replace(".obsidian/, ", "")
+        assert "the note open in obsidian" in str(caught.value).lower()
+    assert writes(router) == []
+
+
+# --- the active note: resolved first, written by its path -----------------------------------
+
+
+async def test_an_active_note_write_goes_to_the_checked_path_never_to_active(
+    router: respx.Router,
+) -> None:
+    active(router, "Public/today.md")
+    router.post("/vault/Public/today.md").respond(204)
+    router.put("/vault/Public/today.md").respond(204)
+    router.delete("/vault/Public/today.md").respond(204)
+    router.get("/vault/Public/").respond(200, json={"files": ["today.md"]})
+    client = await guarded_client(router, deny=("Private/**",))
+
+    await client.append_note(None, "more")
+    await client.write_note(None, "new text")
+    await client.delete_note(None, permanent=False)
+
+    assert writes(router) == [
+        "POST /vault/Public/today.md",
+        "PUT /vault/Public/today.md",
+        "DELETE /vault/Public/today.md",
+    ]
+
+
+async def test_switching_to_a_denied_note_before_the_write_changes_nothing(
+    router: respx.Router,
+) -> None:
+    # The check and the write are one decision: the open note is asked once, and the write
+    # goes to that path, so a note opened meanwhile can never receive it.
+    route = active(router, "Private/diary.md")
+    client = await guarded_client(router, deny=("Private",))
+
+    with pytest.raises(AccessDenied) as caught:
+        await client.append_note(None, "x")
+
+    assert "Private" not in str(caught.value)
+    assert "diary" not in str(caught.value)
+    assert "the note open in Obsidian" in str(caught.value)
+    assert route.call_count == 1
+    assert writes(router) == []
+
+
+async def test_a_patch_of_the_active_note_reads_the_map_of_the_checked_path(
+    router: respx.Router,
+) -> None:
+    active(router, "Public/today.md")
+    map_route = router.get("/vault/Public/today.md").respond(
+        200,
+        json={"headings": {}, "blocks": [], "frontmatterFields": []},
+        headers={"Content-Disposition": 'attachment; filename="Public/today.md"'},
+    )
+    client = await guarded_client(router)
+
+    await client.read_document_map(None)
+
+    assert map_route.called
+    assert [c.request.url.path for c in router.calls].count("/active/") == 1
+
+
+@pytest.mark.parametrize(
+    "safety", [pytest.param({}, id="no-policy"), pytest.param({"deny": ("x/**",)}, id="policy")]
+)
+async def test_an_active_note_whose_path_is_not_reported_is_not_written(
+    router: respx.Router, safety: dict[str, object]
+) -> None:
+    active(router, None)
+    client = await guarded_client(router, **safety)
+
+    with pytest.raises(PathUnknown, match="did not report which note"):
+        await client.append_note(None, "x")
+    assert writes(router) == []
+
+
+async def test_a_periodic_append_is_written_to_the_resolved_note(router: respx.Router) -> None:
+    serve_version(router, "4.1.7")
+    router.get("/periodic/daily/").respond(
+        200, text="# Today\n", headers={"Content-Location": "Daily/2026-11-23.md"}
+    )
+    router.post("/vault/Daily/2026-11-23.md").respond(204)
+    client = await guarded_client(router, deny=("Private/**",))
+
+    await client.append_periodic("daily", "- item", None)
+
+    assert writes(router) == ["POST /vault/Daily/2026-11-23.md"]
+
+
+async def test_a_denied_periodic_note_is_refused_without_being_named(
+    router: respx.Router,
+) -> None:
+    serve_version(router, "4.1.7")
+    router.get("/periodic/daily/").respond(
+        200, text="# Today\n", headers={"Content-Location": "Journal/2026-11-23.md"}
+    )
+    client = await guarded_client(router, deny=("Journal",))
+
+    with pytest.raises(AccessDenied) as caught:
+        await client.append_periodic("daily", "- item", None)
+
+    assert "Journal" not in str(caught.value)
+    assert writes(router) == []
+
+
+# --- folders are not notes ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["Private", "Private/", "Projects/Acme"])
+async def test_a_folder_path_is_never_sent_to_delete(router: respx.Router, path: str) -> None:
+    router.get("/vault/").respond(200, json={"files": ["Private/", "Projects/", "a.md"]})
+    router.get("/vault/Projects/").respond(200, json={"files": ["Acme/", "b.md"]})
+    client = await guarded_client(router)
+
+    with pytest.raises(NotANote, match="bulk_delete_files") as caught:
+        await client.delete_note(path, permanent=False)
+
+    assert "dryRun=true" in str(caught.value)
+    assert writes(router) == []
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda c: c.write_note("Private", "x"), id="put"),
+        pytest.param(lambda c: c.append_note("Private", "x"), id="post"),
+        pytest.param(lambda c: c.move_note("Private", "Elsewhere", overwrite=False), id="move"),
+    ],
+)
+async def test_a_folder_path_is_never_written_as_a_note(
+    router: respx.Router, write: Callable[[GuardedClient], object]
+) -> None:
+    router.get("/vault/").respond(200, json={"files": ["Private/", "a.md"]})
+    client = await guarded_client(router)
+
+    with pytest.raises(NotANote):
+        await write(client)  # type: ignore[misc]
+    assert writes(router) == []
+
+
+async def test_a_note_read_answered_with_a_folder_listing_is_not_a_note(
+    router: respx.Router,
+) -> None:
+    # The plugin lists a folder whose path comes without its slash: no Content-Disposition.
+    router.get("/vault/Private").respond(200, json={"files": ["diary.md", "plans.md"]})
+    client = await guarded_client(router)
+
+    with pytest.raises(NotANote) as caught:
+        await client.read_note("Private")
+    assert "diary" not in str(caught.value)
+
+
+# --- denied names cannot be probed ----------------------------------------------------------
+
+
+async def test_a_denied_folder_answers_exactly_as_a_missing_one(router: respx.Router) -> None:
+    router.get("/vault/Public/Nope/").respond(404, json={"errorCode": 40400, "message": "Not"})
+    plain = ObsidianClient(
+        SETTINGS,
+        await build_http_client(SETTINGS, transport=httpx.MockTransport(router.async_handler)),
+    )
+    client = await guarded_client(router, deny=("Private/**",))
+
+    with pytest.raises(NotFound) as missing:
+        await plain.list_directory("Public/Nope")
+    for denied in ("Private", "Private/", "Private/Sub"):
+        with pytest.raises(NotFound) as caught:
+            await client.list_directory(denied)
+        assert str(caught.value) == str(missing.value).replace("Public/Nope", denied).replace(
+            "'Public'", repr(denied.removesuffix("/").rpartition("/")[0])
+        )
+    assert not [c for c in router.calls if "Private" in c.request.url.path]
+
+
+async def test_links_and_backlinks_to_denied_or_hidden_notes_are_dropped(
+    router: respx.Router,
+) -> None:
+    router.get("/vault/Public/a.md").respond(
+        200,
+        json={
+            "path": "Public/a.md",
+            "content": "",
+            "links": ["Public/b.md", "Private/plans.md"],
+            "backlinks": ["Private/diary.md", ".trash/Private/old.md", "Public/c.md"],
+        },
+        headers={"Content-Disposition": 'attachment; filename="Public/a.md"'},
+    )
+    client = await guarded_client(router, deny=("Private",))
+
+    note = await client.read_note_json("Public/a.md")
+
+    assert note["links"] == ["Public/b.md"]
+    assert note["backlinks"] == ["Public/c.md"]

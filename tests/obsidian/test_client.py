@@ -20,6 +20,7 @@ from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     AuthenticationFailed,
     FeatureUnavailable,
+    InvalidArgument,
     InvalidPath,
     MalformedAnswer,
     NotFound,
@@ -523,6 +524,27 @@ async def test_malformed_search_answer_names_the_result_and_field(
         await client.search_simple("x", 10)
     assert where in str(caught.value)
     assert "OBSIDIAN_HOST" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "query", [pytest.param("a" * 100_000, id="100k-ascii"), pytest.param("日" * 3_000, id="cjk")]
+)
+async def test_a_query_too_long_for_the_url_is_refused_before_sending(
+    client: ObsidianClient, router: respx.Router, query: str
+) -> None:
+    route = router.post("/search/simple/").respond(200, json=[])
+
+    with pytest.raises(InvalidArgument, match="few distinctive words"):
+        await client.search_simple(query, 10)
+    assert not route.called
+
+
+async def test_a_path_too_long_for_a_url_is_an_invalid_argument(
+    client: ObsidianClient, router: respx.Router
+) -> None:
+    with pytest.raises(InvalidArgument, match="shorter path"):
+        await client.read_note("a" * 70_000 + ".md")
+    assert not router.calls
 
 
 async def test_search_jsonlogic_sends_the_query_as_jsonlogic(

@@ -92,6 +92,41 @@ async def test_whole_note_writes_send_markdown_text_to_the_encoded_path(
 
 
 @pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param("", id="empty"),
+        pytest.param('{"looks": ["like", "json"]}', id="json-looking"),
+        pytest.param("line\r\nwith CRLF 日本 🚀", id="crlf-cjk-emoji"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("write", "version"),
+    [
+        pytest.param(lambda c, t: c.write_note("a.md", t), "5.1.0", id="put"),
+        pytest.param(lambda c, t: c.append_note("a.md", t), "5.1.0", id="post"),
+        pytest.param(lambda c, t: c.append_periodic("daily", t, None), "4.1.7", id="periodic"),
+    ],
+)
+async def test_every_write_with_a_body_says_the_body_is_markdown(
+    client: ObsidianClient,
+    router: respx.Router,
+    write: Callable[[ObsidianClient, str], Awaitable[None]],
+    version: str,
+    content: str,
+) -> None:
+    # Without a Content-Type the real plugin stores '{}' in place of the note; with
+    # application/json it stores the body re-serialised.
+    serve_version(router, version)
+    route = router.route(method__in=["PUT", "POST"]).respond(204)
+
+    await write(client, content)
+
+    request = route.calls.last.request
+    assert request.headers["Content-Type"] == "text/markdown"
+    assert request.content == content.encode("utf-8")
+
+
+@pytest.mark.parametrize(
     "write",
     [
         pytest.param(lambda c: c.write_note("../escape.md", "x"), id="write"),

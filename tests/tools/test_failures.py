@@ -39,23 +39,32 @@ def nth(method: str, n: int, path_part: str = "") -> Rule:
 
 
 class DroppingTransport(httpx.AsyncBaseTransport):
-    """Passes requests to the emulator, but drops the connection where ``rule`` says so."""
+    """Passes requests to the emulator, but drops the connection where ``rule`` says so:
+    before sending (``after_sending=False``), or once the emulator has applied the request
+    and before its answer arrives."""
 
-    def __init__(self, rule: Rule) -> None:
+    def __init__(self, rule: Rule, *, after_sending: bool = False) -> None:
         self._inner = httpx.AsyncHTTPTransport()
         self._rule = rule
+        self._after_sending = after_sending
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if self._rule(request):
+        if not self._rule(request):
+            return await self._inner.handle_async_request(request)
+        if not self._after_sending:
             raise httpx.ConnectError("connection refused", request=request)
-        return await self._inner.handle_async_request(request)
+        response = await self._inner.handle_async_request(request)
+        await response.aclose()
+        raise httpx.ReadError("connection reset by peer", request=request)
 
     async def aclose(self) -> None:
         await self._inner.aclose()
 
 
 @asynccontextmanager
-async def dropping_client(emulator: RunningEmulator, rule: Rule) -> AsyncIterator[Client]:
+async def dropping_client(
+    emulator: RunningEmulator, rule: Rule, *, after_sending: bool = False
+) -> AsyncIterator[Client]:
     assert emulator.http_url is not None
     settings = Settings.from_env(
         {
@@ -65,7 +74,8 @@ async def dropping_client(emulator: RunningEmulator, rule: Rule) -> AsyncIterato
             "VAULTGATE_TOOLS": "full",
         }
     )
-    async with Client(build_server(settings, transport=DroppingTransport(rule))) as client:
+    transport = DroppingTransport(rule, after_sending=after_sending)
+    async with Client(build_server(settings, transport=transport)) as client:
         yield client
 
 
@@ -82,13 +92,59 @@ async def test_bulk_delete_stops_at_a_dropped_connection_and_says_what_happened(
         )
 
     assert report["deleted"] == listed[:2]
-    assert report["notAttempted"] == listed[2:]
+    [failed] = report["failed"]
+    assert failed["path"] == listed[2]
+    assert failed["reason"].startswith("still there")
+    assert report["notAttempted"] == listed[3:]
     assert "Stopped at" in report["stopped"]
     assert "not reachable" in report["stopped"]
     for path in report["deleted"]:
         assert not (vault / path).exists()
+    for path in [failed["path"], *report["notAttempted"]]:
+        assert (vault / path).exists()
+
+
+async def test_a_file_deleted_before_the_connection_dropped_is_reported_deleted(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    emulator = emulator_factory(http_port=0)
+    arguments = {"pattern": "Daily/*.md", "limit": 5}
+
+    async with dropping_client(emulator, nth("DELETE", 2), after_sending=True) as client:
+        listed = payload(await client.call_tool("bulk_delete_files", arguments))["files"]
+        report = payload(
+            await client.call_tool("bulk_delete_files", {**arguments, "dryRun": False})
+        )
+
+    assert report["deleted"] == listed[:2]  # the second was applied, its answer lost
+    assert report["notAttempted"] == listed[2:]
+    assert "failed" not in report or report["failed"] == []
+    for path in report["deleted"]:
+        assert not (vault / path).exists()
     for path in report["notAttempted"]:
         assert (vault / path).exists()
+
+
+async def test_a_file_whose_fate_cannot_be_checked_is_reported_unknown(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    emulator = emulator_factory(http_port=0)
+    arguments = {"pattern": "Daily/*.md", "limit": 5}
+    deletes = nth("DELETE", 1)
+    lookups = nth("GET", 1, "/vault/Daily/2026")  # the look-up after the drop, and any later
+
+    def rule(request: httpx.Request) -> bool:
+        return deletes(request) or lookups(request)
+
+    async with dropping_client(emulator, rule, after_sending=True) as client:
+        listed = payload(await client.call_tool("bulk_delete_files", arguments))["files"]
+        report = payload(
+            await client.call_tool("bulk_delete_files", {**arguments, "dryRun": False})
+        )
+
+    assert report["deleted"] == []
+    assert report["unknown"]["paths"] == listed[:1]
+    assert report["notAttempted"] == listed[1:]
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,8 @@ JSONLOGIC_TYPE = "application/vnd.olrapi.jsonlogic+json"
 DQL_TYPE = "application/vnd.olrapi.dataview.dql+txt"
 
 EMPTY_ROOT_LISTS_SINCE = Version(3, 6, 1)  # before, an empty vault root answered 404
+# A simple search's query travels in the URL; Node refuses request heads over 16 KiB.
+MAX_QUERY_URL_BYTES = 8_000
 
 ACTIVE_FILE = "the active file"
 _NO_ACTIVE_FILE = "No note is open in Obsidian; open one there, or give the note's vault path."
@@ -322,6 +324,13 @@ class ObsidianClient:
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         """Obsidian's simple search over every note: raw plugin results."""
+        encoded = len(quote(query, safe=""))
+        if encoded > MAX_QUERY_URL_BYTES:
+            raise InvalidArgument(
+                f"The query is {len(query):,} characters ({encoded:,} once encoded for the URL it "
+                f"travels in); the plugin accepts about {MAX_QUERY_URL_BYTES:,}. Search for a "
+                "few distinctive words instead, or use search_vault with a JsonLogic query."
+            )
         response = await self._send(
             "POST",
             "/search/simple/",
@@ -567,6 +576,10 @@ class ObsidianClient:
                 response = await self._http.request(
                     method, url, headers=headers, params=params, content=content, timeout=timeout
                 )
+            except httpx.InvalidURL as exc:  # raised before anything is sent
+                raise InvalidArgument(
+                    f"The request cannot be sent: {exc}. Use a shorter path or query."
+                ) from exc
             except _DROPPED as exc:
                 detail = _tls_failure(exc)
                 if detail is not None:

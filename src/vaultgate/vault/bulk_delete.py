@@ -4,7 +4,9 @@ A dry run lists the matches (paged like any list) and remembers every path it sh
 exact arguments. A real run recomputes the same page and deletes only paths a dry run with the
 same arguments showed in the last ten minutes; anything else on the page is skipped and named.
 The run stops at the first connection or authentication failure and says exactly what was and
-was not deleted.
+was not deleted. A connection can drop after Obsidian deleted the file but before it answered,
+so the file it stopped at is looked up again: gone (deleted), still there (failed), or, when
+Obsidian cannot be asked, unknown.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class RunReport:
     deleted: list[str] = field(default_factory=list)
     failed: list[dict[str, str]] = field(default_factory=list)
     not_attempted: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     stopped: str | None = None
 
@@ -55,6 +58,11 @@ class RunReport:
             "failed": self.failed,
             "remaining": remaining,
         }
+        if self.unknown:
+            body["unknown"] = {
+                "paths": self.unknown,
+                "reason": "the connection dropped mid-delete; list the folder to see if it is gone",
+            }
         if self.not_attempted:
             body["notAttempted"] = self.not_attempted
         if self.skipped:
@@ -123,7 +131,8 @@ class BulkDeleter:
                 await self._client.delete_listed_file(path, permanent=False)
             except _STOPPING_ERRORS as exc:
                 report.stopped = f"Stopped at {path!r}: {exc}"
-                report.not_attempted = targets[index:]
+                report.not_attempted = targets[index + 1 :]
+                await self._settle(path, exc, report, shown)
                 break
             except VaultgateError as exc:
                 report.failed.append({"path": path, "reason": str(exc)})
@@ -134,3 +143,21 @@ class BulkDeleter:
                 await progress(index + 1, len(targets), f"deleted {len(report.deleted)}")
         self._lister.invalidate()
         return report, len(matched) - len(report.deleted)
+
+    async def _settle(
+        self, path: str, failure: VaultgateError, report: RunReport, shown: set[str]
+    ) -> None:
+        """Where the file a run stopped at ended up: the request may have been applied."""
+        if isinstance(failure, (AuthenticationFailed, ObsidianTLSError)):
+            report.not_attempted.insert(0, path)  # refused before anything was done
+            return
+        try:
+            size = await self._client.note_size(path)
+        except VaultgateError:
+            report.unknown.append(path)
+            return
+        if size is None:
+            report.deleted.append(path)
+            shown.discard(path)
+        else:
+            report.failed.append({"path": path, "reason": f"still there: {failure}"})

@@ -8,6 +8,7 @@ that, so the rest show that vaultgate's own refusal is what protects them.
 from __future__ import annotations
 
 import hashlib
+import ssl
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,7 @@ async def test_the_emulator_itself_serves_hidden_files_as_the_plugin_does(
 
     async with httpx.AsyncClient(
         base_url=emulator.https_url,
-        verify=str(emulator.certificate_path),
+        verify=ssl.create_default_context(cafile=emulator.certificate_path),
         headers={"Authorization": f"Bearer {emulator.api_key}"},
     ) as http:
         answer = await http.get("/vault/.obsidian/plugins/obsidian-local-rest-api/data.json")

@@ -212,3 +212,125 @@ def test_secrets_compare_by_value() -> None:
 )
 def test_is_loopback(host: str, loopback: bool) -> None:
     assert ObsidianSettings(host=host).is_loopback is loopback
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        pytest.param(f" {KEY}\n", id="spaces-and-newline"),
+        pytest.param(f"\t{KEY}\r\n", id="tab-and-crlf"),
+        pytest.param(f'"{KEY}"', id="double-quotes"),
+        pytest.param(f" '{KEY}' ", id="single-quotes-and-spaces"),
+    ],
+)
+def test_the_key_is_trimmed_of_spaces_and_quotes_with_a_notice(pasted: str) -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": pasted})
+
+    assert settings.require_api_key().reveal() == KEY
+    assert len(settings.notices) == 1
+    assert "OBSIDIAN_API_KEY" in settings.notices[0]
+    assert KEY not in settings.notices[0]
+
+
+def test_a_clean_key_gives_no_notice() -> None:
+    assert Settings.from_env({"OBSIDIAN_API_KEY": KEY}).notices == ()
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param("clé-0123456789", id="accent"),
+        pytest.param("key\u200b0123456789", id="zero-width-space"),
+        pytest.param("key\x00123456789", id="nul"),
+        pytest.param("key\t123456789", id="inner-tab"),
+        pytest.param("key\n123456789", id="inner-newline"),
+        pytest.param("key\udcff123456789", id="undecodable-byte"),
+        pytest.param("🔑0123456789", id="emoji"),
+        pytest.param("  ''  ", id="only-quotes"),
+    ],
+)
+def test_a_key_an_http_header_cannot_carry_is_one_line_without_the_key(key: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env({"OBSIDIAN_API_KEY": key})
+
+    message = str(caught.value)
+    assert "OBSIDIAN_API_KEY" in message
+    assert "\n" not in message
+    assert key.strip() == "''" or key not in message
+
+
+def test_the_http_token_is_trimmed_and_must_be_printable_ascii() -> None:
+    token = "t" * 20
+    settings = Settings.from_env({"VAULTGATE_HTTP_TOKEN": f'"{token}"\n'})
+    assert settings.http.token == Secret(token)
+    assert len(settings.notices) == 1
+
+    with pytest.raises(ConfigError, match="VAULTGATE_HTTP_TOKEN holds a character") as caught:
+        Settings.from_env({"VAULTGATE_HTTP_TOKEN": "é" * 20})
+    assert "é" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        pytest.param("127.0.0.1:27124", id="with-port"),
+        pytest.param("a" * 64 + ".example", id="label-too-long"),
+        pytest.param("a..b", id="empty-label"),
+        pytest.param("-x.example", id="leading-hyphen"),
+        pytest.param("host?x", id="query"),
+        pytest.param("user@host", id="userinfo"),
+        pytest.param("[::1", id="half-bracket"),
+        pytest.param("host\x00name", id="nul"),
+        pytest.param("x" * 300, id="too-long"),
+    ],
+)
+def test_a_host_that_is_no_host_name_or_address_is_one_line(host: str) -> None:
+    with pytest.raises(ConfigError, match="OBSIDIAN_HOST must be a host name") as caught:
+        Settings.from_env({"OBSIDIAN_HOST": host})
+
+    assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        pytest.param("obsidian.lan.", "obsidian.lan.", id="trailing-dot"),
+        pytest.param("bücher.example", "bücher.example", id="idna"),
+        pytest.param("my_host", "my_host", id="underscore"),
+        pytest.param("fe80::1%eth0", "fe80::1%eth0", id="ipv6-zone"),
+    ],
+)
+def test_unusual_but_valid_hosts_are_kept(host: str, expected: str) -> None:
+    assert Settings.from_env({"OBSIDIAN_HOST": host}).obsidian.host == expected
+
+
+def test_a_memory_db_inside_a_file_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+
+    with pytest.raises(ConfigError, match="is a file, not a folder"):
+        Settings.from_env({"VAULTGATE_MEMORY_DB": str(blocker / "sub" / "memory.db")})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        pytest.param("/tmp/" + "a" * 300 + "/memory.db", id="name-too-long"),
+        pytest.param("~no-such-user-vaultgate/memory.db", id="unknown-user"),
+        pytest.param("/tmp/a\x00b.db", id="nul"),
+    ],
+)
+def test_an_unusable_memory_db_path_is_one_line(value: str) -> None:
+    with pytest.raises(ConfigError, match="VAULTGATE_MEMORY_DB") as caught:
+        Settings.from_env({"VAULTGATE_MEMORY_DB": value})
+
+    assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 400
+
+
+def test_a_memory_db_in_a_folder_yet_to_be_made_is_accepted(tmp_path: Path) -> None:
+    wanted = tmp_path / "new" / "deeper" / "memory.db"
+
+    assert Settings.from_env({"VAULTGATE_MEMORY_DB": str(wanted)}).memory.db == str(wanted)
+    assert not (tmp_path / "new").exists()

@@ -21,6 +21,7 @@ from typing import Any
 from vaultgate import __version__
 from vaultgate.config import DEFAULT_PORT, Settings
 from vaultgate.errors import ConfigError
+from vaultgate.logs import hide_in_logs
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,7 +69,18 @@ def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
         overrides["verify_ssl"] = "false"
     if listen:  # with --http, --host and --port say where vaultgate listens, not where Obsidian is
         overrides["host"] = overrides["port"] = None
-    return Settings.from_env(os.environ, overrides)
+    settings = Settings.from_env(os.environ, overrides)
+    hide_in_logs(
+        secret.reveal()
+        for secret in (settings.obsidian.api_key, settings.http.token)
+        if secret is not None
+    )
+    for notice in settings.notices:
+        print(f"vaultgate: {notice}", file=sys.stderr)
+    from vaultgate.obsidian.transport import check_certificate
+
+    check_certificate(settings.obsidian)
+    return settings
 
 
 def _serve(args: argparse.Namespace) -> int:

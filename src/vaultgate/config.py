@@ -7,6 +7,7 @@ ConfigError whose one line the CLI prints before exiting.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,11 @@ DEFAULT_SEARCH_TIMEOUT = 60.0
 DEFAULT_TOOL_PROFILE = "compact"  # measured: see README "Tool profiles"
 DEFAULT_SDD_FOLDER = "sdd/"
 MIN_HTTP_TOKEN_LENGTH = 16
+
+# A host name: labels of letters, digits, '-' and '_' (after IDNA encoding), at most 63 each.
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)")
+_MAX_HOST_LENGTH = 253
+_QUOTES = ('"', "'")
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -138,6 +144,8 @@ class Settings:
     # VAULTGATE_TOOLS: "compact", "full", or comma-separated tool names (checked by server.py,
     # which knows the names).
     tools: str = DEFAULT_TOOL_PROFILE
+    # One line each for the user (stderr at start): values that were accepted after a repair.
+    notices: tuple[str, ...] = ()
 
     @classmethod
     def from_env(
@@ -155,7 +163,8 @@ class Settings:
             value = env.get(name)
             return value if value not in (None, "") else None
 
-        api_key = raw("OBSIDIAN_API_KEY", "api_key")
+        notices: list[str] = []
+        api_key = _parse_secret("OBSIDIAN_API_KEY", raw("OBSIDIAN_API_KEY", "api_key"), notices)
         protocol = (raw("OBSIDIAN_PROTOCOL", "protocol") or DEFAULT_PROTOCOL).lower()
         if protocol not in ("http", "https"):
             raise ConfigError(f"OBSIDIAN_PROTOCOL must be 'http' or 'https', not {protocol!r}.")
@@ -167,7 +176,7 @@ class Settings:
                 "certificate from https://127.0.0.1:27124/obsidian-local-rest-api.crt."
             )
         obsidian = ObsidianSettings(
-            api_key=Secret(api_key) if api_key else None,
+            api_key=api_key,
             host=_parse_host(raw("OBSIDIAN_HOST", "host") or DEFAULT_HOST),
             port=_parse_port(raw("OBSIDIAN_PORT", "port")),
             protocol="http" if protocol == "http" else "https",
@@ -192,7 +201,7 @@ class Settings:
                 "VAULTGATE_FETCH_ALLOW_PRIVATE", env.get("VAULTGATE_FETCH_ALLOW_PRIVATE"), False
             )
         )
-        http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN")))
+        http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN"), notices))
         memory = MemorySettings(db=_parse_memory_db(env.get("VAULTGATE_MEMORY_DB")))
         sdd = SddSettings(folder=_parse_sdd_folder(env.get("VAULTGATE_SDD_FOLDER")))
         tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
@@ -204,6 +213,7 @@ class Settings:
             memory=memory,
             sdd=sdd,
             tools=tools,
+            notices=tuple(notices),
         )
 
     def require_api_key(self) -> Secret:
@@ -217,11 +227,65 @@ class Settings:
 
 def _parse_host(value: str) -> str:
     host = value.strip()
-    if not host or "/" in host or " " in host:
+    bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        ipaddress.ip_address(bare)
+    except ValueError:
+        pass
+    else:
+        return bare
+    if not _is_host_name(bare):
         raise ConfigError(
-            f"OBSIDIAN_HOST must be a host name or IP address such as 127.0.0.1, not {value!r}."
+            f"OBSIDIAN_HOST must be a host name or IP address such as 127.0.0.1 (no scheme, "
+            f"port or path: the port goes in OBSIDIAN_PORT), not {_shown(value)}."
         )
-    return host.strip("[]")
+    return bare
+
+
+def _is_host_name(host: str) -> bool:
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    labels = ascii_host.removesuffix(".").split(".")
+    return len(ascii_host) <= _MAX_HOST_LENGTH and all(
+        _HOST_LABEL.fullmatch(label) for label in labels
+    )
+
+
+def _shown(value: str, limit: int = 80) -> str:
+    """``value`` quoted for a one-line message, cut to ``limit`` characters."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
+def _parse_secret(name: str, value: str | None, notices: list[str]) -> Secret | None:
+    """A key or token as pasted: outer whitespace and one pair of outer quotes are dropped
+    (with a notice), and what remains must be printable ASCII, as an HTTP header needs.
+
+    Messages never show the value: a position and a length say enough to find the fault.
+    """
+    if value is None:
+        return None
+    secret = value.strip()
+    if len(secret) >= 2 and secret[0] == secret[-1] and secret[0] in _QUOTES:
+        secret = secret[1:-1].strip()
+    if secret != value:
+        notices.append(
+            f"{name} had spaces, line breaks or quotes around it; they were removed "
+            f"({len(secret)} characters kept)."
+        )
+    if not secret:
+        raise ConfigError(f"{name} is empty once spaces and quotes are removed; set the value.")
+    for position, char in enumerate(secret, start=1):
+        if not " " <= char <= "~":
+            raise ConfigError(
+                f"{name} holds a character that is not printable ASCII (character {position} "
+                f"of {len(secret)}); an HTTP header cannot carry it. Copy the value again, "
+                "without extra characters."
+            )
+    return Secret(secret)
 
 
 def _parse_port(value: str | None) -> int:
@@ -247,18 +311,19 @@ def _parse_bool(name: str, value: str | None, default: bool = True) -> bool:
     raise ConfigError(f"{name} must be true or false, not {value!r}.")
 
 
-def _parse_token(value: str | None) -> Secret | None:
+def _parse_token(value: str | None, notices: list[str]) -> Secret | None:
     if not value:
         return None
-    token = value.strip()
+    token = _parse_secret("VAULTGATE_HTTP_TOKEN", value, notices)
+    assert token is not None
     # A short token can be guessed by anything that can reach the port; never echo it.
-    if len(token) < MIN_HTTP_TOKEN_LENGTH:
+    if len(token.reveal()) < MIN_HTTP_TOKEN_LENGTH:
         raise ConfigError(
-            f"VAULTGATE_HTTP_TOKEN is too short ({len(token)} characters); use at least "
+            f"VAULTGATE_HTTP_TOKEN is too short ({len(token.reveal())} characters); use at least "
             f"{MIN_HTTP_TOKEN_LENGTH} random characters, e.g. the output of "
             "python -c 'import secrets; print(secrets.token_urlsafe(32))'."
         )
-    return Secret(token)
+    return token
 
 
 def _parse_globs(name: str, value: str | None) -> tuple[str, ...]:
@@ -293,13 +358,36 @@ def _parse_memory_db(value: str | None) -> str:
         return default_memory_db()
     if value.strip() == ":memory:":
         return ":memory:"
-    path = Path(value.strip()).expanduser().absolute()
+    if "\0" in value:
+        raise ConfigError("VAULTGATE_MEMORY_DB holds a NUL character; give a file path.")
+    try:
+        path = Path(value.strip()).expanduser().absolute()
+        _check_memory_path(path)
+    except (OSError, RuntimeError) as exc:  # RuntimeError: '~user' with no such user
+        raise ConfigError(
+            f"VAULTGATE_MEMORY_DB {_shown(value)} is not a usable path ({exc.__class__.__name__}"
+            f"{': ' + exc.strerror if isinstance(exc, OSError) and exc.strerror else ''}). "
+            "Give a file path such as ~/.local/share/vaultgate/memory.db, or :memory:."
+        ) from None
+    return str(path)
+
+
+def _check_memory_path(path: Path) -> None:
     if path.is_dir():
         raise ConfigError(
             f"VAULTGATE_MEMORY_DB points at the folder {str(path)!r}; give a file path such as "
             f"{str(path / 'memory.db')!r}."
         )
-    return str(path)
+    # The folder is made on the first memory call; a file where a folder must be never works.
+    # (Permissions are left to that call: they may change, and only the memory tools need it.)
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError(
+                    f"VAULTGATE_MEMORY_DB is {str(path)!r}, but {str(parent)!r} is a file, not a "
+                    "folder. Give a path in a folder, such as ~/.local/share/vaultgate/memory.db."
+                )
+            return
 
 
 def _parse_sdd_folder(value: str | None) -> str:

@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from vaultgate.config import Secret
 from vaultgate.errors import ConfigError
+from vaultgate.logs import hide_in_logs
 from vaultgate.serving import NotifyingServer, listen_tcp
 
 log = logging.getLogger("vaultgate.http")
@@ -193,6 +194,8 @@ def uvicorn_server(app: ASGIApp, on_started: Callable[[], None] = lambda: None) 
 def run_http(server: MCPServer, *, host: str, port: int, token: Secret | None) -> int:
     """Serve ``server`` on ``host:port`` until Ctrl-C; where and how to connect go to stderr."""
     secret, generated = resolve_token(host, token)
+    if generated:
+        hide_in_logs([secret.reveal()])  # shown once below, to the user; never in a log line
     sock = bind(host, port)
     try:
         bound_port = int(sock.getsockname()[1])

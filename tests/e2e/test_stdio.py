@@ -72,10 +72,48 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
         pytest.param(
             {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_TIMEOUT": "-1"}, "OBSIDIAN_TIMEOUT", id="timeout"
         ),
+        pytest.param({"OBSIDIAN_API_KEY": "clé-1234567890"}, "OBSIDIAN_API_KEY", id="key-accent"),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_CERT": "{not_a_certificate}"},
+            "OBSIDIAN_CERT",
+            id="cert-not-pem",
+        ),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_CERT": "{binary}"},
+            "OBSIDIAN_CERT",
+            id="cert-binary",
+        ),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "OBSIDIAN_HOST": "127.0.0.1:27124"},
+            "OBSIDIAN_HOST",
+            id="host-with-port",
+        ),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "VAULTGATE_MEMORY_DB": "{not_a_certificate}/memory.db"},
+            "VAULTGATE_MEMORY_DB",
+            id="memory-db-under-a-file",
+        ),
+        pytest.param(
+            {"OBSIDIAN_API_KEY": "k", "VAULTGATE_HTTP_TOKEN": "é" * 20},
+            "VAULTGATE_HTTP_TOKEN",
+            id="token-accent",
+        ),
     ],
 )
-def test_a_bad_setting_stops_the_server_with_one_line(env: dict[str, str], expected: str) -> None:
-    result = run_vaultgate("serve", env=env)
+@pytest.mark.parametrize("command", ["serve", "doctor"])
+def test_a_bad_setting_stops_the_server_with_one_line(
+    env: dict[str, str], expected: str, command: str, tmp_path: Path
+) -> None:
+    not_a_certificate = tmp_path / "plugin.crt"
+    not_a_certificate.write_text("not a certificate\n", encoding="utf-8")
+    binary = tmp_path / "binary.crt"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    places = {"not_a_certificate": str(not_a_certificate), "binary": str(binary)}
+    env = {name: value.format(**places) for name, value in env.items()}
+    if command == "doctor" and "OBSIDIAN_API_KEY" not in env:
+        pytest.skip("doctor reports a missing key as a failed check, not a setting error")
+
+    result = run_vaultgate(command, env=env)
 
     assert result.returncode == 2
     assert result.stdout == ""

@@ -70,7 +70,7 @@ async def resolve_verify(
                 "against that certificate.",
                 settings.base_url,
             )
-        return pinned_context(_read_certificate_file(settings.cert), source=str(settings.cert))
+        return certificate_context(settings.cert)
     if not settings.verify_ssl:
         log.warning(
             "TLS certificate checks are off for %s (OBSIDIAN_VERIFY_SSL=false); only "
@@ -88,6 +88,20 @@ async def resolve_verify(
     return system_context()
 
 
+def check_certificate(settings: ObsidianSettings) -> None:
+    """Read and load OBSIDIAN_CERT now, so a bad file stops the start with one ConfigError line
+    instead of failing later inside the server (where it would become a traceback)."""
+    if settings.protocol == "https" and settings.cert is not None:
+        certificate_context(settings.cert)
+
+
+def certificate_context(path: Path) -> ssl.SSLContext:
+    """The pinned context for the PEM file at ``path`` (OBSIDIAN_CERT)."""
+    return pinned_context(
+        _read_certificate_file(path), source=f"OBSIDIAN_CERT points at {str(path)!r}, which"
+    )
+
+
 def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
     """A context that trusts exactly the certificate(s) in ``pem``, hostname checks on."""
     # Not ssl.create_default_context(cadata=...): given an empty string it would quietly load
@@ -99,8 +113,8 @@ def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
         context.load_verify_locations(cadata=pem)
     except (ssl.SSLError, ValueError) as exc:
         raise ConfigError(
-            f"{source} is not a PEM certificate. Download the plugin's certificate from "
-            f"https://127.0.0.1:27124{CERTIFICATE_PATH}."
+            f"{source} is not a PEM certificate ({_reason(exc)}). Download the plugin's "
+            f"certificate from https://127.0.0.1:27124{CERTIFICATE_PATH}."
         ) from exc
     # The plugin's certificate is a self-signed, CA-flagged certificate served as the leaf (and
     # after upstream PR #342 the file may be a plain leaf). Pinning means trusting exactly this
@@ -147,10 +161,19 @@ async def fetch_plugin_certificate(
     return pem
 
 
+def _reason(exc: Exception) -> str:
+    """One line about a certificate that would not load (ssl's messages can span lines)."""
+    if isinstance(exc, ssl.SSLError) and exc.reason:
+        return str(exc.reason)
+    return " ".join(str(exc).split())[:120] or type(exc).__name__
+
+
 def _read_certificate_file(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(
-            f"OBSIDIAN_CERT points at {str(path)!r}, which cannot be read as a PEM file."
+            f"OBSIDIAN_CERT points at {str(path)!r}, which cannot be read as a PEM file "
+            f"({type(exc).__name__}). Download the plugin's certificate from "
+            f"https://127.0.0.1:27124{CERTIFICATE_PATH}."
         ) from exc

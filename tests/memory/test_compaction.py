@@ -82,11 +82,14 @@ def test_stale_listing_defaults_to_50_allows_200_and_reports_the_total(
         store.find_stale_observations(older_than_days=30, limit=201)
 
 
-@pytest.mark.parametrize("days", [0, -3])
-def test_older_than_days_must_be_positive(store: MemoryStore, days: int) -> None:
-    with pytest.raises(InvalidMemoryInput, match="more than 0"):
+@pytest.mark.parametrize("days", [0, -3, 36_501, 10**9, 2**63, 10**400])
+def test_older_than_days_must_be_between_one_day_and_a_hundred_years(
+    store: MemoryStore, days: int
+) -> None:
+    with pytest.raises(InvalidMemoryInput, match="between 1 and 36,500") as caught:
         store.find_stale_observations(older_than_days=days)
-    with pytest.raises(InvalidMemoryInput, match="more than 0"):
+    assert len(str(caught.value)) < 300
+    with pytest.raises(InvalidMemoryInput, match="between 1 and 36,500"):
         store.compact(CompactRequest(older_than_days=days, ids=(1,)))
 
 

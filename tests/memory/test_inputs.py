@@ -217,5 +217,6 @@ def test_unique_ids_keep_order_drop_repeats_and_enforce_bounds() -> None:
         unique_ids([], maximum=5, name="ids")
     with pytest.raises(InvalidMemoryInput, match="at most 5"):
         unique_ids(range(1, 7), maximum=5, name="ids")  # type: ignore[arg-type]
-    with pytest.raises(InvalidMemoryInput, match="positive"):
-        unique_ids([0], maximum=5, name="ids")
+    for impossible in (0, -1, 2**63, 2**64, 10**400):
+        with pytest.raises(InvalidMemoryInput, match="ids from 1 to 9223372036854775807"):
+            unique_ids([impossible], maximum=5, name="ids")

@@ -34,6 +34,11 @@ pytestmark = pytest.mark.anyio
         pytest.param("::ffff:127.0.0.1", "loopback", id="ipv4-mapped-loopback"),
         pytest.param("::ffff:10.0.0.1", "private", id="ipv4-mapped-private"),
         pytest.param("2002:c0a8:0101::1", "private", id="6to4-of-192.168.1.1"),
+        pytest.param("fec0::1", "site-local", id="ipv6-site-local"),
+        pytest.param("feff:ffff::1", "site-local", id="ipv6-site-local-top"),
+        pytest.param("3fff::1", "documentation", id="ipv6-documentation-rfc9637"),
+        pytest.param("64:ff9b::7f00:1", "reserved", id="nat64-of-loopback"),
+        pytest.param("::7f00:1", "reserved", id="ipv4-compatible-loopback"),
     ],
 )
 def test_non_public_addresses_are_named_for_what_they_are(address: str, reason: str) -> None:
@@ -57,6 +62,7 @@ def test_public_addresses_pass(address: str) -> None:
         pytest.param("http://[fe80::1]/", id="fe80::"),
         pytest.param("http://0.0.0.0:8000/", id="0.0.0.0"),
         pytest.param("http://[::ffff:127.0.0.1]/", id="mapped-loopback"),
+        pytest.param("http://[fec0::1]/", id="site-local"),
     ],
 )
 async def test_ip_literal_targets_that_are_not_public_are_refused(url: str) -> None:
@@ -117,3 +123,10 @@ async def test_a_name_that_does_not_resolve_is_a_clear_error() -> None:
         await checked_address(
             httpx.URL("https://nowhere.example/"), resolver=fake_dns({}), allow_private=False
         )
+
+
+async def test_a_host_name_idna_cannot_encode_is_a_resolution_error() -> None:
+    url = httpx.URL("https://" + "a" * 64 + ".example/")
+
+    with pytest.raises(PageUnavailable, match="could not be resolved"):
+        await checked_address(url, resolver=system_resolver, allow_private=False)

@@ -50,3 +50,35 @@ def test_a_refused_redirect_names_where_it_came_from() -> None:
 )
 def test_accepted_urls_lose_their_fragment_and_surrounding_blanks(url: str, expected: str) -> None:
     assert str(parse_fetch_url(url)).rstrip("/") == expected.rstrip("/")
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        pytest.param("https://" + "a" * 64 + ".com/", "at most 63", id="label-64"),
+        pytest.param("https://" + "a." * 130 + "com/", "at most 253", id="host-too-long"),
+        pytest.param("https://a..example.com/", "empty label", id="empty-label"),
+        pytest.param("https://é" + "a" * 70 + ".com/", "not a valid URL", id="idna-label"),
+        pytest.param("https://example.com/" + "a" * 70_000, "not a valid URL", id="url-too-long"),
+        pytest.param("http://exa\x00mple.com/", "not a valid URL", id="nul"),
+    ],
+)
+def test_a_host_dns_cannot_carry_is_refused_with_what_is_wrong(url: str, says: str) -> None:
+    with pytest.raises(URLRefused, match=says) as refused:
+        parse_fetch_url(url)
+
+    assert len(str(refused.value)) < 600
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        pytest.param("https://" + "a" * 63 + ".com/", id="label-63"),
+        pytest.param("https://example.com./", id="trailing-dot"),
+        pytest.param("https://bücher.example/", id="idna"),
+        pytest.param("http://xn--a/", id="undecodable-punycode-left-to-dns"),
+        pytest.param("http://[2606:4700::1111]/", id="ipv6"),
+    ],
+)
+def test_unusual_but_valid_hosts_pass(url: str) -> None:
+    assert parse_fetch_url(url).raw_host

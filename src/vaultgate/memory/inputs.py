@@ -22,6 +22,9 @@ MAX_TYPE_CHARS = 40
 MAX_TOPIC_KEY_CHARS = 120
 MAX_SESSION_ID_CHARS = 200
 MAX_DIRECTORY_CHARS = 4_096
+MAX_QUERY_CHARS = 50_000  # a search uses its first 32 words; longer is a pasted document
+MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: no row can have a larger id
+MAX_AGE_DAYS = 36_500  # a hundred years: older than the memory store can be
 
 REDACTED = "[REDACTED]"
 _PRIVATE_OPEN = re.compile(r"<private>", re.IGNORECASE)
@@ -109,9 +112,9 @@ def normalize_type(value: str) -> str:
     kind = value.strip().lower()
     if len(kind) > MAX_TYPE_CHARS or _TYPE.fullmatch(kind) is None:
         raise InvalidMemoryInput(
-            f"type {value!r} is not usable: use one lower-case word of letters, digits, '-' or "
-            f"'_' (at most {MAX_TYPE_CHARS} characters), such as decision, bugfix, discovery, "
-            "pattern, config or manual."
+            f"type {_shown_text(value)} is not usable: use one lower-case word of letters, "
+            f"digits, '-' or '_' (at most {MAX_TYPE_CHARS} characters), such as decision, "
+            "bugfix, discovery, pattern, config or manual."
         )
     return kind
 
@@ -120,7 +123,7 @@ def normalize_scope(value: str) -> Scope:
     for scope in SCOPES:
         if value.strip().lower() == scope:
             return scope
-    raise InvalidMemoryInput(f"scope must be 'project' or 'personal', not {value!r}.")
+    raise InvalidMemoryInput(f"scope must be 'project' or 'personal', not {_shown_text(value)}.")
 
 
 def normalize_topic_key(value: str | None) -> str | None:
@@ -182,9 +185,50 @@ def unique_ids(ids: Sequence[int], *, maximum: int, name: str) -> tuple[int, ...
             f"{name} has {len(seen)} ids; pass at most {maximum} per call and call again "
             "for the rest."
         )
-    if any(i < 1 for i in seen):
-        raise InvalidMemoryInput(f"{name} must hold positive observation ids such as 12.")
+    if any(i < 1 or i > MAX_ID for i in seen):
+        raise InvalidMemoryInput(
+            f"{name} must hold observation ids from 1 to {MAX_ID} such as 12; mem_search "
+            "(an empty query lists the most recent) shows the ids that exist."
+        )
     return seen
+
+
+def check_id(observation_id: int, *, name: str = "id") -> None:
+    """Refuse an id no row can have (SQLite cannot even be asked about a larger one)."""
+    if not 1 <= observation_id <= MAX_ID:
+        raise InvalidMemoryInput(
+            f"{name} {_shown_number(observation_id)} is not an observation id: ids run from 1 "
+            f"to {MAX_ID}. Use mem_search (an empty query lists the most recent) to find the "
+            "ids that exist."
+        )
+
+
+def check_days(older_than_days: int) -> None:
+    """An age filter the clock can subtract: more than 0 and at most a hundred years."""
+    if not 0 < older_than_days <= MAX_AGE_DAYS:
+        raise InvalidMemoryInput(
+            f"older_than_days must be between 1 and {MAX_AGE_DAYS:,} (a hundred years); got "
+            f"{_shown_number(older_than_days)}. Try 30."
+        )
+
+
+def check_query(query: str) -> None:
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidMemoryInput(
+            f"The search query is {len(query):,} characters long; mem_search takes at most "
+            f"{MAX_QUERY_CHARS:,} and searches only its first 32 words. Pass a few distinctive "
+            "words (a name, an error message, a topic), or an empty query to list the newest."
+        )
+
+
+def _shown_number(value: int) -> str:
+    if abs(value) < 10**24:
+        return str(value)
+    return "a number of about " + f"{abs(value).bit_length() * 0.30103:,.0f} digits"
+
+
+def _shown_text(value: str, limit: int = 60) -> str:
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value):,} chars)"
 
 
 def parse_id_list(value: str | Sequence[int], *, name: str) -> list[int]:

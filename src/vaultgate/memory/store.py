@@ -30,7 +30,11 @@ from vaultgate.memory import search as fts_search
 from vaultgate.memory.connection import BUSY_TIMEOUT_MS, MEMORY, connect, is_busy, retrying
 from vaultgate.memory.inputs import (
     MAX_CONTENT_CHARS,
+    MAX_ID,
     MAX_TITLE_CHARS,
+    check_days,
+    check_id,
+    check_query,
     clean_text,
     content_hash,
     normalize_directory,
@@ -97,10 +101,13 @@ class MemoryStore:
         """Open (creating it if needed) and migrate the database at ``path``."""
         try:
             conn = connect(path, busy_timeout_ms=busy_timeout_ms)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else ""
             raise MemoryStoreError(
-                f"The memory database {path!r} could not be opened ({type(exc).__name__}). "
-                "Check that VAULTGATE_MEMORY_DB points at a writable file."
+                f"The memory database {path!r} could not be opened ({type(exc).__name__}"
+                f"{': ' + why if why else ''}), so the memory tools cannot work; the vault "
+                "tools are unaffected. Tell the user to point VAULTGATE_MEMORY_DB at a file in "
+                "a folder they can write to (or ':memory:'), then restart the server."
             ) from exc
         try:
             migrate(conn)
@@ -113,7 +120,8 @@ class MemoryStore:
                 raise MemoryBusy() from exc
             raise MemoryStoreError(
                 f"The memory database {path!r} could not be prepared ({exc}); it was left as "
-                "it was. Check that it is a vaultgate memory database."
+                "it was. Tell the user to check that VAULTGATE_MEMORY_DB is a vaultgate memory "
+                "database in a folder they can write to."
             ) from exc
         return cls(conn, path=path, clock=clock)
 
@@ -319,6 +327,7 @@ class MemoryStore:
         """
 
         def work(conn: sqlite3.Connection) -> DeleteResult:
+            check_id(observation_id)
             row = conn.execute(
                 "SELECT title, deleted_at FROM observations WHERE id = ?", (observation_id,)
             ).fetchone()
@@ -379,6 +388,7 @@ class MemoryStore:
 
     def count_search_results(self, query: str, options: SearchOptions | None = None) -> int:
         """The total ``search`` reports for the same arguments (seed 000 FR-002)."""
+        check_query(query)
         opts = _search_options(options or SearchOptions())
         return self._read(lambda conn: fts_search.count_search_results(conn, query, opts))
 
@@ -386,6 +396,7 @@ class MemoryStore:
         """Ranked full-text search (bm25); every word is data. Every word must match; when no
         observation has them all, any word may (``mode="any"``). A query without words lists
         the most recent observations (``mode="recent"``)."""
+        check_query(query)
         opts = _search_options(options or SearchOptions())
         return self._read(lambda conn: fts_search.search(conn, query, opts))
 
@@ -429,8 +440,8 @@ class MemoryStore:
     def timeline(self, observation_id: int, before: int = 5, after: int = 5) -> Timeline:
         """The observation, and up to ``before``/``after`` live neighbours in its session, in
         the order they were saved; ``total_in_session`` counts the whole session."""
-        if before < 0 or after < 0:
-            raise InvalidMemoryInput("before and after must be 0 or more.")
+        if not (0 <= before <= MAX_ID and 0 <= after <= MAX_ID):
+            raise InvalidMemoryInput("before and after must be 0 or more (at most 20 is useful).")
 
         def work(conn: sqlite3.Connection) -> Timeline:
             focus = self._live(conn, observation_id)
@@ -598,6 +609,7 @@ class MemoryStore:
         return _format(self._clock() - timedelta(days=older_than_days))
 
     def _live(self, conn: sqlite3.Connection, observation_id: int) -> Observation:
+        check_id(observation_id)
         found = queries.live_observation(conn, observation_id)
         if found is None:
             state = queries.observation_state(conn, observation_id)
@@ -665,6 +677,11 @@ class MemoryStore:
     def _translate(self, run: Callable[[], T], doing: str) -> T:
         try:
             return run()
+        except OverflowError as exc:  # a number SQLite cannot hold, bound as a parameter
+            raise InvalidMemoryInput(
+                f"A number in this request is too large for the memory store (at most "
+                f"{MAX_ID}); nothing was changed. Use the ids and counts mem_search shows."
+            ) from exc
         except sqlite3.Error as exc:
             if is_busy(exc):
                 raise MemoryBusy() from exc
@@ -697,7 +714,4 @@ def _search_options(options: SearchOptions) -> SearchOptions:
 
 
 def _check_days(older_than_days: int) -> None:
-    if older_than_days <= 0:
-        raise InvalidMemoryInput(
-            f"older_than_days must be more than 0; got {older_than_days}. Try 30."
-        )
+    check_days(older_than_days)

@@ -59,12 +59,28 @@ def _embedded(ip: IPAddress) -> list[IPAddress]:
     return [*found, ip]
 
 
+# Special ranges that Python 3.11's ipaddress counts as global. fec0::/10 (site-local, RFC 3879
+# deprecated it, but networks still route it internally) and 3fff::/20 (documentation, RFC 9637).
+_SPECIAL_V6 = (
+    ("site-local", ipaddress.IPv6Network("fec0::/10")),
+    ("documentation", ipaddress.IPv6Network("3fff::/20")),
+)
+
+
+def _special(ip: IPAddress) -> str | None:
+    if isinstance(ip, ipaddress.IPv6Address):
+        return next((name for name, network in _SPECIAL_V6 if ip in network), None)
+    return None
+
+
 def _reason(ip: IPAddress) -> str | None:
     # The most telling name first: 127.0.0.1 is also "private" to the ipaddress module.
     checks = (
         ("unspecified", ip.is_unspecified),
         ("loopback", ip.is_loopback),
         ("link-local", ip.is_link_local),
+        ("site-local", _special(ip) == "site-local"),
+        ("documentation", _special(ip) == "documentation"),
         ("multicast", ip.is_multicast),
         ("private", ip.is_private),
         ("reserved", ip.is_reserved),
@@ -100,7 +116,7 @@ async def checked_address(
         port = url.port or (443 if url.scheme == "https" else 80)
         try:
             addresses = await resolver(host, port)
-        except OSError as exc:  # socket.gaierror and friends
+        except (OSError, UnicodeError) as exc:  # gaierror; a label IDNA cannot encode
             addresses = []
             detail = f" ({exc})"
         else:

@@ -7,6 +7,8 @@ import httpx
 from vaultgate.errors import URLRefused
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
+MAX_LABEL_LENGTH = 63
+MAX_HOST_LENGTH = 253
 
 
 def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.URL:
@@ -14,11 +16,11 @@ def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.UR
     via = f" (a redirect from {redirected_from})" if redirected_from else ""
     try:
         parsed = httpx.URL(url.strip())
-    except httpx.InvalidURL as exc:
+    except (httpx.InvalidURL, UnicodeError, ValueError) as exc:  # IDNA errors are UnicodeErrors
         raise URLRefused(
             url,
-            f"{url!r}{via} is not a valid URL ({exc}). Pass an absolute URL such as "
-            "'https://example.com/page'.",
+            f"{_shown(url)}{via} is not a valid URL ({_shown(str(exc), 120)[1:-1]}). Pass an "
+            "absolute URL such as 'https://example.com/page'.",
         ) from exc
     if parsed.scheme not in ALLOWED_SCHEMES:
         scheme = f"'{parsed.scheme}:'" if parsed.scheme else "no scheme"
@@ -27,9 +29,15 @@ def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.UR
             f"fetch reads only http and https URLs; {url!r}{via} has {scheme}. "
             "Pass an absolute URL such as 'https://example.com/page'.",
         )
-    if not parsed.host:
+    if not parsed.raw_host:
         raise URLRefused(
             url, f"{url!r}{via} has no host. Pass a URL such as 'https://example.com/'."
+        )
+    problem = _host_name_problem(parsed)
+    if problem:
+        raise URLRefused(
+            url,
+            f"The host of {_shown(url)}{via} is not a valid host name: {problem}. Check the URL.",
         )
     # Credentials in a URL would go out as an Authorization header; fetch never sends any.
     if parsed.userinfo:
@@ -39,3 +47,26 @@ def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.UR
             "Remove the 'user:password@' part.",
         )
     return parsed.copy_with(fragment=None)
+
+
+def _host_name_problem(parsed: httpx.URL) -> str:
+    """What makes the host unusable as a DNS name ('' when fine or an IP address)."""
+    host = parsed.raw_host.decode("ascii", errors="replace")
+    if host.startswith("[") or ":" in host or host.replace(".", "").isdigit():
+        return ""  # an IP address: httpx has checked it
+    if len(host) > MAX_HOST_LENGTH:
+        return f"it is {len(host)} characters long; DNS allows at most {MAX_HOST_LENGTH}"
+    labels = host.removesuffix(".").split(".")
+    if any(not label for label in labels):
+        return "it has an empty label (two dots in a row, or a leading dot)"
+    longest = max(labels, key=len)
+    if len(longest) > MAX_LABEL_LENGTH:
+        return (
+            f"a label is {len(longest)} characters long; DNS allows at most {MAX_LABEL_LENGTH} "
+            "between two dots"
+        )
+    return ""
+
+
+def _shown(value: str, limit: int = 200) -> str:
+    return repr(value) if len(value) <= limit else f"{value[:limit]!r}..."

@@ -4,6 +4,7 @@ and shaping results into MCP content blocks."""
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeAlias, TypeVar
 
@@ -15,6 +16,8 @@ from vaultgate.errors import VaultgateError
 from vaultgate.paging import compact_json
 from vaultgate.state import AppState
 from vaultgate.vault.documents import RenderedDocument
+
+log = logging.getLogger("vaultgate.tools")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -49,7 +52,10 @@ def app_state(ctx: ToolContext) -> AppState:
 def model_facing_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     """Our errors carry messages written for the model: hand them over as ToolErrors.
 
-    Anything else is a bug; the SDK hides its text from the model and logs it to stderr.
+    Anything else is a bug. Rather than the SDK's bare "Error executing tool X", the model
+    hears that it met an internal error, of which type, in which call, and that it is not its
+    fault; the traceback goes to stderr for the bug report. Known failures must still be
+    translated where they happen: tests assert that no argument reaches this net.
     """
 
     @functools.wraps(fn)
@@ -58,8 +64,31 @@ def model_facing_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[
             return await fn(*args, **kwargs)
         except VaultgateError as exc:
             raise ToolError(str(exc)) from exc
+        except ToolError:
+            raise  # a tool (or a dispatcher's inner tool) already spoke to the model
+        except Exception as exc:
+            call = _call_shape(fn.__name__, kwargs)
+            log.error("internal error in %s", call, exc_info=exc)
+            raise ToolError(internal_error_message(call, exc)) from exc
 
     return wrapper
+
+
+INTERNAL_ERROR = "vaultgate hit an internal error"
+
+
+def internal_error_message(call: str, exc: BaseException) -> str:
+    return (
+        f"{INTERNAL_ERROR} ({type(exc).__name__}) in {call}. This is a bug in vaultgate, not "
+        "a mistake in your request: tell the user, so they can report it with the traceback "
+        "from the server's log. Meanwhile try other arguments, or reach the goal another way."
+    )
+
+
+def _call_shape(name: str, kwargs: dict[str, Any]) -> str:
+    """``tool(arg=..., ...)``: which arguments were given, never their values."""
+    given = ", ".join(f"{key}=..." for key in kwargs if key != "ctx")
+    return f"{name}({given})"
 
 
 def text(value: str) -> TextContent:

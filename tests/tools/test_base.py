@@ -26,7 +26,7 @@ async def test_our_errors_reach_the_model_as_written() -> None:
 
 
 async def test_a_tool_error_passes_through_untouched() -> None:
-    with pytest.raises(ToolError, match="^already said$"):
+    with pytest.raises(ToolError, match=r"^already said$"):
         await failing(ctx=None, path="x", error=ToolError("already said"))
 
 
@@ -34,9 +34,11 @@ async def test_an_unexpected_exception_is_an_internal_error_with_its_type_and_ca
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     secret_value = "s3cret-argument-value"
-    with caplog.at_level(logging.ERROR, logger="vaultgate.tools"):
-        with pytest.raises(ToolError) as caught:
-            await failing(ctx=None, path=secret_value, limit=3, error=OverflowError("too big"))
+    with (
+        caplog.at_level(logging.ERROR, logger="vaultgate.tools"),
+        pytest.raises(ToolError) as caught,
+    ):
+        await failing(ctx=None, path=secret_value, limit=3, error=OverflowError("too big"))
 
     message = str(caught.value)
     assert message.startswith(INTERNAL_ERROR)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from vaultgate.emulator.runner import RunningEmulator, start_emulator
 from vaultgate.errors import ConfigError
 from vaultgate.http_server import (
     MCP_PATH,
+    ConnectionLimits,
     ServerThread,
     allowed_origins,
     bind,
@@ -247,3 +250,116 @@ def test_the_http_token_comes_from_the_environment_and_must_be_long() -> None:
     with pytest.raises(ConfigError, match="too short") as refused:
         Settings.from_env({"VAULTGATE_HTTP_TOKEN": "short-secret"})
     assert "short-secret" not in str(refused.value)
+
+
+# --- clients that never finish a request ----------------------------------------------------
+
+HALF_OPEN = 300
+SMALL_LIMITS = ConnectionLimits(header_timeout=1.0, max_connections=64)
+
+
+@pytest.fixture
+def guarded_url(emulator: RunningEmulator) -> Iterator[str]:
+    """A server with a short header deadline and a small connection cap, to test them fast."""
+    assert emulator.https_url is not None
+    settings = Settings.from_env(
+        {
+            "OBSIDIAN_API_KEY": emulator.api_key,
+            "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
+            "OBSIDIAN_CERT": str(emulator.certificate_path),
+            "VAULTGATE_TOOLS": "get_server_info",
+        }
+    )
+    sock = bind("127.0.0.1", 0)
+    app = build_http_app(
+        build_server(settings), host="127.0.0.1", port=sock.getsockname()[1], token=Secret(TOKEN)
+    )
+    with ServerThread(app, sock, SMALL_LIMITS) as running:
+        yield running.url
+
+
+def closed_by_server(sock: socket.socket, within: float) -> bool:
+    """Whether the server closes ``sock`` before ``within`` seconds pass (read to the end)."""
+    deadline = time.monotonic() + within
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            sock.settimeout(left)
+            if sock.recv(4096) == b"":
+                return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except TimeoutError:
+        pass
+    return False
+
+
+def test_hundreds_of_half_sent_requests_neither_starve_a_client_nor_stay_open(
+    guarded_url: str,
+) -> None:
+    host, port = "127.0.0.1", port_of(guarded_url)
+    stalled: list[socket.socket] = []
+    try:
+        for _ in range(HALF_OPEN):
+            sock = socket.create_connection((host, port), timeout=30)
+            sock.sendall(b"POST /mc")  # half a request line, then nothing
+            stalled.append(sock)
+
+        answer = post_initialize(guarded_url, {"Authorization": f"Bearer {TOKEN}"})
+
+        assert answer.status_code == 200, answer.text
+        # Generous bounds: a slow machine may take long, but the server must close them all.
+        deadline = time.monotonic() + 60
+        still_open = [
+            sock
+            for sock in stalled
+            if not closed_by_server(sock, max(0.1, deadline - time.monotonic()))
+        ]
+        assert still_open == []
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_a_request_trickled_byte_by_byte_is_cut_at_the_header_deadline(guarded_url: str) -> None:
+    with socket.create_connection(("127.0.0.1", port_of(guarded_url)), timeout=30) as sock:
+        request = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Slow: " + b"a" * 4000
+        cut = False
+        started = time.monotonic()
+        for byte in request:  # one byte per 50 ms: about 200 s if never cut
+            try:
+                sock.sendall(bytes([byte]))
+            except (ConnectionResetError, BrokenPipeError):
+                cut = True
+                break
+            sock.settimeout(0.05)
+            try:
+                if sock.recv(1024) == b"":
+                    cut = True
+                    break
+            except TimeoutError:
+                continue
+            except ConnectionResetError:
+                cut = True
+                break
+        elapsed = time.monotonic() - started
+
+    assert cut
+    assert elapsed < 100  # long before the whole header could have been sent
+
+
+def test_a_refused_request_does_not_keep_its_connection(server_url: str) -> None:
+    with socket.create_connection(("127.0.0.1", port_of(server_url)), timeout=30) as sock:
+        sock.sendall(
+            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 1000000\r\n\r\n{"
+            % port_of(server_url)
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+
+        assert answer.startswith(b"HTTP/1.1 401")
+        assert b"connection: close" in answer.lower()
+        assert closed_by_server(sock, 30)

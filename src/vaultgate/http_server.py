@@ -11,6 +11,13 @@ Every request passes RequestGuard before the SDK sees it:
 On a loopback bind the SDK's TransportSecuritySettings also checks the ``Host`` header. A
 non-loopback bind needs VAULTGATE_HTTP_TOKEN set; on loopback an unset token is generated at
 start and printed to stderr, the one place a token is ever shown.
+
+Before any of that, GuardedH11Protocol keeps clients that never finish a request from holding
+the server: a connection has HEADER_TIMEOUT seconds from its first byte (or from connecting) to
+send its request headers, and beyond MAX_CONNECTIONS a new connection closes the oldest one
+still waiting for headers. uvicorn has neither: its keep-alive timeout only runs after a
+response, and its limit_concurrency answers 503 to every new request once half-sent ones fill
+it, which would starve exactly the clients it should protect.
 """
 
 from __future__ import annotations
@@ -24,14 +31,18 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import TracebackType
+from typing import Any
 
+import h11
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from vaultgate.config import Secret
 from vaultgate.errors import ConfigError
@@ -45,6 +56,11 @@ DEFAULT_HTTP_PORT = 8765
 MCP_PATH = "/mcp"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _START_TIMEOUT = 30.0
+# A request's line and headers must arrive within this many seconds of its first byte (or of the
+# connection); uvicorn's default keep-alive (5 s) closes idle connections between requests.
+HEADER_TIMEOUT = 10.0
+# Open connections at most; above it, the oldest one still waiting for its headers is closed.
+MAX_CONNECTIONS = 128
 # Open SSE streams would hold a shutdown forever; after this many seconds they are cut.
 _GRACEFUL_SHUTDOWN = 5
 
@@ -110,6 +126,10 @@ def transport_security(host: str, port: int) -> TransportSecuritySettings:
     )
 
 
+# A refused client gets no kept-alive connection: whatever body it was sending is not read.
+_CLOSE = {"Connection": "close"}
+
+
 class RequestGuard:
     """ASGI middleware: a foreign Origin gets 403, a missing or wrong bearer token 401."""
 
@@ -133,12 +153,13 @@ class RequestGuard:
             response = PlainTextResponse(
                 "Forbidden: this MCP server accepts no requests from web pages of other origins.",
                 status_code=403,
+                headers=_CLOSE,
             )
         elif not self._authorized(headers.get("authorization")):
             response = PlainTextResponse(
                 "Unauthorized: send 'Authorization: Bearer <VAULTGATE_HTTP_TOKEN>'.",
                 status_code=401,
-                headers={"WWW-Authenticate": 'Bearer realm="vaultgate"'},
+                headers={"WWW-Authenticate": 'Bearer realm="vaultgate"', **_CLOSE},
             )
         else:
             await self._app(scope, receive, send)
@@ -175,10 +196,96 @@ def bind(host: str, port: int) -> socket.socket:
         raise ConfigError(f"Cannot listen on {_bracketed(host)}:{port}: {exc.strerror}.") from exc
 
 
-def uvicorn_server(app: ASGIApp, on_started: Callable[[], None] = lambda: None) -> uvicorn.Server:
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    header_timeout: float = HEADER_TIMEOUT
+    max_connections: int = MAX_CONNECTIONS
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for request headers and a cap on connections.
+
+    Subclasses made by ``guarded_protocol`` set the limits; uvicorn builds one per connection.
+    """
+
+    limits = ConnectionLimits()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_deadline: asyncio.TimerHandle | None = None
+        self._opened = 0.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._opened = self.loop.time()
+        self._arm()
+        self._make_room()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._waiting_for_headers():
+            if self._header_deadline is None:
+                self._arm()  # the first byte of a next request on a kept-alive connection
+        else:
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _waiting_for_headers(self) -> bool:
+        """No request in progress: its line and headers have not all arrived."""
+        in_request = self.cycle is not None and not self.cycle.response_complete
+        return self.conn.their_state is h11.IDLE and not in_request
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_deadline = self.loop.call_later(
+            self.limits.header_timeout, self._headers_too_late
+        )
+
+    def _disarm(self) -> None:
+        if self._header_deadline is not None:
+            self._header_deadline.cancel()
+            self._header_deadline = None
+
+    def _headers_too_late(self) -> None:
+        self._header_deadline = None
+        if self._waiting_for_headers() and not self.transport.is_closing():
+            log.debug("closed a connection that sent no complete request headers in time")
+            self.transport.close()
+
+    def _make_room(self) -> None:
+        """Above the cap, close the oldest connection still waiting for headers (this one if
+        every other is busy with a request)."""
+        if len(self.connections) <= self.limits.max_connections:
+            return
+        waiting = [
+            other
+            for other in self.connections
+            if isinstance(other, GuardedH11Protocol)
+            and other is not self
+            and other._waiting_for_headers()
+            and not other.transport.is_closing()
+        ]
+        victim = min(waiting, key=lambda other: other._opened, default=self)
+        log.debug("over %d connections: closed the oldest idle one", self.limits.max_connections)
+        victim.transport.close()
+
+
+def guarded_protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
+    return type("GuardedH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+
+
+def uvicorn_server(
+    app: ASGIApp,
+    on_started: Callable[[], None] = lambda: None,
+    limits: ConnectionLimits = ConnectionLimits(),
+) -> uvicorn.Server:
     return NotifyingServer(
         uvicorn.Config(
             app,
+            http=guarded_protocol(limits),
             lifespan="on",  # the SDK's session manager runs in the app's lifespan
             log_level="warning",
             log_config=None,  # leave logging alone: nothing of ours goes to stdout
@@ -224,10 +331,12 @@ def run_http(server: MCPServer, *, host: str, port: int, token: Secret | None) -
 class ServerThread:
     """An ASGI app served on ``sock`` in a background thread, for tests and embedding."""
 
-    def __init__(self, app: ASGIApp, sock: socket.socket) -> None:
+    def __init__(
+        self, app: ASGIApp, sock: socket.socket, limits: ConnectionLimits = ConnectionLimits()
+    ) -> None:
         self._sock = sock
         self._started = threading.Event()
-        self._server = uvicorn_server(app, self._started.set)
+        self._server = uvicorn_server(app, self._started.set, limits)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="vaultgate-http", daemon=True)
         host, port = sock.getsockname()[:2]

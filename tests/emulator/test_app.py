@@ -52,10 +52,58 @@ async def test_the_key_comparison_is_exact(api: Api, authorization: str) -> None
     assert response.status_code == 401
 
 
-async def test_the_auth_message_names_the_plugin_as_that_version_called_it(api: Api) -> None:
-    async with api("4.1.0", auth=False) as http:
+@pytest.mark.parametrize(
+    ("version", "name"),
+    [
+        pytest.param("3.6.2", "Local REST API", id="3.6.2"),
+        pytest.param("4.1.0", "Local REST API & MCP Server", id="4.1.0"),
+        pytest.param("4.1.1", "Local REST API with MCP", id="4.1.1"),
+    ],
+)
+async def test_the_auth_message_names_the_plugin_as_that_version_called_it(
+    api: Api, version: str, name: str
+) -> None:
+    async with api(version, auth=False) as http:
         response = await http.get("/vault/")
-    assert "'Local REST API' section" in response.json()["message"]
+        manifest = (await http.get("/")).json()["manifest"]
+    assert f"'{name}' section" in response.json()["message"]
+    assert manifest["name"] == name
+
+
+@pytest.mark.parametrize(
+    ("version", "description", "author_url", "min_app"),
+    [
+        pytest.param(
+            "3.6.2",
+            "Get, change or otherwise interact with your notes in Obsidian via a REST API.",
+            "https://coddingtonbear.net/",
+            "0.12.0",
+            id="3.6.2",
+        ),
+        pytest.param(
+            "4.1.7",
+            "A secure REST API and Model Context Protocol (MCP) server for your vault.",
+            "https://adamcoddington.net/",
+            "1.4.0",
+            id="4.1.7",
+        ),
+        pytest.param(
+            "5.1.0",
+            "A secure REST API and Model Context Protocol (MCP) server for your vault.",
+            "https://adamcoddington.net/",
+            "1.13.1",
+            id="5.1.0",
+        ),
+    ],
+)
+async def test_the_manifest_is_the_one_shipped_with_that_version(
+    api: Api, version: str, description: str, author_url: str, min_app: str
+) -> None:
+    async with api(version) as http:
+        manifest = (await http.get("/")).json()["manifest"]
+    assert manifest["description"] == description
+    assert manifest["authorUrl"] == author_url
+    assert manifest["minAppVersion"] == min_app
 
 
 async def test_root_is_open_and_reports_versions_without_private_fields(api: Api) -> None:
@@ -136,7 +184,9 @@ async def test_cors_is_open_and_preflight_needs_no_key(api: Api) -> None:
         )
         denied = await http.get("/vault/")
     assert preflight.status_code == 204
-    assert "MOVE" in preflight.headers["access-control-allow-methods"]
+    assert preflight.headers["access-control-allow-methods"] == (
+        "GET,HEAD,PUT,PATCH,POST,DELETE,MOVE,COPY"
+    )
     assert preflight.headers["access-control-allow-headers"] == "authorization"
     assert denied.headers["access-control-allow-origin"] == "*"
     assert denied.headers["x-response-time"].endswith("ms")
@@ -150,3 +200,18 @@ async def test_commands_list_and_unknown_command(api: Api) -> None:
     assert all(set(command) == {"id", "name"} for command in listed)
     assert unknown.status_code == 404
     assert known.status_code == 204
+
+
+@pytest.mark.parametrize(
+    ("version", "methods"),
+    [
+        pytest.param("4.0.3", "GET,HEAD,PUT,PATCH,POST,DELETE", id="cors-default"),
+        pytest.param("4.1.7", "GET,HEAD,PUT,PATCH,POST,DELETE,MOVE", id="with-move"),
+    ],
+)
+async def test_the_preflight_lists_the_methods_of_that_version(
+    api: Api, version: str, methods: str
+) -> None:
+    async with api(version, auth=False) as http:
+        preflight = await http.options("/vault/x.md", headers={"Origin": "https://a.example"})
+    assert preflight.headers["access-control-allow-methods"] == methods

@@ -63,3 +63,19 @@ async def test_integer_like_tags_come_first_as_in_a_javascript_object(
     async with client(make_app(vault=vault)) as http:
         tags = (await http.get("/tags/")).json()["tags"]
     assert [tag["name"] for tag in tags] == ["2024", "zeta", "2024/jan", "alpha"]
+
+
+async def test_a_tag_is_listed_before_its_parents_as_the_plugin_counts_them(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    vault = build_vault(
+        tmp_path / "nested", {"a.md": "#beta/gamma/δ 🚀 and #alpha", "b.md": "#beta"}
+    )
+    async with client(make_app(vault=vault)) as http:
+        tags = (await http.get("/tags/")).json()["tags"]
+    assert [(tag["name"], tag["count"]) for tag in tags] == [
+        ("beta/gamma/δ", 1),
+        ("beta", 2),
+        ("beta/gamma", 1),
+        ("alpha", 1),
+    ]

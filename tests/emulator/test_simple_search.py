@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,70 @@ def test_js_slice_follows_javascript() -> None:
 )
 def test_parse_int_follows_javascript(text: str | None, value: int | None) -> None:
     assert parse_int(text) == value
+
+
+# --- contexts cut inside a surrogate pair ---------------------------------------------------
+
+ROCKET_FIRST = "🚀" + "a" * 98 + " zz"  # 'zz' starts at UTF-16 unit 101: 100 back is mid-🚀
+ROCKET_LAST = "zz " + "b" * 98 + "🚀 tail"  # 100 past 'zz' ends between the rocket's halves
+
+
+@pytest.fixture
+def rocket_vault(tmp_path: Path) -> Path:
+    return build_vault(
+        tmp_path / "rockets",
+        {"first.md": ROCKET_FIRST, "last.md": ROCKET_LAST, "日本 #1.md": "日本 🚀 zz 語"},
+    )
+
+
+async def raw_search(make_app: MakeApp, vault: Path, url: str, version: str) -> str:
+    async with client(make_app(version, vault=vault)) as http:
+        response = await http.post(url)
+    assert response.status_code == 200
+    return response.text
+
+
+async def test_up_to_5_1_0_a_context_can_start_or_end_in_half_an_emoji(
+    make_app: MakeApp, rocket_vault: Path
+) -> None:
+    text = await raw_search(make_app, rocket_vault, "/search/simple/?query=zz", "5.1.0")
+    # JSON.stringify writes the lone half as an escape; the rest of the text stays UTF-8
+    assert '"context": "\\ude80' + "a" * 98 + ' zz"' in text
+    assert '"context": "zz ' + "b" * 98 + '\\ud83d"' in text
+    assert '"context": "日本 🚀 zz 語"' in text
+    contexts = {r["filename"]: r["matches"][0]["context"] for r in json.loads(text)}
+    assert contexts["first.md"] == "\ude80" + "a" * 98 + " zz"
+    assert contexts["last.md"] == "zz " + "b" * 98 + "\ud83d"
+
+
+async def test_a_short_context_beside_cjk_and_an_emoji_is_cut_in_code_units(
+    make_app: MakeApp, rocket_vault: Path
+) -> None:
+    url = "/search/simple/?query=zz&contextLength=2"
+    results = by_file(json.loads(await raw_search(make_app, rocket_vault, url, "5.1.0")))
+    (m,) = results["日本 #1.md"]["matches"]
+    assert m["match"] == {"start": 6, "end": 8, "source": "content"}
+    assert m["context"] == "\ude80 zz 語"
+
+
+async def test_after_5_1_0_contexts_are_cut_at_whole_characters(
+    make_app: MakeApp, rocket_vault: Path
+) -> None:
+    text = await raw_search(make_app, rocket_vault, "/search/simple/?query=zz", "5.1.1")
+    assert "\\ud" not in text
+    contexts = {r["filename"]: r["matches"][0]["context"] for r in json.loads(text)}
+    assert contexts["first.md"] == ROCKET_FIRST
+    assert contexts["last.md"] == "zz " + "b" * 98 + "🚀"
+    url = "/search/simple/?query=zz&contextLength=2"
+    short = by_file(json.loads(await raw_search(make_app, rocket_vault, url, "5.1.1")))
+    assert short["日本 #1.md"]["matches"][0]["context"] == "🚀 zz 語"
+
+
+async def test_the_score_uses_the_same_utf16_offsets_as_the_matches(
+    make_app: MakeApp, rocket_vault: Path
+) -> None:
+    text = await raw_search(make_app, rocket_vault, "/search/simple/?query=zz", "5.1.0")
+    scores = {r["filename"]: r["score"] for r in json.loads(text)}
+    # "first\n\n" is 7 units, the rocket 2, then 98 a's and a space: 'zz' at unit 108
+    assert scores["first.md"] == 1 + 1 / (1 + 108)
+    assert scores["日本 #1.md"] == 1 + 1 / (1 + len("日本 #1\n\n") + 6)

@@ -41,7 +41,12 @@ def create_app(config: EmulatorConfig) -> Starlette:
     app = Starlette(
         routes=_routes(config, behaviour),
         middleware=[
-            Middleware(PluginMiddleware, api_key=config.api_key, plugin_name=behaviour.plugin_name)
+            Middleware(
+                PluginMiddleware,
+                api_key=config.api_key,
+                plugin_name=behaviour.plugin_name,
+                cors_methods=behaviour.cors_methods,
+            )
         ],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error},
     )

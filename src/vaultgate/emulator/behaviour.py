@@ -35,8 +35,34 @@ class Behaviour:
 
     @property
     def plugin_name(self) -> str:
-        """The display name (and settings-tab title) was renamed in 4.1.1."""
-        return "Local REST API with MCP" if self.at_least("4.1.1") else "Local REST API"
+        """The display name (and settings-tab title): renamed in 4.0.0 and again in 4.1.1."""
+        if self.at_least("4.1.1"):
+            return "Local REST API with MCP"
+        if self.at_least("4.0.0"):
+            return "Local REST API & MCP Server"
+        return "Local REST API"
+
+    @property
+    def min_app_version(self) -> str:
+        """``minAppVersion`` of the manifest.json shipped at each tag."""
+        if self.at_least("5.1.0") or (self.at_least("5.0.0") and not self.at_least("5.0.2")):
+            return "1.13.1"
+        if self.at_least("5.0.2"):
+            return "1.8.7"
+        return "1.4.0" if self.at_least("4.0.1") else "0.12.0"
+
+    @property
+    def mcp_manifest(self) -> bool:
+        """4.0+ describes itself as an MCP server and names the author's new site."""
+        return self.at_least("4.0.0")
+
+    @property
+    def cors_methods(self) -> str:
+        """What a CORS preflight allows: cors()'s default list, plus MOVE (4.1.0) and COPY (5.0)."""
+        methods = ["GET", "HEAD", "PUT", "PATCH", "POST", "DELETE"]
+        methods += ["MOVE"] if self.move else []
+        methods += ["COPY"] if self.copy else []
+        return ",".join(methods)
 
     # --- paths and listing ------------------------------------------------------------------
 
@@ -98,6 +124,11 @@ class Behaviour:
     def context_length_default(self) -> bool:
         """3.4.3+: a missing contextLength means 100 (before, contexts came back empty)."""
         return self.at_least("3.4.3")
+
+    @property
+    def whole_character_contexts(self) -> bool:
+        """Fixed after 5.1.0: contexts no longer start or end inside a surrogate pair."""
+        return self.version > _v("5.1.0")
 
     @property
     def dataview(self) -> bool:

@@ -1,7 +1,8 @@
 """What the plugin does before any route: response time, open CORS, then the bearer check.
 
 Only ``/``, ``/openapi.yaml`` and the certificate are exempt from authentication; the
-comparison is of the whole header value, exactly ``Bearer <key>``.
+comparison is of the whole header value, exactly ``Bearer <key>``. The preflight lists
+the methods the version passes to ``cors()`` (its default list before MOVE existed).
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from vaultgate.emulator.apierrors import ApiError, ErrorCode, auth_message
 from vaultgate.emulator.responses import error_response
 
 AUTH_EXEMPT = frozenset({"/", "/openapi.yaml", "/obsidian-local-rest-api.crt"})
-_CORS_METHODS = "GET,HEAD,PUT,PATCH,POST,DELETE,MOVE"
 
 
 class PluginMiddleware:
-    def __init__(self, app: ASGIApp, *, api_key: str, plugin_name: str) -> None:
+    def __init__(self, app: ASGIApp, *, api_key: str, plugin_name: str, cors_methods: str) -> None:
         self.app = app
         self.expected = f"Bearer {api_key}"
         self.plugin_name = plugin_name
+        self.cors_methods = cors_methods
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -54,7 +55,7 @@ class PluginMiddleware:
 
     async def _preflight(self, request_headers: Headers, send: Send) -> None:
         headers = [
-            (b"access-control-allow-methods", _CORS_METHODS.encode()),
+            (b"access-control-allow-methods", self.cors_methods.encode()),
             (b"content-length", b"0"),
         ]
         requested = request_headers.get("access-control-request-headers")

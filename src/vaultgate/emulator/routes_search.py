@@ -120,6 +120,7 @@ async def search_simple(request: Request) -> Response:
         filenames=behaviour.filename_search,
         descending=behaviour.search_descending,
         with_source=behaviour.filename_search,
+        whole_characters=behaviour.whole_character_contexts,
     )
     results = await run_in_threadpool(simple_search, context.state, options)
     return json_response(results)
@@ -134,7 +135,11 @@ async def tags(request: Request) -> Response:
 
 
 def _tag_counts(context: EmulatorContext) -> list[tuple[str, int]]:
-    """Each note's tags (de-duplicated per note), each also counted for its parent prefixes."""
+    """Each note's tags (de-duplicated per note), each also counted for its parent prefixes.
+
+    The plugin counts a tag before its parents, so ``a/b`` enters the (insertion-ordered)
+    table ahead of ``a`` when it is met first.
+    """
     counts: dict[str, int] = {}
     for path in context.state.markdown_files():
         try:
@@ -143,8 +148,7 @@ def _tag_counts(context: EmulatorContext) -> list[tuple[str, int]]:
             continue
         for tag in note_tags:
             parts = tag.split("/")
-            for i in range(1, len(parts) + 1):
-                name = "/".join(parts[:i])
+            for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
                 if name:
                     counts[name] = counts.get(name, 0) + 1
     # a JavaScript object lists integer-like keys first, ascending, then insertion order

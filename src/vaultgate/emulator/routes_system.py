@@ -53,16 +53,23 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 
 
 def manifest(behaviour: Behaviour) -> dict[str, Any]:
+    """The plugin's manifest.json at that version, plus the ``dir`` Obsidian adds on load."""
+    if behaviour.mcp_manifest:
+        description = "A secure REST API and Model Context Protocol (MCP) server for your vault."
+        author_url = "https://adamcoddington.net/"
+    else:
+        description = (
+            "Get, change or otherwise interact with your notes in Obsidian via a REST API."
+        )
+        author_url = "https://coddingtonbear.net/"
     return {
         "id": PLUGIN_ID,
         "name": behaviour.plugin_name,
         "version": behaviour.version_text,
-        "minAppVersion": "1.13.1" if behaviour.at_least("5.0.0") else "0.12.0",
-        "description": (
-            "Get, change or otherwise interact with your notes in Obsidian via a REST API."
-        ),
+        "minAppVersion": behaviour.min_app_version,
+        "description": description,
         "author": "Adam Coddington",
-        "authorUrl": "https://coddingtonbear.net/",
+        "authorUrl": author_url,
         "isDesktopOnly": True,
         "dir": f".obsidian/plugins/{PLUGIN_ID}",
     }

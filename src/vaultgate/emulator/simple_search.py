@@ -7,11 +7,16 @@ in the file's base name instead (``source: "filename"``, offsets into the base n
 ``context`` = the base name).
 
 Offsets count UTF-16 code units, because the plugin is JavaScript: for text without
-characters beyond U+FFFF they equal Python string indexes.
+characters beyond U+FFFF they equal Python string indexes. Up to 5.1.0 the context is
+``content.slice(start - contextLength, end + contextLength)`` in those units, so it can
+begin or end inside an emoji's surrogate pair; the lone half is sent as a ``\\udXXX``
+escape (valid JSON, invalid Unicode), exactly as JSON.stringify writes it. Later versions
+cut at whole characters: a bound inside a pair moves outward to take the whole character.
 
 Obsidian does not document its score. Ours is deterministic: the number of matches plus
-``1 / (1 + offset of the first match in the searched text)``, so more matches rank higher
-and, among equals, an earlier first match does. 4.0+ sorts best first; 3.x ascending.
+``1 / (1 + UTF-16 offset of the first match in the searched text)``, so more matches rank
+higher and, among equals, an earlier first match does. 4.0+ sorts best first; 3.x
+ascending.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class SimpleSearchOptions:
     filenames: bool  # 3.3.0+
     descending: bool  # 4.0+
     with_source: bool  # 3.3.0+: match.source exists
+    whole_characters: bool = False  # after 5.1.0: no context starts or ends in half an emoji
 
 
 def parse_int(text: str | None) -> int | None:
@@ -56,11 +62,12 @@ def simple_search(state: EmulatorState, options: SimpleSearchOptions) -> list[di
             continue
         basename = posixpath.splitext(posixpath.basename(path))[0]
         prefix = f"{basename}\n\n" if options.filenames else ""
-        spans = _find_all(f"{prefix}{content}" if prefix else content, patterns)
+        searched = f"{prefix}{content}" if prefix else content
+        spans = _find_all(searched, patterns)
         if spans is None:
             continue
         matches = [_match(span, prefix, basename, content, options) for span in spans]
-        score = len(spans) + 1.0 / (1 + spans[0][0])
+        score = len(spans) + 1.0 / (1 + _utf16(searched, spans[0][0]))
         results.append((score, {"filename": path, "score": score, "matches": matches}))
     results.sort(key=lambda item: item[0], reverse=options.descending)
     return [item for _, item in results]
@@ -102,8 +109,30 @@ def _match(
         context = ""
     else:
         length = options.context_length
-        context = js_slice(content, max(unit_start - length, 0), unit_end + length)
+        lo, hi = max(unit_start - length, 0), unit_end + length
+        if options.whole_characters:
+            lo, hi = _outside_pairs(content, lo, hi)
+        context = js_slice(content, lo, hi)
     return {"match": match, "context": context}
+
+
+def _outside_pairs(text: str, start: int, end: int) -> tuple[int, int]:
+    """Slice bounds (UTF-16 units, ``end`` maybe negative) moved off the middle of a pair."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    size = len(units) // 2
+
+    def splits_pair(index: int) -> bool:
+        if not 0 < index < size:
+            return False
+        high = int.from_bytes(units[2 * index - 2 : 2 * index], "little")
+        return 0xD800 <= high <= 0xDBFF
+
+    if splits_pair(start):
+        start -= 1
+    absolute_end = size + end if end < 0 else end
+    if splits_pair(absolute_end):
+        end += 1
+    return start, end
 
 
 def _utf16(text: str, index: int) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -327,3 +328,155 @@ async def test_active_targets_a_section(api: Api) -> None:
     async with api(active_file="Projects/plan.md") as http:
         response = await http.get("/active/heading/Plan/Log")
     assert response.text == "\nFirst entry.\n"
+
+
+# --- hidden files: found on disk, unknown to the index --------------------------------------
+
+
+@pytest.fixture
+def hidden_vault(vault: Path) -> Path:
+    secret = vault / ".hidden #1" / "sécret 🚀.md"
+    secret.parent.mkdir()
+    secret.write_text("# A\r\nkey 日本\r\n", encoding="utf-8", newline="")
+    return vault
+
+
+SECRET = "/vault/.hidden%20%231/s%C3%A9cret%20%F0%9F%9A%80.md"
+
+
+async def test_a_hidden_file_is_served_from_disk(api: Api, hidden_vault: Path) -> None:
+    async with api() as http:
+        secret = await http.get(SECRET)
+        config = await http.get("/vault/.obsidian/app.json")
+        listing = await http.get("/vault/.hidden%20%231/")
+    assert secret.status_code == 200
+    assert secret.content == "# A\r\nkey 日本\r\n".encode()
+    assert secret.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert config.status_code == 200
+    assert config.text == "{}"
+    assert config.headers["content-type"] == "application/json; charset=utf-8"
+    assert config.headers["content-disposition"] == 'attachment; filename=".obsidian/app.json"'
+    assert listing.status_code == 404  # listings come from the index
+
+
+async def test_a_target_in_a_hidden_file_is_read_from_disk(api: Api, hidden_vault: Path) -> None:
+    async with api() as http:
+        response = await http.get(f"{SECRET}/heading/A")
+    assert response.status_code == 200
+    assert "key 日本" in response.text
+
+
+@pytest.mark.parametrize("accept", [NOTE_JSON, DOCUMENT_MAP])
+async def test_note_json_and_the_map_of_a_hidden_file_are_404_with_the_file_headers(
+    api: Api, hidden_vault: Path, accept: str
+) -> None:
+    async with api() as http:
+        response = await http.get(SECRET, headers={"Accept": accept})
+    assert response.status_code == 404
+    assert response.json() == {"message": "Not Found", "errorCode": 40400}
+    assert response.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert response.headers["content-disposition"].startswith('attachment; filename=".hidden')
+
+
+# --- headers on answers for a file ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "content_type"),
+    [
+        pytest.param("data.json", "application/json; charset=utf-8", id="json"),
+        pytest.param("read me.txt", "text/plain; charset=utf-8", id="txt"),
+        pytest.param("t.csv", "text/csv; charset=utf-8", id="csv"),
+        pytest.param("s.js", "application/javascript; charset=utf-8", id="js"),
+        pytest.param("i.svg", "image/svg+xml", id="svg"),
+        pytest.param("d.pdf", "application/pdf", id="pdf"),
+        pytest.param("LICENSE", "false", id="extensionless"),
+    ],
+)
+async def test_express_adds_a_charset_to_text_json_and_javascript(
+    make_app: MakeApp, tmp_path: Path, name: str, content_type: str
+) -> None:
+    vault = tmp_path / "types"
+    vault.mkdir()
+    (vault / name).write_bytes(b"x")
+    async with client(make_app(vault=vault)) as http:
+        response = await http.get(f"/vault/{quote(name)}")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == content_type
+
+
+@pytest.mark.parametrize(
+    ("headers", "url", "status", "code"),
+    [
+        pytest.param(
+            {"Target-Type": "heading", "Target": "Plan"},
+            "/vault/Projects/plan.md",
+            400,
+            40083,
+            id="header-target-without-version",
+        ),
+        pytest.param(
+            {"Target-Type": "bogus", "Target": "Plan", "Markdown-Patch-Version": "1"},
+            "/vault/Projects/plan.md",
+            400,
+            40054,
+            id="bad-target-type",
+        ),
+        pytest.param(
+            {"Target-Type": "heading", "Target": "Plan"},
+            "/vault/Projects/plan.md/heading/Plan",
+            422,
+            42200,
+            id="url-and-header-target",
+        ),
+        pytest.param({}, "/vault/Projects/plan.md/heading/Nowhere", 404, 40400, id="no-such"),
+    ],
+)
+async def test_errors_after_the_file_was_found_carry_its_headers(
+    api: Api, headers: dict[str, str], url: str, status: int, code: int
+) -> None:
+    async with api() as http:
+        response = await http.get(url, headers=headers)
+    assert response.status_code == status
+    assert response.json()["errorCode"] == code
+    assert response.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert response.headers["content-disposition"] == 'attachment; filename="Projects/plan.md"'
+    assert response.text == json.dumps(response.json(), indent=2, ensure_ascii=False)
+
+
+async def test_a_1x_read_that_misses_still_carries_the_deprecation(api: Api) -> None:
+    headers = {"Target-Type": "heading", "Target": "Nowhere", "Markdown-Patch-Version": "1"}
+    async with api() as http:
+        response = await http.get("/vault/Projects/plan.md", headers=headers)
+    assert response.status_code == 404
+    assert response.headers["deprecation"] == 'true; sunset-version="6.0"'
+
+
+async def test_a_targeted_read_answer_keeps_the_content_disposition(api: Api) -> None:
+    async with api() as http:
+        response = await http.get("/vault/Projects/plan.md/frontmatter/status")
+    assert response.json() == "active"
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert response.headers["content-disposition"] == 'attachment; filename="Projects/plan.md"'
+
+
+async def test_an_error_for_a_file_of_unknown_type_is_expresss_html_500(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    vault = tmp_path / "plain"
+    vault.mkdir()
+    (vault / "LICENSE").write_text("# A\n", encoding="utf-8")
+    headers = {"Target-Type": "heading", "Target": "A"}
+    async with client(make_app(vault=vault)) as http:
+        response = await http.get("/vault/LICENSE", headers=headers)
+    assert response.status_code == 500
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert "TypeError: invalid media type" in response.text
+
+
+async def test_an_error_on_the_active_note_names_it_in_content_location(make_app: MakeApp) -> None:
+    app = make_app(active_file="Projects/plan.md")
+    async with client(app) as http:
+        response = await http.get("/active/heading/Nowhere")
+    assert response.status_code == 404
+    assert response.headers["content-location"] == "Projects/plan.md"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
+import anyio
 import pytest
 
 from vaultgate.emulator.app import emulator_state
@@ -154,13 +155,27 @@ async def test_post_creates_a_missing_note(api: Api, vault: Path) -> None:
         pytest.param({"Content-Type": "application/octet-stream"}, id="bytes"),
         pytest.param({"Content-Type": "application/json"}, id="json"),
         pytest.param({}, id="no-content-type"),
+        pytest.param({"Content-Type": "markdown"}, id="not-a-media-type"),
     ],
 )
 async def test_post_needs_a_text_body(api: Api, headers: dict[str, str]) -> None:
     async with api() as http:
-        response = await http.post("/vault/Welcome.md", content=b'"x"', headers=headers)
+        response = await http.post("/vault/Welcome.md", content=b'{"x": 1}', headers=headers)
     assert response.status_code == 400
     assert error_code(response) == 40010
+
+
+async def test_post_of_a_json_string_appends_it_since_the_parser_leaves_a_string(
+    api: Api, vault: Path
+) -> None:
+    async with api() as http:
+        response = await http.post(
+            "/vault/Welcome.md",
+            content='"日本 🚀"'.encode(),
+            headers={"Content-Type": "application/json"},
+        )
+    assert response.status_code == 204
+    assert (vault / "Welcome.md").read_text(encoding="utf-8").endswith("\n日本 🚀")
 
 
 # --- DELETE ---------------------------------------------------------------------------------
@@ -219,11 +234,83 @@ async def test_deleting_a_targeted_section_is_405(api: Api, vault: Path) -> None
     assert (vault / "Projects" / "plan.md").is_file()
 
 
-async def test_deleting_a_folder_is_40510(api: Api, vault: Path) -> None:
+async def test_deleting_a_folder_with_its_slash_is_40510(api: Api, vault: Path) -> None:
     async with api() as http:
-        response = await http.delete("/vault/Projects")
+        response = await http.delete("/vault/Projects/")
     assert error_code(response) == 40510
     assert (vault / "Projects" / "plan.md").is_file()
+
+
+async def test_on_5x_a_folder_path_without_its_slash_trashes_the_whole_folder(
+    api: Api, vault: Path
+) -> None:
+    async with api() as http:
+        response = await http.delete("/vault/Projects")
+        root = (await http.get("/vault/")).json()["files"]
+        search = (await http.post("/search/simple/?query=plan")).json()
+    assert response.status_code == 204
+    assert not (vault / "Projects").exists()
+    assert (vault / ".trash" / "Projects" / "plan.md").is_file()
+    assert (vault / ".trash" / "Projects" / "Archive" / "old.md").is_file()
+    assert "Projects/" not in root
+    assert not [r for r in search if r["filename"].startswith("Projects/")]
+
+
+async def test_on_5x_an_empty_folder_is_trashed_too(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.delete("/vault/empty")
+    assert response.status_code == 204
+    assert (vault / ".trash" / "empty").is_dir()
+
+
+@pytest.mark.parametrize(
+    ("version", "url"),
+    [
+        pytest.param("5.1.0", "/vault/Projects?permanent=true", id="5x-permanent"),
+        pytest.param("4.1.7", "/vault/Projects", id="4x"),
+    ],
+)
+async def test_removing_a_folder_for_good_fails_with_the_plugins_500(
+    api: Api, vault: Path, version: str, url: str
+) -> None:
+    async with api(version) as http:
+        response = await http.delete(url)
+    assert response.status_code == 500
+    assert response.json() == {"message": "Internal Server Error", "errorCode": 50000}
+    assert (vault / "Projects" / "plan.md").is_file()
+
+
+async def test_on_3x_removing_a_folder_never_answers(api: Api, vault: Path) -> None:
+    answered = False
+    with anyio.move_on_after(0.3):
+        async with api("3.6.2") as http:
+            await http.delete("/vault/Projects")
+            answered = True
+    assert not answered
+    assert (vault / "Projects" / "plan.md").is_file()
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "gone"),
+    [
+        pytest.param("/vault/.obsidian/app.json", 404, False, id="trash-goes-by-the-index"),
+        pytest.param("/vault/.obsidian/app.json?permanent=true", 204, True, id="permanent"),
+    ],
+)
+async def test_deleting_a_hidden_file(
+    api: Api, vault: Path, url: str, status: int, gone: bool
+) -> None:
+    async with api() as http:
+        response = await http.delete(url)
+    assert response.status_code == status
+    assert (vault / ".obsidian" / "app.json").exists() is not gone
+
+
+async def test_before_5x_a_hidden_file_is_deleted_from_disk(api: Api, vault: Path) -> None:
+    async with api("4.1.7") as http:
+        response = await http.delete("/vault/.obsidian/app.json")
+    assert response.status_code == 204
+    assert not (vault / ".obsidian" / "app.json").exists()
 
 
 # --- MOVE and COPY --------------------------------------------------------------------------
@@ -424,3 +511,159 @@ async def test_open_refuses_paths_outside_the_vault(api: Api, tmp_path: Path) ->
         response = await http.post("/open/..%2Fescape")
     assert error_code(response) == 40021
     assert not (tmp_path / "escape.md").exists()
+
+
+# --- what a PUT stores is what the body parsers left ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "stored"),
+    [
+        pytest.param({}, "日本 🚀 text\r\n".encode(), b"{}", id="no-content-type-stores-{}"),
+        pytest.param({"Content-Type": "markdown"}, b"raw", b"{}", id="not-a-media-type-stores-{}"),
+        pytest.param(
+            {"Content-Type": "application/json"},
+            b'{"a": [1, 2], "b": "\\u65e5 \\ud83d\\ude80"}',
+            '{"a":[1,2],"b":"日 🚀"}'.encode(),
+            id="json-re-serialised",
+        ),
+        pytest.param(
+            {"Content-Type": "application/json"}, b'"just text"', b"just text", id="json-string"
+        ),
+        pytest.param({"Content-Type": "application/json"}, b"", b"{}", id="empty-json"),
+        pytest.param(
+            {"Content-Type": "text/plain; charset=utf-8"},
+            "日本\r\n".encode(),
+            "日本\r\n".encode(),
+            id="text",
+        ),
+        pytest.param(
+            {"Content-Type": "application/x-custom"}, b"\x00\xff", b"\x00\xff", id="bytes"
+        ),
+    ],
+)
+async def test_put_stores_what_the_express_parsers_leave(
+    api: Api, vault: Path, headers: dict[str, str], body: bytes, stored: bytes
+) -> None:
+    async with api() as http:
+        response = await http.put(
+            "/vault/50%25%20%23%20n%C3%B8te.md", content=body, headers=headers
+        )
+    assert response.status_code == 204
+    assert (vault / "50% # nøte.md").read_bytes() == stored
+
+
+async def test_put_with_malformed_json_is_40015_and_writes_nothing(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.put(
+            "/vault/n.md", content=b"{nope", headers={"Content-Type": "application/json"}
+        )
+    assert error_code(response) == 40015
+    assert not (vault / "n.md").exists()
+
+
+# --- hidden paths: written through the adapter, unknown to the index ------------------------
+
+
+async def test_put_writes_under_a_hidden_folder(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.put(
+            "/vault/.obsidian/app.json",
+            content=b'{"x": 1}',
+            headers={"Content-Type": "application/json"},
+        )
+        listing = await http.get("/vault/.obsidian/")
+    assert response.status_code == 204
+    assert (vault / ".obsidian" / "app.json").read_bytes() == b'{"x":1}'
+    assert listing.status_code == 404
+
+
+async def test_post_to_a_hidden_file_replaces_it_since_the_index_does_not_know_it(
+    api: Api, vault: Path
+) -> None:
+    async with api() as http:
+        response = await http.post(
+            "/vault/.trash/deleted.md", content=b"appended", headers={"Content-Type": "text/plain"}
+        )
+    assert response.status_code == 204
+    assert (vault / ".trash" / "deleted.md").read_text(encoding="utf-8") == "appended"
+
+
+@pytest.mark.parametrize(
+    ("headers", "body"),
+    [
+        pytest.param(
+            {"Content-Type": "application/json"},
+            b'{"targetType": "heading", "target": null, "operation": "append", "content": "x"}',
+            id="v2-instruction",
+        ),
+        pytest.param(
+            {
+                "Markdown-Patch-Version": "1",
+                "Operation": "append",
+                "Target-Type": "heading",
+                "Target": "A",
+                "Content-Type": "text/markdown",
+            },
+            b"x",
+            id="v1",
+        ),
+    ],
+)
+async def test_patch_of_a_hidden_file_is_404_since_the_engine_asks_the_index(
+    api: Api, vault: Path, headers: dict[str, str], body: bytes
+) -> None:
+    async with api() as http:
+        response = await http.patch("/vault/.trash/deleted.md", content=body, headers=headers)
+    assert response.status_code == 404
+    assert (vault / ".trash" / "deleted.md").read_text(encoding="utf-8") == "Deleted plan.\n"
+
+
+@pytest.mark.parametrize("method", ["MOVE", "COPY"])
+async def test_move_or_copy_of_a_hidden_file_is_404(api: Api, vault: Path, method: str) -> None:
+    async with api() as http:
+        response = await http.request(
+            method, "/vault/.trash/deleted.md", headers={"Destination": "back.md"}
+        )
+    assert response.status_code == 404
+    assert not (vault / "back.md").exists()
+
+
+@pytest.mark.parametrize("method", ["MOVE", "COPY"])
+async def test_move_or_copy_onto_a_hidden_file_sees_it_on_disk(
+    api: Api, vault: Path, method: str
+) -> None:
+    async with api() as http:
+        response = await http.request(
+            method, "/vault/Welcome.md", headers={"Destination": ".trash/deleted.md"}
+        )
+    assert error_code(response) == 40920
+
+
+async def test_a_folder_named_without_its_slash_cannot_be_moved(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.request("MOVE", "/vault/Projects", headers={"Destination": "P2"})
+    assert response.status_code == 404
+    assert (vault / "Projects" / "plan.md").is_file()
+
+
+async def test_move_onto_itself_answers_before_looking_for_the_file(api: Api) -> None:
+    async with api() as http:
+        response = await http.request(
+            "MOVE",
+            "/vault/gone%20%F0%9F%9A%80.md",
+            headers={"Destination": "gone%20%F0%9F%9A%80.md"},
+        )
+    assert response.status_code == 204
+    assert response.headers["content-location"] == "gone%20%F0%9F%9A%80.md"
+
+
+async def test_copy_onto_itself_is_409_even_with_overwrite(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.request(
+            "COPY",
+            "/vault/Welcome.md",
+            headers={"Destination": "Welcome.md", "Allow-Overwrite": "true"},
+        )
+    assert error_code(response) == 40920
+    assert (vault / "Welcome.md").is_file()

@@ -35,7 +35,7 @@ def vault_address(context: EmulatorContext, request: Request, prefix: str = "/va
     if not context.behaviour.subdocument_paths:
         return Address("/".join(segments))
     whole = "/".join(segments)
-    if not any("/" in segment for segment in segments) and context.state.is_file(whole):
+    if not any("/" in segment for segment in segments) and context.state.on_disk(whole) == "file":
         return Address(whole)
     found = split_url_target(context.state, segments)
     if found is not None and found[1].kind:  # not just a trailing slash after a file

@@ -164,6 +164,11 @@ class Behaviour:
         return self.features.has("trash_delete")
 
     @property
+    def caught_handler_errors(self) -> bool:
+        """4.0+ answers 500 when a handler fails; 3.x's async handlers left it unanswered."""
+        return self.at_least("4.0.0")
+
+    @property
     def reject_if_preexists(self) -> bool:
         """4.0+: ``Reject-If-Content-Preexists`` (off by default) replaced 3.x's
         ``Apply-If-Content-Preexists`` (guard on by default); ``Target-Scope`` arrived too."""

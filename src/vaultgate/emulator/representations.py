@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import mimetypes
 import posixpath
+import re
 from typing import Any
 
 from vaultgate import markdown
@@ -52,6 +53,8 @@ _MIME_DB = {
     "zip": "application/zip",
 }
 _PYTHON_TYPES = mimetypes.MimeTypes(filenames=())
+# the types for which Express's res.set("Content-Type", ...) appends a charset
+_EXPRESS_CHARSET = re.compile(r"^text/|^application/(javascript|json)")
 
 
 def mime_type(path: str) -> str:
@@ -66,12 +69,17 @@ def mime_type(path: str) -> str:
 
 
 def file_headers(path: str) -> dict[str, str]:
-    """Content-Type and Content-Disposition the plugin sets on every file GET."""
+    """Content-Type and Content-Disposition the plugin sets on every file GET.
+
+    The plugin adds ``; charset=utf-8`` to markdown itself; Express's ``res.set`` adds it
+    to the other ``text/*`` types and to ``application/json`` and ``application/javascript``.
+    """
     kind = mime_type(path)
     # the plugin's .replace(",", "%2C") replaces the first comma only
     filename = encode_uri(path).replace(",", "%2C", 1)
+    charset = kind == MARKDOWN or _EXPRESS_CHARSET.match(kind) is not None
     return {
-        "Content-Type": f"{kind}; charset=utf-8" if kind == MARKDOWN else kind,
+        "Content-Type": f"{kind}; charset=utf-8" if charset else kind,
         "Content-Disposition": f'attachment; filename="{filename}"',
     }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,8 @@ from starlette.responses import Response
 from vaultgate.emulator.apierrors import ApiError
 
 JSON_UTF8 = "application/json; charset=utf-8"
+# what the content-type package accepts as a media type
+_MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _MAX_SAFE_INTEGER = 2**53
 
 
@@ -54,4 +57,45 @@ def json_response(
 def error_response(error: ApiError, headers: Mapping[str, str] | None = None) -> Response:
     return json_response(
         error.body(), status=error.status, headers={**error.headers, **(headers or {})}
+    )
+
+
+def with_utf8_charset(content_type: str) -> str | None:
+    """What ``res.send(string)`` makes of a Content-Type already set: ``charset=utf-8``
+    added or replaced (parameters sorted by name); None where Express throws because the
+    value is not a media type (the plugin's ``false`` for unknown extensions)."""
+    kind, _, rest = content_type.partition(";")
+    kind = kind.strip().lower()
+    if not _MEDIA_TYPE.fullmatch(kind):
+        return None
+    parameters: dict[str, str] = {}
+    for item in rest.split(";"):
+        name, equals, value = item.strip().partition("=")
+        if equals:
+            parameters[name.strip().lower()] = value.strip()
+    parameters["charset"] = "utf-8"
+    return "; ".join([kind, *(f"{name}={parameters[name]}" for name in sorted(parameters))])
+
+
+def express_error_page(headers: Mapping[str, str]) -> Response:
+    """Express's own last-resort 500 (finalhandler), when the plugin's error answer threw.
+
+    Obsidian runs without NODE_ENV, so the real page shows the stack trace; the emulator
+    shows its first line only.
+    """
+    page = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        "<title>Error</title>\n</head>\n<body>\n<pre>TypeError: invalid media type</pre>\n"
+        "</body>\n</html>\n"
+    )
+    kept = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+    return Response(
+        page.encode("utf-8"),
+        status_code=500,
+        headers={
+            **kept,
+            "Content-Security-Policy": "default-src 'none'",
+            "X-Content-Type-Options": "nosniff",
+            "Content-Type": "text/html; charset=utf-8",
+        },
     )

@@ -120,7 +120,11 @@ async def patch(
     if not path or path.endswith("/"):
         raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
     version = patch_version(context, request)
-    body = await read_body(request)
+    body = await read_body(
+        request,
+        patch_instruction=context.behaviour.markdown_patch_2,
+        dataview=context.behaviour.dataview,
+    )
     headers_target = has_header_target(request)
     if target is not None and headers_target:
         raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
@@ -145,16 +149,17 @@ async def patch(
             raise ApiError(ErrorCode.PATCH_HEADER_TARGETING_REQUIRES_EXPLICIT_VERSION)
         kind, value = _raw_header_target(request)
         return _raw_mode(context, request, path, value, kind, body)
-    if not body.is_json or not isinstance(body.value, dict):
+    # no Content-Type (or no body) leaves Express's {}: an object, so the schema judges it
+    if not isinstance(body.parsed, dict):
         raise ApiError(ErrorCode.INVALID_PATCH_INSTRUCTION, detail=_NOT_AN_INSTRUCTION)
-    return respond_v2(context, path, body.value)
+    return respond_v2(context, path, body.parsed)
 
 
 def _patch_v1(
     context: EmulatorContext, request: Request, path: str, url_target: Target | None, body: Body
 ) -> Response:
     behaviour = context.behaviour
-    if not behaviour.headers_before_file and not vaultfs.is_file(context.state, path):
+    if not behaviour.headers_before_file and not context.state.is_file(path):
         raise ApiError(status=404)
     headers = request.headers
     if url_target is not None:
@@ -205,7 +210,7 @@ def _apply_v1(
                 detail="Valid values are 'content', 'marker', and 'markerAndContent'.",
             )
     content_type, content = _v1_content(context, body)
-    if not vaultfs.is_file(context.state, path):
+    if not context.state.is_file(path):
         raise ApiError(status=404)
     instruction = Patch(
         operation=operation,  # type: ignore[arg-type]  # validated against _V1_OPERATIONS
@@ -252,7 +257,7 @@ def _v1_content(context: EmulatorContext, body: Body) -> tuple[Any, Any]:
     if is_markdown:
         return "markdown", body.text or ""
     if is_json:
-        return "json", body.value
+        return "json", body.parsed
     raise ApiError(ErrorCode.INVALID_CONTENT_TYPE)
 
 
@@ -357,7 +362,7 @@ def respond_v2(context: EmulatorContext, path: str, candidate: dict[str, Any]) -
     """Validate a 2.x instruction, apply it to ``path``, write, answer 200 with the note."""
     try:
         instruction = parse_v2(candidate)
-        if not vaultfs.is_file(context.state, path):
+        if not context.state.is_file(path):
             raise ApiError(status=404)
         result = apply_instruction(vaultfs.read_text(context.state, path), instruction)
     except InvalidInstruction as invalid:
@@ -401,7 +406,11 @@ async def targeted_write(
     version = patch_version(context, request)
     if from_headers and version != 1:
         raise ApiError(ErrorCode.HEADER_TARGETING_REQUIRES_VERSION1)
-    body = await read_body(request)
+    body = await read_body(
+        request,
+        patch_instruction=context.behaviour.markdown_patch_2,
+        dataview=context.behaviour.dataview,
+    )
     if behaviour.strict_patch_content_type and body.content_type not in (
         "text/markdown",
         "application/json",
@@ -447,9 +456,9 @@ async def targeted_write(
         "rejectIfContentPreexists": headers.get("reject-if-content-preexists") == "true",
     }
     if target.kind == "frontmatter":
-        candidate["value"] = body.text if body.is_text else body.value
+        candidate["value"] = body.parsed
     elif body.is_text:
         candidate["content"] = body.text
     else:
-        candidate["value"] = body.value
+        candidate["value"] = body.parsed
     return respond_v2(context, path, candidate)

@@ -165,10 +165,12 @@ async def open_file(request: Request) -> Response:
         raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
     new_leaf = request.query_params.get("newLeaf", "false") not in ("false", "")
     if path:
-        opened = path if vaultfs.is_file(state, path) else state.resolve_link(path, "")
+        # Obsidian resolves the link through its index, which has no hidden files
+        opened = path if state.is_file(path) else state.resolve_link(path, "")
         if opened is None:
             opened = path if posixpath.splitext(path)[1] else f"{path}.md"
-            vaultfs.write_text(state, opened, "")
+            if state.on_disk(opened) is None:  # a hidden file that exists is not emptied
+                vaultfs.write_text(state, opened, "")
         state.active_file = opened
         state.opened.append((opened, new_leaf))
     return Response(b"", media_type="application/json")

@@ -3,6 +3,14 @@
 The order of checks follows the plugin's ``_vaultGet``: whole file, then directory, then a
 URL target after the longest file prefix; then ``Accept`` (exact match) picks note JSON or
 the document map before any target is read; anything else gets the raw bytes.
+
+Files are found on disk, as the adapter's ``stat`` finds them, so a file under a hidden
+folder (``.obsidian/app.json``) is served; listings come from the index, which leaves
+hidden paths out, and so do note JSON and the document map (404 for a hidden file).
+The file's Content-Type and Content-Disposition are set before anything else is
+checked, so every later answer carries them, errors included: Express's ``res.json``
+keeps the Content-Type already set (adding ``charset=utf-8``), and for a type it cannot
+parse (``false``) it throws, which ends in Express's own HTML 500 page.
 """
 
 from __future__ import annotations
@@ -20,7 +28,13 @@ from vaultgate.emulator.representations import (
     file_headers,
     note_json,
 )
-from vaultgate.emulator.responses import JSON_UTF8, json_bytes, json_response
+from vaultgate.emulator.responses import (
+    JSON_UTF8,
+    express_error_page,
+    json_bytes,
+    json_response,
+    with_utf8_charset,
+)
 from vaultgate.emulator.targets import (
     SCOPES,
     TARGET_TYPES,
@@ -54,8 +68,13 @@ async def active_get(request: Request) -> Response:
         decoded = [decode_component(s) for s in suffix]
     else:
         decoded = [s for s in decode_component("/".join(suffix)).split("/") if s]
-    response = serve(context, request, [*active.split("/"), *decoded])
-    response.headers["Content-Location"] = encode_uri(active)
+    location = {"Content-Location": encode_uri(active)}
+    try:
+        response = serve(context, request, [*active.split("/"), *decoded])
+    except ApiError as error:  # the plugin names the note before it looks at anything
+        error.headers.update(location)
+        raise
+    response.headers.update(location)
     return response
 
 
@@ -67,7 +86,7 @@ def serve(context: EmulatorContext, request: Request, segments: list[str]) -> Re
     # a segment holding a decoded '/' can only be part of a target, never of a file name
     if not any("/" in segment for segment in segments):
         path = "/".join(segments).removesuffix("/")
-        if path and state.is_file(path):
+        if path and state.on_disk(path) == "file":
             return _serve_file(context, request, path, None)
         entries = state.listing(path)
         if entries or (path == "" and context.behaviour.empty_root_lists):
@@ -86,7 +105,7 @@ def _serve_legacy(context: EmulatorContext, request: Request, path: str) -> Resp
         if not entries:
             raise ApiError(status=404)
         return json_response({"files": entries})
-    if not context.state.is_file(path):
+    if context.state.on_disk(path) != "file":
         raise ApiError(status=404)
     return _serve_file(context, request, path, None)
 
@@ -94,23 +113,49 @@ def _serve_legacy(context: EmulatorContext, request: Request, path: str) -> Resp
 def _serve_file(
     context: EmulatorContext, request: Request, path: str, url_target: Target | None
 ) -> Response:
+    headers = file_headers(path)
+    try:
+        return _file_answer(context, request, path, url_target, headers)
+    except FileNotFoundError:  # deleted behind the index's back
+        return _error_after_file_headers(ApiError(status=404), headers)
+    except ApiError as error:
+        return _error_after_file_headers(error, headers)
+
+
+def _file_answer(
+    context: EmulatorContext,
+    request: Request,
+    path: str,
+    url_target: Target | None,
+    headers: dict[str, str],
+) -> Response:
+    """The answer for a file; ``headers`` holds what has been set so far (errors use it)."""
     behaviour = context.behaviour
     state = context.state
-    headers = file_headers(path)
     accept = request.headers.get("accept")
-    try:
-        if accept == NOTE_JSON:
-            headers["Content-Type"] = f"{NOTE_JSON}; charset=utf-8"
-            body = json_bytes(note_json(state, path, behaviour))
-            return Response(body, headers=headers)
-        if accept == DOCUMENT_MAP and behaviour.document_map:
-            return _document_map(context, request, path, headers)
-        target, from_headers = _requested_target(context, request, url_target)
-        if target is not None:
-            return _section(context, request, path, target, from_headers=from_headers)
-        return Response(state.read_bytes(path), headers=headers)
-    except FileNotFoundError:  # deleted behind the index's back
-        raise ApiError(status=404) from None
+    if accept == NOTE_JSON:
+        if not state.is_file(path):  # hidden: not in the index
+            raise ApiError(status=404)
+        headers["Content-Type"] = f"{NOTE_JSON}; charset=utf-8"
+        body = json_bytes(note_json(state, path, behaviour))
+        return Response(body, headers=headers)
+    if accept == DOCUMENT_MAP and behaviour.document_map:
+        if not state.is_file(path):
+            raise ApiError(status=404)
+        return _document_map(context, request, path, headers)
+    target, from_headers = _requested_target(context, request, url_target)
+    if target is not None:
+        return _section(context, request, path, target, headers, from_headers=from_headers)
+    return Response(state.read_bytes(path), headers=headers)
+
+
+def _error_after_file_headers(error: ApiError, headers: dict[str, str]) -> Response:
+    """An error sent with ``res.json`` after the file's headers were set."""
+    content_type = with_utf8_charset(headers["Content-Type"])
+    if content_type is None:
+        return express_error_page(headers)
+    sent = {**headers, **error.headers, "Content-Type": content_type}
+    return json_response(error.body(), status=error.status, headers=sent)
 
 
 def _patch_engine(context: EmulatorContext, request: Request) -> int:
@@ -130,9 +175,9 @@ def _document_map(
 ) -> Response:
     engine = _patch_engine(context, request)
     text = context.state.read_text(path)
+    headers["Content-Type"] = f"{DOCUMENT_MAP}; charset=utf-8"
     if context.behaviour.frontmatter_errors and not context.state.meta(path).frontmatter_valid:
         raise ApiError(ErrorCode.INVALID_FRONTMATTER)
-    headers["Content-Type"] = f"{DOCUMENT_MAP}; charset=utf-8"
     if engine == 1:
         mapped = document_map_v1(text)
         if context.behaviour.markdown_patch_2:
@@ -165,7 +210,13 @@ def _requested_target(
 
 
 def _section(
-    context: EmulatorContext, request: Request, path: str, target: Target, *, from_headers: bool
+    context: EmulatorContext,
+    request: Request,
+    path: str,
+    target: Target,
+    headers: dict[str, str],
+    *,
+    from_headers: bool,
 ) -> Response:
     if target.kind not in TARGET_TYPES:
         where = (
@@ -192,16 +243,14 @@ def _section(
         # the 1.x engine got URL heading levels joined with '::' and split them again
         target = Target("heading", heading=tuple("::".join(target.heading).split("::")))
     text = context.state.read_text(path)
+    if engine == 1 and context.behaviour.markdown_patch_2:
+        headers["Deprecation"] = _DEPRECATION  # set before the target is looked up
     read = read_target(
         text, target, engine=engine, scope=scope, strict_yaml=context.behaviour.frontmatter_errors
     )
-    headers: dict[str, str] = {}
-    if engine == 1 and context.behaviour.markdown_patch_2:
-        headers["Deprecation"] = _DEPRECATION
     if read.is_json:
-        return json_response(read.value, headers=headers, media_type=JSON_UTF8)
+        return json_response(read.value, headers={**headers, "Content-Type": JSON_UTF8})
     return Response(
         str(read.value).encode("utf-8", "surrogatepass"),
-        media_type="text/markdown; charset=utf-8",
-        headers=headers,
+        headers={**headers, "Content-Type": "text/markdown; charset=utf-8"},
     )

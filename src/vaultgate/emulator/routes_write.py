@@ -8,8 +8,9 @@ to ``routes_patch.py`` instead.
   anything else as the bytes sent. A folder path is 405 ``40510``.
 - POST: append, starting a new line when the file does not end with one; creates the
   file; the body must be ``text/*`` (400 ``40010``); 204.
-- DELETE: 204; 404 when missing. 5.0+ moves the file to ``.trash/`` unless
-  ``?permanent=true``; older versions delete for good. A URL target is 405.
+- DELETE: 204; 404 when missing. 5.0+ moves the file (or a folder named without its
+  trailing slash) to ``.trash/`` unless ``?permanent=true``; older versions delete for
+  good. A URL target is 405.
 - MOVE/COPY: ``Destination`` (percent-decoded; backslashes become slashes; a trailing
   ``/`` keeps the file name), ``Allow-Overwrite: true`` to replace; 204 with
   ``Content-Location``; 404 missing source, 409 ``40920`` taken destination, 400
@@ -22,13 +23,14 @@ import posixpath
 import re
 from collections.abc import Awaitable
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
 from vaultgate.emulator import routes_patch, vaultfs
 from vaultgate.emulator.addressing import Address, active_address, vault_address
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.bodies import read_body
+from vaultgate.emulator.bodies import Body, read_body, stored_form
 from vaultgate.emulator.context import EmulatorContext, context_of
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
 
@@ -67,11 +69,9 @@ async def put(context: EmulatorContext, request: Request, address: Address) -> R
     if (targeted := await _targeted(context, request, address, "replace")) is not None:
         return targeted
     _require_file_path(context, address.path)
-    body = await read_body(request)
-    if body.text is not None:
-        vaultfs.write_text(context.state, address.path, body.text)
-    else:
-        vaultfs.write_bytes(context.state, address.path, body.data)
+    body = await read_body_for(context, request)
+    # whatever the parsers left is written: no Content-Type stores "{}", JSON is re-serialised
+    vaultfs.write_bytes(context.state, address.path, stored_form(body.parsed))
     return Response(status_code=204)
 
 
@@ -79,22 +79,52 @@ async def post(context: EmulatorContext, request: Request, address: Address) -> 
     if (targeted := await _targeted(context, request, address, "append")) is not None:
         return targeted
     _require_file_path(context, address.path)
-    body = await read_body(request)
-    if body.text is None:
+    body = await read_body_for(context, request)
+    if not isinstance(body.parsed, str):
         raise ApiError(ErrorCode.TEXT_CONTENT_ENCODING_REQUIRED)
-    vaultfs.append_text(context.state, address.path, body.text)
+    vaultfs.append_text(context.state, address.path, body.parsed)
     return Response(status_code=204)
 
 
+async def read_body_for(context: EmulatorContext, request: Request) -> Body:
+    """The body as the parsers of the emulated version leave it."""
+    behaviour = context.behaviour
+    return await read_body(
+        request, patch_instruction=behaviour.markdown_patch_2, dataview=behaviour.dataview
+    )
+
+
 async def delete(context: EmulatorContext, request: Request, address: Address) -> Response:
+    """Only a trailing slash marks a folder here; a folder path without one is deleted too.
+
+    5.x trashes whatever the index holds at the path (a note, or a whole folder), so a
+    hidden file is 404; ``?permanent=true``, and every older version, removes what the
+    adapter finds on disk (hidden files included), and removing a folder that way fails:
+    500 on 4.x and 5.x, no answer at all on 3.x (the error escapes an unwatched promise).
+    """
     if address.target is not None:
         raise ApiError(status=405, detail=_TARGETED_DELETE)
-    _require_file_path(context, address.path)
-    if not vaultfs.is_file(context.state, address.path):
-        raise ApiError(status=404)
+    path = address.path
+    if not path or path.endswith("/"):
+        raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
+    state = context.state
     permanent = request.query_params.get("permanent") == "true"
-    to_trash = context.behaviour.trash_delete and not permanent
-    vaultfs.delete(context.state, address.path, to_trash=to_trash)
+    if context.behaviour.trash_delete and not permanent:
+        if state.is_file(path):
+            vaultfs.delete(state, path, to_trash=True)
+        elif state.is_folder(path):
+            vaultfs.trash_folder(state, path)
+        else:
+            raise ApiError(status=404)
+        return Response(status_code=204)
+    found = state.on_disk(path)
+    if found is None:
+        raise ApiError(status=404)
+    if found == "folder":
+        if not context.behaviour.caught_handler_errors:
+            await anyio.sleep_forever()
+        raise ApiError(status=500)
+    vaultfs.delete(state, path, to_trash=False)
     return Response(status_code=204)
 
 
@@ -188,21 +218,22 @@ async def _transfer(request: Request, *, keep_source: bool) -> Response:
     context = context_of(request)
     state = context.state
     source = _whole_file_path(context, request)
-    _require_file_path(context, source)
+    if not source or source.endswith("/"):
+        raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
     destination = destination_path(request, source)
     overwrite = request.headers.get("allow-overwrite") == "true"
     verb = "copy" if keep_source else "move"
     located = {"Content-Location": encode_uri(destination)}
     if destination == source and not keep_source:
-        if not vaultfs.is_file(state, source):
-            raise ApiError(status=404)
-        return Response(status_code=204, headers=located)
-    if not vaultfs.is_file(state, source):
+        return Response(status_code=204, headers=located)  # before the source is looked up
+    if not state.is_file(source):  # the index: a folder or a hidden file is 404
         raise ApiError(status=404)
-    if vaultfs.disk_path(state, destination).exists():
+    if destination == source:
+        raise ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)
+    if vaultfs.disk_path(state, destination).exists():  # the disk: hidden files count
         if not overwrite:
             raise ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)
-        if destination == source or vaultfs.is_dir(state, destination):
+        if vaultfs.is_dir(state, destination):
             raise ApiError(
                 ErrorCode.FILE_OPERATION_FAILED,
                 detail=f"Failed to {verb} file: the destination cannot be replaced.",

@@ -123,7 +123,32 @@ class EmulatorState:
         return self._index.files
 
     def is_file(self, path: str) -> bool:
+        """Whether Obsidian's index holds the file (never a hidden one)."""
         return path in self._index.file_set
+
+    def on_disk(self, path: str) -> str | None:
+        """ "file", "folder" or None, as the adapter's ``stat`` sees the disk.
+
+        Unlike the index this includes hidden paths: the plugin reads and writes
+        ``.obsidian/app.json`` through the adapter. Paths with empty, ``.`` or ``..``
+        segments, or that leave the vault through a symlink, are None.
+        """
+        parts = path.split("/")
+        if not path or any(part in ("", ".", "..") for part in parts) or "\\" in path:
+            return None
+        location = self.vault.joinpath(*parts)
+        try:
+            if not location.resolve().is_relative_to(self.vault):
+                return None
+            if location.is_file():
+                return "file"
+            return "folder" if location.is_dir() else None
+        except OSError:
+            return None
+
+    def is_folder(self, path: str) -> bool:
+        """Whether the index holds a folder: any non-hidden folder on disk, even empty."""
+        return not is_hidden(path) and self.on_disk(path) == "folder"
 
     def markdown_files(self) -> list[str]:
         return [path for path in self._index.files if path.endswith(".md")]

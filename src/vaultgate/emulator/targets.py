@@ -54,7 +54,7 @@ def split_url_target(state: EmulatorState, segments: Sequence[str]) -> tuple[str
         if any("/" in segment for segment in head):
             continue
         candidate = "/".join(head)
-        if state.is_file(candidate):
+        if state.on_disk(candidate) == "file":  # the adapter, hidden files included
             return candidate, Target.from_segments(segments[i], segments[i + 1 :])
     return None
 

@@ -72,9 +72,13 @@ def read_text(state: EmulatorState, path: str) -> str:
 
 
 def append_text(state: EmulatorState, path: str, text: str) -> None:
-    """Append, starting a new line if an existing file lacks a final one (even when empty)."""
-    location = disk_path(state, path)
-    existing = read_text(state, path) if location.is_file() else None
+    """Append, starting a new line if an existing file lacks a final one (even when empty).
+
+    "Existing" means known to the index, as the plugin asks it: a hidden file is not, so
+    appending to one replaces its content with the appended text.
+    """
+    disk_path(state, path)
+    existing = read_text(state, path) if state.is_file(path) else None
     if existing is not None and not existing.endswith("\n"):
         existing += "\n"
     write_text(state, path, (existing or "") + text)
@@ -96,6 +100,20 @@ def delete(state: EmulatorState, path: str, *, to_trash: bool) -> str | None:
     state.record_delete(path)
     if state.active_file == path:
         state.active_file = None
+    return trashed
+
+
+def trash_folder(state: EmulatorState, path: str) -> str:
+    """Move a whole folder into ``.trash/`` (a free name there); returns where it went."""
+    location = disk_path(state, path)
+    trashed = free_name(state, posixpath.join(TRASH, path))
+    target = disk_path(state, trashed)
+    with _disk_errors():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        location.rename(target)
+    if state.active_file is not None and state.active_file.startswith(f"{path}/"):
+        state.active_file = None
+    state.refresh()
     return trashed
 
 

@@ -580,3 +580,111 @@ async def test_1x_only_headers_on_a_5x_url_target_need_version_1(api: Api) -> No
             f"{NOTE}/heading/Plan", content="x", headers={**MD, "Target-Scope": "content"}
         )
     assert code(response) == 40083
+
+
+# --- checks the plugin makes before its engines ---------------------------------------------
+
+
+@pytest.mark.parametrize("scope", ["marker", "markerAndContent"])
+async def test_5x_1x_frontmatter_takes_no_marker_scope(api: Api, vault: Path, scope: str) -> None:
+    headers = {
+        **V1,
+        **header_patch("replace", "frontmatter", "status", **{"Target-Scope": scope}),
+        "Content-Type": "application/json",
+    }
+    async with api() as http:
+        response = await http.patch(NOTE, content=b'"x"', headers=headers)
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": "The target scope you specified was invalid.",
+        "errorCode": 40059,
+    }
+    assert response.headers["deprecation"] == DEPRECATION
+    assert plan(vault) == PLAN
+
+
+async def test_4x_frontmatter_with_a_marker_scope_reaches_the_engine(api: Api) -> None:
+    headers = {
+        **header_patch("replace", "frontmatter", "status", **{"Target-Scope": "marker"}),
+        "Content-Type": "application/json",
+    }
+    async with api("4.1.7") as http:
+        response = await http.patch(NOTE, content=b'"x"', headers=headers)
+    assert response.status_code == 200
+
+
+async def test_4x_an_invalid_scope_is_the_canned_sentence_alone(api: Api) -> None:
+    headers = header_patch("append", "heading", "Plan", **{"Target-Scope": "parent"})
+    async with api("4.1.7") as http:
+        response = await http.patch(NOTE, content=b"x", headers=headers)
+    assert response.json() == {
+        "message": "The target scope you specified was invalid.",
+        "errorCode": 40059,
+    }
+
+
+RAW = {
+    "Markdown-Patch-Version": "2",
+    "Target-Type": "heading",
+    "Target": quote(json.dumps(["Plan", "Goals"])),
+    "Operation": "append",
+    "Content-Type": "text/markdown",
+}
+
+
+@pytest.mark.parametrize("within", [b"1x", b"", b" ", b"1.0", b"+1", b"0x1", "١".encode()])
+async def test_raw_mode_refuses_a_within_that_is_not_one_integer(
+    api: Api, vault: Path, within: bytes
+) -> None:
+    headers: dict[str, str | bytes] = {**RAW, "Within": within}
+    async with api() as http:
+        response = await http.patch(NOTE, content="日本 🚀".encode(), headers=headers)
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": "The 'Within' header must be a single integer, e.g. 0 or -1.",
+        "errorCode": 40023,
+    }
+    assert plan(vault) == PLAN
+
+
+@pytest.mark.parametrize("within", ["0", "-1", " 2 "])
+async def test_raw_mode_passes_a_valid_within_to_the_engine(
+    api: Api, vault: Path, within: str
+) -> None:
+    async with api() as http:
+        response = await http.patch(NOTE, content=b"x", headers={**RAW, "Within": within})
+    assert code(response) == 40081  # the emulated engine does not do `within`
+    assert "within is not emulated" in response.json()["message"]
+    assert plan(vault) == PLAN
+
+
+async def test_raw_mode_bad_destination_says_what_the_header_must_be(api: Api) -> None:
+    headers = {k: v for k, v in RAW.items() if k != "Content-Type"}
+    headers.update({"Operation": "replace", "Target-Scope": "parent", "Destination": "not-json"})
+    async with api() as http:
+        response = await http.patch(NOTE, headers=headers)
+    assert response.json()["errorCode"] == 40022
+    assert (
+        response.json()["message"]
+        .split("\n")[1]
+        .startswith("The 'Destination' header must be percent-encoded JSON, e.g. %7B%22parent%22")
+    )
+
+
+async def test_raw_mode_octet_stream_message_names_the_bodyless_uses(api: Api) -> None:
+    headers = {**RAW, "Content-Type": "application/octet-stream"}
+    async with api() as http:
+        response = await http.patch(NOTE, content=b"\x00", headers=headers)
+    assert code(response) == 40012
+    assert response.json()["message"].endswith(
+        "or no body at all (a delete, or a move via the Destination header)."
+    )
+
+
+async def test_a_patch_without_body_or_content_type_is_judged_by_the_schema(api: Api) -> None:
+    async with api() as http:
+        response = await http.patch(NOTE)
+    assert code(response) == 40081
+    message = response.json()["message"]
+    assert "targetType: Required" in message
+    assert "A PATCH expects a JSON instruction object" not in message

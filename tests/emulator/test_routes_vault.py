@@ -156,8 +156,6 @@ async def test_an_encoded_slash_stops_being_a_separator_in_4_1_3(
         pytest.param("/vault/%2E%2E/secret.md", id="dot-dot"),
         pytest.param("/vault/Projects/%2E%2E/%2E%2E/secret.md", id="deeper"),
         pytest.param("/vault/..%2F..%2Fsecret.md", id="encoded-slashes"),
-        pytest.param("/vault/bad%zzescape.md", id="malformed-escape"),
-        pytest.param("/vault/bad%C3.md", id="invalid-utf8"),
     ],
 )
 async def test_paths_escaping_the_vault_or_badly_encoded_are_refused(api: Api, url: str) -> None:
@@ -480,3 +478,54 @@ async def test_an_error_on_the_active_note_names_it_in_content_location(make_app
         response = await http.get("/active/heading/Nowhere")
     assert response.status_code == 404
     assert response.headers["content-location"] == "Projects/plan.md"
+
+
+# --- params Express cannot decode -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "param"),
+    [
+        pytest.param("GET", "/vault/100%ZZdone.md", "100%ZZdone.md", id="get"),
+        pytest.param("GET", "/vault/bad%C3.md", "bad%C3.md", id="invalid-utf8"),
+        pytest.param(
+            "PUT",
+            "/vault/d%C3%A9j%C3/%F0%9F%9A%80.md/",
+            "d%C3%A9j%C3/%F0%9F%9A%80.md/",
+            id="put-trailing-slash",
+        ),
+        pytest.param("DELETE", "/vault/.hidden/%E6%97%A5%ZZ", ".hidden/%E6%97%A5%ZZ", id="delete"),
+        pytest.param("MOVE", "/vault/a%ZZ.md", "a%ZZ.md", id="move"),
+        pytest.param("GET", "/active/heading/%ZZ", "heading/%ZZ", id="active"),
+        pytest.param("POST", "/open/x%ZZ.md", "x%ZZ.md", id="open"),
+        pytest.param("POST", "/commands/app%ZZgo/", "app%ZZgo", id="command"),
+    ],
+)
+async def test_a_param_express_cannot_decode_is_a_500_before_the_plugin_looks(
+    api: Api, method: str, url: str, param: str
+) -> None:
+    async with api() as http:
+        response = await http.request(method, url, content=b"x", headers={"Destination": "b"})
+    assert response.status_code == 500
+    assert response.json() == {
+        "message": f"Internal Server Error\nFailed to decode param '{param}'",
+        "errorCode": 50000,
+    }
+
+
+async def test_the_undecodable_param_check_comes_after_the_key(api: Api) -> None:
+    async with api(auth=False) as http:
+        response = await http.get("/vault/100%ZZdone.md")
+    assert response.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [pytest.param("4.1.7", 500, id="with-periodic-routes"), pytest.param("5.1.0", 404, id="gone")],
+)
+async def test_periodic_params_are_decoded_only_where_the_routes_exist(
+    api: Api, version: str, status: int
+) -> None:
+    async with api(version) as http:
+        response = await http.get("/periodic/dai%ZZly/")
+    assert response.status_code == status

@@ -20,6 +20,7 @@ class ErrorCode(IntEnum):
     MISSING_DESTINATION_HEADER = 40020
     PATH_TRAVERSAL_NOT_ALLOWED = 40021
     INVALID_DESTINATION_HEADER = 40022
+    INVALID_WITHIN_HEADER = 40023
     MISSING_TARGET_TYPE_HEADER = 40053
     INVALID_TARGET_TYPE_HEADER = 40054
     MISSING_TARGET_HEADER = 40055
@@ -69,6 +70,7 @@ _MESSAGES: dict[ErrorCode, str] = {
     ErrorCode.INVALID_DESTINATION_HEADER: (
         "The 'Destination' header you provided could not be parsed."
     ),
+    ErrorCode.INVALID_WITHIN_HEADER: "The 'Within' header must be a single integer, e.g. 0 or -1.",
     ErrorCode.MISSING_TARGET_TYPE_HEADER: "No 'Target-Type' header was provided.",
     ErrorCode.INVALID_TARGET_TYPE_HEADER: (
         "The target type you specified was invalid. Valid target types are 'heading', "

@@ -46,6 +46,7 @@ def create_app(config: EmulatorConfig) -> Starlette:
                 api_key=config.api_key,
                 plugin_name=behaviour.plugin_name,
                 cors_methods=behaviour.cors_methods,
+                periodic=behaviour.periodic,
             )
         ],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error},

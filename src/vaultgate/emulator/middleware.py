@@ -3,6 +3,8 @@
 Only ``/``, ``/openapi.yaml`` and the certificate are exempt from authentication; the
 comparison is of the whole header value, exactly ``Bearer <key>``. The preflight lists
 the methods the version passes to ``cors()`` (its default list before MOVE existed).
+After the key, Express decodes the params of the route that matches: a broken escape
+there is the error handler's 500, before any handler runs.
 """
 
 from __future__ import annotations
@@ -14,13 +16,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode, auth_message
 from vaultgate.emulator.responses import error_response
+from vaultgate.emulator.urlpath import raw_path, undecodable_param
 
 AUTH_EXEMPT = frozenset({"/", "/openapi.yaml", "/obsidian-local-rest-api.crt"})
 
 
 class PluginMiddleware:
-    def __init__(self, app: ASGIApp, *, api_key: str, plugin_name: str, cors_methods: str) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        api_key: str,
+        plugin_name: str,
+        cors_methods: str,
+        periodic: bool,
+    ) -> None:
         self.app = app
+        self.periodic = periodic  # the /periodic/ routes exist (below 5.0.2)
         self.expected = f"Bearer {api_key}"
         self.plugin_name = plugin_name
         self.cors_methods = cors_methods
@@ -49,6 +61,11 @@ class PluginMiddleware:
             error = ApiError(
                 ErrorCode.API_KEY_AUTHORIZATION_REQUIRED, message=auth_message(self.plugin_name)
             )
+            await error_response(error)(scope, receive, send_with_headers)
+            return
+        broken = undecodable_param(raw_path(scope), periodic=self.periodic)
+        if broken is not None:
+            error = ApiError(status=500, detail=f"Failed to decode param '{broken}'")
             await error_response(error)(scope, receive, send_with_headers)
             return
         await self.app(scope, receive, send_with_headers)

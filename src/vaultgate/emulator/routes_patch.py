@@ -24,6 +24,7 @@ through the same engines: 1.x below 5.0 (and for header targets under version 1)
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -62,6 +63,11 @@ _NOT_AN_INSTRUCTION = (
     "'Markdown-Patch-Version: 2'. To use the deprecated 1.x header-driven format, set the "
     "'Markdown-Patch-Version: 1' header."
 )
+_DESTINATION_FORMAT = (
+    "The 'Destination' header must be percent-encoded JSON, e.g. "
+    "%7B%22parent%22%3A%5B%22Appendix%22%5D%2C%22place%22%3A%22last%22%7D."
+)
+_WITHIN = re.compile(r"-?[0-9]+")
 _URL_TARGET_NEEDS_V2 = (
     "URL path-element targeting is a markdown-patch 2.0 feature; drop the "
     "'Markdown-Patch-Version: 1' header, or use the deprecated 1.x Target-Type/Target "
@@ -183,6 +189,13 @@ def _patch_v1(
         raise ApiError(ErrorCode.MISSING_OPERATION)
     if operation not in _V1_OPERATIONS:
         raise ApiError(ErrorCode.INVALID_OPERATION)
+    scope = headers.get("target-scope")
+    if (
+        behaviour.markdown_patch_2
+        and target_type == "frontmatter"
+        and scope in ("marker", "markerAndContent")
+    ):
+        raise ApiError(ErrorCode.INVALID_TARGET_SCOPE_HEADER)  # 5.x: a field has no marker
     return _apply_v1(context, request, path, target_type, raw_target, delimiter, operation, body)
 
 
@@ -205,9 +218,11 @@ def _apply_v1(
     if behaviour.reject_if_preexists:
         scope = headers.get("target-scope") or "content"
         if scope not in _V1_SCOPES:
+            detail = "Valid values are 'content', 'marker', and 'markerAndContent'."
+            # 4.x sent the canned sentence alone
             raise ApiError(
                 ErrorCode.INVALID_TARGET_SCOPE_HEADER,
-                detail="Valid values are 'content', 'marker', and 'markerAndContent'.",
+                detail=detail if behaviour.markdown_patch_2 else "",
             )
     content_type, content = _v1_content(context, body)
     if not context.state.is_file(path):
@@ -333,7 +348,15 @@ def _raw_mode(
         try:
             candidate["destination"] = json.loads(decode_component(destination))
         except (ApiError, ValueError):
-            raise ApiError(ErrorCode.INVALID_DESTINATION_HEADER) from None
+            raise ApiError(
+                ErrorCode.INVALID_DESTINATION_HEADER, detail=_DESTINATION_FORMAT
+            ) from None
+    within = headers.get("within")
+    if within is not None:
+        # strict: parseInt would take "1x" as 1 and land the edit on the wrong block
+        if not _WITHIN.fullmatch(within.strip()):
+            raise ApiError(ErrorCode.INVALID_WITHIN_HEADER)
+        candidate["within"] = int(within.strip())
     if_match = headers.get("if-match")
     if if_match is not None:
         quoted = len(if_match) >= 2 and if_match.startswith('"') and if_match.endswith('"')
@@ -352,7 +375,8 @@ def _raw_mode(
                 ErrorCode.INVALID_CONTENT_TYPE,
                 detail=(
                     "A raw-content-mode PATCH accepts a text/* body (the `content` carrier), "
-                    "an application/json body (the `value` carrier), or no body at all."
+                    "an application/json body (the `value` carrier), or no body at all (a "
+                    "delete, or a move via the Destination header)."
                 ),
             )
     return respond_v2(context, path, candidate)

@@ -237,7 +237,7 @@ def _section(
         if scope not in SCOPES:
             raise ApiError(
                 ErrorCode.INVALID_TARGET_SCOPE_HEADER,
-                detail="Valid values are 'content', 'marker', and 'markerAndContent'.",
+                detail="Valid values for a read are 'content', 'marker', and 'markerAndContent'.",
             )
     elif not from_headers and target.kind == "heading":
         # the 1.x engine got URL heading levels joined with '::' and split them again

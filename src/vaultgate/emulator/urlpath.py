@@ -3,7 +3,8 @@
 Since 4.1.3 the plugin splits the *raw* path on its real slashes and percent-decodes each
 segment alone (GHSA-62gx-5q78-wrvx), so ``folder%2Fnote.md`` is one segment holding a
 slash: never a file, only a heading name. Before that the whole remainder was decoded at
-once. Malformed percent-encoding and paths that resolve outside the vault are 400 ``40021``.
+once. Paths that resolve outside the vault are 400 ``40021``; a malformed escape never gets
+this far, since Express fails to decode the route param first (500, see ``undecodable_param``).
 """
 
 from __future__ import annotations
@@ -58,3 +59,43 @@ def decode_segments(encoded: str, *, per_segment: bool) -> list[str]:
 def encode_uri(path: str) -> str:
     """JavaScript's encodeURI, used by the plugin for Content-Location and file names."""
     return quote(path, safe=_ENCODE_URI_SAFE)
+
+
+def decodes(text: str) -> bool:
+    """Whether JavaScript's decodeURIComponent accepts ``text``."""
+    try:
+        decode_component(text)
+    except ApiError:
+        return False
+    return True
+
+
+_ROUTE_PARAMS: tuple[tuple[re.Pattern[str], bool], ...] = (
+    # (pattern whose groups are Express route params, exists only with /periodic/)
+    # path-to-regexp 0.1: '*' is a greedy (.*), ':name' is ([^/]+?), a final '/' optional
+    (re.compile(r"/active/(.*)/?"), False),
+    (re.compile(r"/vault/(.*)/?"), False),
+    (re.compile(r"/periodic/([^/]+?)/(\d{4})/(\d{1,2})/(\d{1,2})/(.*)/?"), True),
+    (re.compile(r"/periodic/([^/]+?)/(.*)/?"), True),
+    (re.compile(r"/commands/([^/]+?)/?"), False),
+    (re.compile(r"/open/(.*)/?"), False),
+)
+
+
+def undecodable_param(path: str, *, periodic: bool) -> str | None:
+    """The first route param Express cannot decode for the raw ``path``, or None.
+
+    Express decodes every param of a matching route before any handler runs and turns a
+    failure into an error the plugin's error handler answers with 500; so a broken escape
+    in ``/vault/100%ZZ.md`` never reaches the plugin's own 400 ``40021`` check.
+    """
+    for pattern, needs_periodic in _ROUTE_PARAMS:
+        if needs_periodic and not periodic:
+            continue
+        match = pattern.fullmatch(path)
+        if match is None:
+            continue
+        for value in match.groups():
+            if value and not decodes(value):
+                return value
+    return None

@@ -36,6 +36,8 @@ def validate_vault_path(path: str, *, allow_empty: bool = False) -> str:
         raise InvalidPath(path, "it starts with '/'")
     if "\x00" in path:
         raise InvalidPath(path, "it contains a NUL character")
+    if any("\ud800" <= char <= "\udfff" for char in path):
+        raise InvalidPath(path, "it holds half of a character (a lone UTF-16 surrogate)")
     segments = path.removesuffix("/").split("/")
     for segment in segments:
         if segment in ("..", "."):

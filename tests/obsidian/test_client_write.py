@@ -91,6 +91,50 @@ async def test_whole_note_writes_send_markdown_text_to_the_encoded_path(
     assert root.call_count == 0  # the same request on every plugin version
 
 
+HALF_EMOJI = "\ud83d"  # JSON can carry it ("\\ud83d"); UTF-8 cannot
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        pytest.param(lambda c: c.write_note("a.md", f"x{HALF_EMOJI}"), "content", id="put"),
+        pytest.param(lambda c: c.append_note("a.md", HALF_EMOJI), "content", id="post"),
+        pytest.param(lambda c: c.write_note(f"{HALF_EMOJI}.md", "x"), "path", id="path"),
+        pytest.param(
+            lambda c: c.patch_note("a.md", heading_patch(content=HALF_EMOJI)),
+            "content",
+            id="patch-content",
+        ),
+        pytest.param(
+            lambda c: c.patch_note("a.md", heading_patch(target=("A", HALF_EMOJI))),
+            "target",
+            id="patch-target",
+        ),
+        pytest.param(lambda c: c.search_simple(HALF_EMOJI, 10), "query", id="search"),
+        pytest.param(
+            lambda c: c.search_smart(HALF_EMOJI, folders=None, exclude_folders=None, limit=5),
+            "query",
+            id="smart-search",
+        ),
+        pytest.param(lambda c: c.execute_command(f"x:{HALF_EMOJI}"), "commandId", id="command"),
+    ],
+)
+async def test_half_a_character_is_refused_before_anything_is_sent(
+    client: ObsidianClient,
+    router: respx.Router,
+    call: Callable[[ObsidianClient], Awaitable[object]],
+    named: str,
+) -> None:
+    serve_version(router, "5.1.0")
+    sent = router.route(method__in=["PUT", "POST", "PATCH"]).respond(204)
+
+    with pytest.raises(InvalidArgument, match="half of a character") as caught:
+        await call(client)
+
+    assert named in str(caught.value)
+    assert not sent.called
+
+
 @pytest.mark.parametrize(
     "content",
     [

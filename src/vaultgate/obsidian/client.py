@@ -44,6 +44,7 @@ from vaultgate.errors import (
 )
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.answers import parse_as, parse_model
+from vaultgate.obsidian.encoding import require_whole_characters, utf8
 from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.obsidian.models import (
     JSON_OBJECT,
@@ -324,6 +325,7 @@ class ObsidianClient:
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         """Obsidian's simple search over every note: raw plugin results."""
+        require_whole_characters(query, "query")
         encoded = len(quote(query, safe=""))
         if encoded > MAX_QUERY_URL_BYTES:
             raise InvalidArgument(
@@ -357,7 +359,7 @@ class ObsidianClient:
             "/search/",
             _Call("/search/", _NO_SUCH_ROUTE),
             headers={"Content-Type": content_type},
-            content=body.encode("utf-8"),
+            content=utf8(body, "the query"),
             search=True,
         )
         rows = parse_as(response, STRUCTURED_RESULTS, "the search results")
@@ -385,7 +387,7 @@ class ObsidianClient:
             "/search/smart",
             _Call("/search/smart", _SMART_SEARCH_MISSING, special=_smart_search_failure),
             headers={"Content-Type": MARKDOWN},
-            content=body.encode("utf-8"),
+            content=utf8(body, "the query"),
             search=True,
         )
         return list(parse_model(response, SmartSearchAnswer, "the semantic search results").results)
@@ -401,13 +403,15 @@ class ObsidianClient:
     async def write_note(self, path: str | None, content: str) -> None:
         """Create or replace the whole note, creating its folders; None = the active file."""
         url, call = self._note(path)
-        await self._send("PUT", url, call, headers=_MARKDOWN_BODY, content=content.encode("utf-8"))
+        body = utf8(content, "content")
+        await self._send("PUT", url, call, headers=_MARKDOWN_BODY, content=body)
 
     async def append_note(self, path: str | None, content: str) -> None:
         """Append to the note, creating it if missing (the plugin first adds a newline when
         the note does not end with one); None = the active file."""
         url, call = self._note(path)
-        await self._send("POST", url, call, headers=_MARKDOWN_BODY, content=content.encode("utf-8"))
+        body = utf8(content, "content")
+        await self._send("POST", url, call, headers=_MARKDOWN_BODY, content=body)
 
     async def patch_note(self, path: str | None, request: PatchRequest) -> str:
         """Apply ``request`` in the format the running plugin wants (see ``patch.py``).
@@ -484,6 +488,7 @@ class ObsidianClient:
                 f"{command_id!r} is not a command id; use list_commands to see the command ids."
             )
         # one URL segment: '/' and the rest encoded, ':' (in every plugin's ids) kept
+        require_whole_characters(command_id, "commandId")
         segment = quote(command_id, safe=":")
         call = _Call(command_id, "Use list_commands to see the command ids.", _command_failure)
         await self._send("POST", f"/commands/{segment}/", call)
@@ -500,7 +505,8 @@ class ObsidianClient:
     async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
         """Append to the current (or dated) periodic note; the plugin creates it if missing."""
         url, call = await self._periodic(period, date, "Appending to periodic notes")
-        await self._send("POST", url, call, headers=_MARKDOWN_BODY, content=content.encode("utf-8"))
+        body = utf8(content, "content")
+        await self._send("POST", url, call, headers=_MARKDOWN_BODY, content=body)
 
     async def _periodic(
         self, period: str, date: datetime.date | None, action: str
@@ -548,7 +554,7 @@ class ObsidianClient:
             _TEMPLATES_ROUTE,
             _Call(name, _TEMPLATES_MISSING, _template_failure(name)),
             headers={"Content-Type": "application/json"},
-            content=json.dumps(body, ensure_ascii=False).encode("utf-8"),
+            content=utf8(json.dumps(body, ensure_ascii=False), "the template's arguments"),
         )
         return parse_as(response, JSON_OBJECT, "the template result")
 

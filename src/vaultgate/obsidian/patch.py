@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NoReturn
 
 from vaultgate.errors import InvalidArgument
+from vaultgate.obsidian.encoding import require_whole_characters
 from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.paths import encode_header_value
 
@@ -90,6 +91,10 @@ class PatchRequest:
 
 def encode_patch(request: PatchRequest, version: Version) -> tuple[dict[str, str], bytes]:
     """The headers and body of ``PATCH`` for ``request`` on plugin ``version``."""
+    require_whole_characters(request.content, "content")
+    target = request.target_value()
+    for part in target if isinstance(target, tuple) else (target,):
+        require_whole_characters(part, "target")
     if FeatureSet(version).has("patch_v2"):
         return _instruction(request)
     return _header_format(request, version)

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from vaultgate.config import SafetySettings
-from vaultgate.errors import AccessDenied, ConfigError, ReadOnlyMode
+from vaultgate.errors import AccessDenied, ConfigError, HiddenPath, ReadOnlyMode
 from vaultgate.vault.policy import AccessPolicy, normalise_entry
 
 FOLDER_SPELLINGS = [
@@ -82,6 +82,15 @@ def test_a_folder_with_only_some_files_denied_stays_listable() -> None:
 def test_hidden_paths_are_never_allowed_with_or_without_a_policy(path: str) -> None:
     for safety in (SafetySettings(), SafetySettings(allow=("**",)), SafetySettings(deny=("x",))):
         assert not AccessPolicy(safety).allows(path)
+
+
+@pytest.mark.parametrize("path", [".obsidian/app.json", "Notes/.draft.md"])
+def test_a_hidden_path_is_refused_as_hidden_not_as_denied(path: str) -> None:
+    for policy in (AccessPolicy(SafetySettings()), AccessPolicy(SafetySettings(deny=("x",)))):
+        with pytest.raises(HiddenPath):
+            policy.check_read(path)
+        with pytest.raises(HiddenPath):
+            policy.check_write(path)
 
 
 @pytest.mark.parametrize("entry", [".obsidian/**", ".trash", "Notes/.private/*", "../Other/**"])

@@ -21,7 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from vaultgate.config import SafetySettings
-from vaultgate.errors import AccessDenied, ConfigError, InvalidArgument, ReadOnlyMode
+from vaultgate.errors import (
+    AccessDenied,
+    ConfigError,
+    HiddenPath,
+    InvalidArgument,
+    ReadOnlyMode,
+)
 from vaultgate.paths import is_hidden
 from vaultgate.vault.listing import compile_glob
 
@@ -107,14 +113,22 @@ class AccessPolicy:
 
     def check_read(self, path: str, *, shown: str = "") -> None:
         """AccessDenied unless ``path`` may be read; ``shown`` names it when the model did not."""
+        self._refuse_hidden(path, shown)
         if not self.allows(path):
             raise AccessDenied(path, "read", shown=shown)
 
     def check_write(self, path: str, *, shown: str = "") -> None:
         if self.read_only:
             raise ReadOnlyMode(shown or path)
+        self._refuse_hidden(path, shown)
         if not self.allows(path):
             raise AccessDenied(path, "write", shown=shown)
+
+    @staticmethod
+    def _refuse_hidden(path: str, shown: str) -> None:
+        # Hidden paths are refused for what they are, with or without a policy.
+        if is_hidden(path.removesuffix("/")):
+            raise HiddenPath(path, shown=shown)
 
 
 def _literal_prefix(pattern: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from vaultgate.errors import HiddenPath, InvalidPath
+from vaultgate.unicode import lone_surrogate_at
 
 _SEGMENT_SAFE = "-._~!$'()*+,;=:@"  # RFC 3986 pchar minus '&' (kept encoded for proxies' sake)
 
@@ -36,7 +37,7 @@ def validate_vault_path(path: str, *, allow_empty: bool = False) -> str:
         raise InvalidPath(path, "it starts with '/'")
     if "\x00" in path:
         raise InvalidPath(path, "it contains a NUL character")
-    if any("\ud800" <= char <= "\udfff" for char in path):
+    if lone_surrogate_at(path) is not None:
         raise InvalidPath(path, "it holds half of a character (a lone UTF-16 surrogate)")
     segments = path.removesuffix("/").split("/")
     for segment in segments:

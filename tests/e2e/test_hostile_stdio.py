@@ -9,11 +9,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import ssl
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, TextContent
@@ -60,12 +58,7 @@ def emoji_vault(root: Path) -> Path:
 
 
 async def raw_search(emulator: RunningEmulator, query: str) -> str:
-    assert emulator.https_url is not None
-    async with httpx.AsyncClient(
-        base_url=emulator.https_url,
-        verify=ssl.create_default_context(cafile=emulator.certificate_path),
-        headers={"Authorization": f"Bearer {emulator.api_key}"},
-    ) as http:
+    async with emulator.client() as http:
         response = await http.post("/search/simple/", params={"query": query})
     return response.text
 

@@ -8,11 +8,9 @@ that, so the rest show that vaultgate's own refusal is what protects them.
 from __future__ import annotations
 
 import hashlib
-import ssl
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from mcp import Client
 from tests.tools.conftest import EmulatorFactory, error_text, payload, settings_for
@@ -55,13 +53,7 @@ async def test_the_emulator_itself_serves_hidden_files_as_the_plugin_does(
     hidden_vault: Path, emulator_factory: EmulatorFactory
 ) -> None:
     emulator = emulator_factory()
-    assert emulator.https_url is not None
-
-    async with httpx.AsyncClient(
-        base_url=emulator.https_url,
-        verify=ssl.create_default_context(cafile=emulator.certificate_path),
-        headers={"Authorization": f"Bearer {emulator.api_key}"},
-    ) as http:
+    async with emulator.client() as http:
         answer = await http.get("/vault/.obsidian/plugins/obsidian-local-rest-api/data.json")
 
     assert answer.status_code == 200

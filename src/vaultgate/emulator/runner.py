@@ -15,6 +15,7 @@ import hashlib
 import secrets
 import shutil
 import socket
+import ssl
 import sys
 import tempfile
 import threading
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+import httpx
 import uvicorn
 from starlette.applications import Starlette
 
@@ -123,6 +125,17 @@ class RunningEmulator:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="vaultgate-emulator", daemon=True)
+
+    def client(self) -> httpx.AsyncClient:
+        """A client of the HTTPS server that trusts its certificate and sends its key: how a
+        test (or a curious user) asks the emulated plugin directly, past vaultgate."""
+        if self.https_url is None:
+            raise RuntimeError("this emulator serves no HTTPS")
+        return httpx.AsyncClient(
+            base_url=self.https_url,
+            verify=ssl.create_default_context(cafile=self.certificate_path),
+            headers={"Authorization": f"Bearer {self.api_key}"},
+        )
 
     @property
     def _tls_files(self) -> tuple[Path, Path]:

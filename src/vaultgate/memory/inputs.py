@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from vaultgate.errors import InvalidMemoryInput
 from vaultgate.memory.models import SCOPES, Scope
+from vaultgate.unicode import lone_surrogate_at, replace_lone_surrogates
 
 # The documented caps (docs/tool-reference.md). Characters are Unicode code points.
 MAX_CONTENT_CHARS = 100_000
@@ -32,7 +33,6 @@ _PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
 _TYPE = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _SPACE = re.compile(r"\s+")
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def redact(text: str) -> tuple[str, int]:
@@ -255,14 +255,13 @@ def parse_id_list(value: str | Sequence[int], *, name: str) -> list[int]:
 def searchable(value: str) -> str:
     """A query made safe to bind: lone surrogates (undecodable input) become U+FFFD, and NUL,
     which would end FTS5's copy of the query mid-string, becomes a space (a word separator)."""
-    return _SURROGATE.sub("\ufffd", value).replace("\0", " ")
+    return replace_lone_surrogates(value).replace("\0", " ")
 
 
 def _check_encodable(name: str, value: str) -> None:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
+    position = lone_surrogate_at(value)
+    if position is not None:
         raise InvalidMemoryInput(
-            f"{name} holds an invalid character at position {exc.start} (a lone UTF-16 "
+            f"{name} holds an invalid character at position {position} (a lone UTF-16 "
             "surrogate); send it as valid Unicode."
-        ) from None
+        )

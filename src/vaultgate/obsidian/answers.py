@@ -13,16 +13,14 @@ was wrong (``[3].filename``): the connection worked, so the message never blames
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from vaultgate.errors import MalformedAnswer
+from vaultgate.unicode import replace_lone_surrogates
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-REPLACEMENT = "\ufffd"
 _SHOWN_BODY = 60  # characters of a non-JSON body quoted in the error
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -32,7 +30,7 @@ _T = TypeVar("_T")
 def scrub(value: Any) -> Any:
     """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD."""
     if isinstance(value, str):
-        return _LONE_SURROGATE.sub(REPLACEMENT, value)
+        return replace_lone_surrogates(value)
     if isinstance(value, list):
         return [scrub(item) for item in value]
     if isinstance(value, dict):

@@ -15,6 +15,12 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, TextContent
+from tests.tools.test_hidden_paths import (
+    DISPATCHER_CALLS,
+    FULL_PROFILE_CALLS,
+    HIDDEN_FILES,
+    hidden_tree,
+)
 
 from vaultgate.demo import fixture_vault, server_parameters
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
@@ -151,3 +157,28 @@ async def test_a_denied_folder_cannot_be_read_listed_probed_or_seen_in_backlinks
     assert len(set(shapes.values())) == 1, shapes
     assert "Private/" not in root["files"]
     assert "Private/diary.md" not in text_of(welcome)
+
+
+async def test_no_tool_reaches_a_hidden_path_over_stdio(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(fixture_vault(), vault)
+    for path, text in HIDDEN_FILES.items():
+        (vault / path).parent.mkdir(parents=True, exist_ok=True)
+        (vault / path).write_text(text, encoding="utf-8")
+    before = hidden_tree(vault)
+
+    with start_emulator(vault) as emulator:
+        async with Client(stdio(emulator, VAULTGATE_TOOLS="full")) as client:
+            results = {
+                f"{name}{arguments}": await client.call_tool(name, arguments)
+                for name, arguments in FULL_PROFILE_CALLS + DISPATCHER_CALLS
+            }
+
+    reached = {
+        call: text_of(result)
+        for call, result in results.items()
+        if not result.is_error
+        or "Hidden and configuration files are not part of the vault" not in text_of(result)
+    }
+    assert reached == {}
+    assert hidden_tree(vault) == before

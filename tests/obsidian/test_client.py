@@ -503,6 +503,20 @@ async def test_search_answer_with_half_an_emoji_is_read_with_a_replacement_chara
     assert hit.get("matches", [])[0]["context"] == "\ufffdaaa zz 日本 \ufffd"
 
 
+async def test_an_escaped_whole_emoji_is_kept_next_to_a_half_one(
+    client: ObsidianClient, router: respx.Router
+) -> None:
+    body = (
+        b'[{"filename": "a.md", "matches": [{"match": {"start": 0, "end": 2}, '
+        b'"context": "\\uD83D\\uDE80 zz \\uD83D"}]}]'
+    )
+    router.post("/search/simple/").respond(200, content=body)
+
+    [hit] = await client.search_simple("zz", 100)
+
+    assert hit.get("matches", [])[0]["context"] == "🚀 zz \ufffd"
+
+
 @pytest.mark.parametrize(
     ("hits", "where"),
     [

@@ -13,6 +13,8 @@ was wrong (``[3].filename``): the connection worked, so the message never blames
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -22,6 +24,8 @@ from vaultgate.errors import MalformedAnswer
 from vaultgate.unicode import replace_lone_surrogates
 
 _SHOWN_BODY = 60  # characters of a non-JSON body quoted in the error
+# A \uD800–\uDFFF escape: the only way a JSON text can carry half a character.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 _Model = TypeVar("_Model", bound=BaseModel)
 _T = TypeVar("_T")
@@ -43,28 +47,41 @@ def load_json(response: httpx.Response, what: str) -> Any:
     try:
         value = json.loads(response.content)
     except ValueError as exc:  # JSONDecodeError, or bytes that are not UTF-8/16/32
-        shown = response.content[:_SHOWN_BODY].decode("utf-8", "replace")
-        more = "…" if len(response.content) > _SHOWN_BODY else ""
-        problem = f"it is not JSON (it starts {shown + more!r})"
-        raise MalformedAnswer(what, problem, foreign=True) from exc
+        raise _not_json(response, what) from exc
     return scrub(value)
 
 
 def parse_model(response: httpx.Response, model: type[_Model], what: str) -> _Model:
     """The answer as ``model``; MalformedAnswer naming the first field that does not fit."""
-    value = load_json(response, what)
-    try:
-        return model.model_validate(value)
-    except ValidationError as exc:
-        raise MalformedAnswer(what, describe(exc)) from exc
+    return _parse(response, what, model.model_validate_json, model.model_validate)
 
 
 def parse_as(response: httpx.Response, adapter: TypeAdapter[_T], what: str) -> _T:
-    value = load_json(response, what)
+    return _parse(response, what, adapter.validate_json, adapter.validate_python)
+
+
+def _parse(
+    response: httpx.Response,
+    what: str,
+    from_json: Callable[[bytes], _T],
+    from_python: Callable[[Any], _T],
+) -> _T:
     try:
-        return adapter.validate_python(value)
+        if _SURROGATE_ESCAPE.search(response.content) is None:
+            # No half character can be in it: pydantic's own reader, three times faster on
+            # a 10 MB search answer than reading, scrubbing and validating in two steps.
+            return from_json(response.content)
+        return from_python(load_json(response, what))
     except ValidationError as exc:
+        if exc.errors(include_url=False)[0]["type"] == "json_invalid":
+            raise _not_json(response, what) from exc
         raise MalformedAnswer(what, describe(exc)) from exc
+
+
+def _not_json(response: httpx.Response, what: str) -> MalformedAnswer:
+    shown = response.content[:_SHOWN_BODY].decode("utf-8", "replace")
+    more = "…" if len(response.content) > _SHOWN_BODY else ""
+    return MalformedAnswer(what, f"it is not JSON (it starts {shown + more!r})", foreign=True)
 
 
 def describe(error: ValidationError) -> str:

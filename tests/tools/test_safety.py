@@ -73,24 +73,51 @@ async def test_every_write_tool_is_left_out_in_read_only_mode_and_present_otherw
             assert tool.annotations.read_only_hint is False, tool.name
 
 
-async def test_read_only_keeps_the_dispatchers_but_refuses_their_writes(
+async def test_read_only_dispatchers_offer_only_reading_operations(
     emulator_factory: EmulatorFactory, vault: Path
 ) -> None:
     async with guarded(emulator_factory(), {"VAULTGATE_READ_ONLY": "true"}) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
         read = await client.call_tool("vault", {"operation": "read", "filename": "Welcome.md"})
+        search = await client.call_tool("vault", {"operation": "search", "query": "meeting"})
         write = await client.call_tool(
             "vault", {"operation": "create", "filename": "x.md", "content": "x"}
         )
         active = await client.call_tool("active_file", {"operation": "update", "content": "x"})
+        active_read = await client.call_tool("active_file", {"operation": "read"})
 
-    assert tools["vault"].annotations is not None
-    assert tools["vault"].annotations.read_only_hint is True
+    vault_tool, active_tool = tools["vault"], tools["active_file"]
+    assert vault_tool.input_schema["properties"]["operation"]["enum"] == [
+        "list",
+        "read",
+        "map",
+        "search",
+        "search_structured",
+        "search_smart",
+        "tags",
+    ]
+    active_operation = active_tool.input_schema["properties"]["operation"]
+    assert active_operation.get("enum", [active_operation.get("const")]) == ["read"]
+    for tool in (vault_tool, active_tool):
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is True
+        assert "read-only" in (tool.description or "")
+        assert "create" not in (tool.description or "")
     assert "mem_save" in tools
     assert not read.is_error
-    assert "read-only" in error_text(write)
-    assert "read-only" in error_text(active)
+    assert not search.is_error
+    assert not active_read.is_error
+    assert "'list', 'read', 'map'" in error_text(write)  # refused by the schema itself
+    assert "'read'" in error_text(active)
     assert not (vault / "x.md").exists()
+
+
+async def test_a_writable_server_offers_every_operation(emulator: RunningEmulator) -> None:
+    async with guarded(emulator, {}) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    assert "create" in tools["vault"].input_schema["properties"]["operation"]["enum"]
+    assert "update" in tools["active_file"].input_schema["properties"]["operation"]["enum"]
 
 
 DENY_PRIVATE = {"VAULTGATE_DENY": "Areas/**,**/Résumé*"}

@@ -65,6 +65,21 @@ ACTIVE_ROUTES: dict[str, Route] = {
     "open": Route(active.show_file_in_obsidian, writes=True),
 }
 
+# What the dispatchers say of themselves on a read-only server, whose schemas list only the
+# reading operations (tools/registry.py).
+READ_ONLY_DOCS: dict[str, str] = {
+    "vault": (
+        "Every reading note operation in one tool (this server is read-only): list, read, "
+        "map, search, search_structured, search_smart, tags. Each takes the parameters (and "
+        "defaults) of its single tool; call discover(operation='vault.<op>') for them. Pages "
+        "continue with offset=nextOffset; windows with startIndex=nextIndex."
+    ),
+    "active_file": (
+        "Read the note open in Obsidian (this server is read-only); takes the parameters of "
+        "get_active_file (discover(operation='active_file.read'))."
+    ),
+}
+
 DISPATCHERS: dict[str, tuple[dict[str, Route], tuple[str, ...]]] = {
     "vault": (VAULT_ROUTES, get_args(VaultOperation)),
     "active_file": (ACTIVE_ROUTES, get_args(ActiveOperation)),

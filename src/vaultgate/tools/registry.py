@@ -6,13 +6,17 @@
 - a comma-separated list of tool names: exactly those.
 
 Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault; the
-dispatchers stay, refuse their writing operations, and are announced read-only. The memory
-tools write only to vaultgate's own database and stay.
+dispatchers stay with only their reading operations in their schemas (and refuse the others
+all the same), announced read-only. The memory tools write only to vaultgate's own database
+and stay.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 from types import ModuleType
+from typing import Annotated, Any, Literal, get_args
 
 from vaultgate.config import Settings
 from vaultgate.errors import ConfigError
@@ -30,7 +34,7 @@ from vaultgate.tools import (
     templates,
     web,
 )
-from vaultgate.tools.base import DESTRUCTIVE, READ_ONLY, ToolSpec
+from vaultgate.tools.base import DESTRUCTIVE, READ_ONLY, Blocks, ToolFunction, ToolSpec
 from vaultgate.tools.catalogue import build_catalogue
 from vaultgate.tools.discover import make_discover
 
@@ -105,4 +109,28 @@ def _keeps(spec: ToolSpec) -> bool:
 
 
 def _read_only(spec: ToolSpec) -> ToolSpec:
-    return (spec[0], READ_ONLY) if _is_dispatcher(spec) else spec
+    return (reading_dispatcher(spec[0]), READ_ONLY) if _is_dispatcher(spec) else spec
+
+
+def reading_dispatcher(tool: ToolFunction) -> ToolFunction:
+    """``tool`` (a dispatcher) whose schema offers only its reading operations.
+
+    The SDK builds a tool's schema from its signature, so the same function is offered under
+    a signature whose ``operation`` is the Literal of the operations that do not write.
+    """
+    routes, operations = dispatch.DISPATCHERS[tool.__name__]
+    reading = tuple(operation for operation in operations if not routes[operation].writes)
+    signature = inspect.signature(tool, eval_str=True)
+    operation = signature.parameters["operation"]
+    metadata = get_args(operation.annotation)[1:]  # the Field(description=...) kept
+    narrowed = operation.replace(annotation=Annotated[Literal[reading], *metadata])
+
+    @functools.wraps(tool)
+    async def read_only_tool(*args: Any, **kwargs: Any) -> Blocks:
+        return await tool(*args, **kwargs)
+
+    read_only_tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[narrowed if p.name == "operation" else p for p in signature.parameters.values()]
+    )
+    read_only_tool.__doc__ = dispatch.READ_ONLY_DOCS[tool.__name__]
+    return read_only_tool

@@ -62,7 +62,20 @@ def heading(text: str, full_path: str) -> Heading:
             {"created": "2026-11-17", "updated": "2026-11-17T09:30:00"},
             "body",
             True,
-            id="dates-become-iso-strings",
+            id="dates-stay-strings",
+        ),
+        pytest.param(
+            "---\nwhen: 2026-11-17 08:00\nzoned: 2026-11-17 08:00:00+01:00\n"
+            "short: 2026-1-2\nexplicit: !!timestamp 2026-11-17\n---\nbody",
+            {
+                "when": "2026-11-17 08:00",
+                "zoned": "2026-11-17 08:00:00+01:00",
+                "short": "2026-1-2",
+                "explicit": "2026-11-17",
+            },
+            "body",
+            True,
+            id="dates-stay-as-written",
         ),
         pytest.param(
             "---\nproject:\n  client: Acme\n  budget: {amount: 12000, currency: EUR}\n---\nbody",
@@ -130,7 +143,7 @@ def test_frontmatter_data_is_json_serialisable() -> None:
     )
     data = parse_frontmatter(text).data
     assert json.loads(json.dumps(data, allow_nan=False)) == {
-        "when": "2026-11-17T08:00:00+01:00",
+        "when": "2026-11-17 08:00:00+01:00",
         "blob": "aGVsbG8=",
         "nested": [{"d": "2026-01-02"}, [1, 2.5, None]],
     }

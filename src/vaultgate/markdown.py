@@ -11,9 +11,10 @@ module-level regex passes over the prose between them, never a Python loop per l
 Choices made where Obsidian and CommonMark leave room:
 
 - Frontmatter is a leading ``---`` line closed by a ``---`` line (trailing blanks allowed).
-  YAML booleans follow YAML 1.2 (``true``/``false`` only), as in Obsidian, so ``answer: no``
-  stays the string ``"no"``. A block that parses to a non-mapping, nests absurdly deep or
-  expands past ``_MAX_YAML_NODES`` through aliases is reported ``valid=False``.
+  Values are read as Obsidian reads them: booleans follow YAML 1.2 (``true``/``false`` only),
+  so ``answer: no`` stays the string ``"no"``, and dates stay the strings written
+  (``2026-11-17 08:00``), never re-formatted. A block that parses to a non-mapping, nests
+  absurdly deep or expands past ``_MAX_YAML_NODES`` through aliases is reported ``valid=False``.
 - Fenced code (````` ``` ````` and ``~~~``, any indent, closed by a fence of the same character
   at least as long, or by the end of the note) hides headings, block ids, tags and links.
 - A heading needs non-blank text: ``# `` alone is not one.
@@ -211,11 +212,17 @@ _SafeLoaderBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeL
 
 
 class _YamlLoader(_SafeLoaderBase):  # type: ignore[valid-type,misc]
-    """A safe loader with YAML 1.2 booleans: only true/false, never yes/no/on/off."""
+    """A safe loader that reads values as Obsidian does.
+
+    YAML 1.2 booleans (only true/false, never yes/no/on/off), and no implicit timestamps: a
+    date or time stays the string written (``2026-11-17 08:00``), as Obsidian shows it. An
+    explicit ``!!timestamp`` tag still makes a date, rendered in ISO form.
+    """
 
 
+_NOT_IMPLICIT = {"tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp"}
 _YamlLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    first: [(tag, rx) for tag, rx in resolvers if tag not in _NOT_IMPLICIT]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _YamlLoader.add_implicit_resolver(

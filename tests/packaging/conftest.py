@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
+import venv
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,26 @@ def mcpb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     binary = prefix / "node_modules" / ".bin" / "mcpb"
     assert binary.exists(), f"npm installed {MCPB_PACKAGE} but left no {binary}"
     return binary
+
+
+@pytest.fixture(scope="session")
+def uv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``uv`` binary Claude Desktop runs extensions with: on PATH, or pip-installed."""
+    if found := shutil.which("uv"):
+        return Path(found)
+    home = tmp_path_factory.mktemp("uv")
+    venv.EnvBuilder(with_pip=True).create(home)
+    python = home / ("Scripts" if sys.platform == "win32" else "bin") / "python"
+    try:
+        done = subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "uv"],
+            capture_output=True,
+            text=True,
+            timeout=NPM_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pip install uv took over {NPM_TIMEOUT} s; is the registry up?")
+    if done.returncode != 0:
+        pytest.fail(f"pip could not install uv (is PyPI reachable?):\n{done.stderr[-2000:]}")
+    return python.parent / "uv"

@@ -51,6 +51,35 @@ def test_scripts_bundle_packs_the_server_without_the_developer_files(
     assert not any("__pycache__" in n for n in names)
 
 
+def test_the_packed_bundle_runs_vaultgate_with_the_manifests_uv_command(
+    mcpb: Path, uv: Path, tmp_path: Path
+) -> None:
+    bundle = tmp_path / "vaultgate.mcpb"
+    subprocess.run(
+        ["bash", str(ROOT / "scripts" / "bundle"), str(bundle)],
+        capture_output=True,
+        timeout=180,
+        check=True,
+        env={**_base_env(), "MCPB": str(mcpb)},
+    )
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(bundle).extractall(unpacked)
+    config = MANIFEST["server"]["mcp_config"]
+    args = [a.replace("${__dirname}", str(unpacked)) for a in config["args"]]
+    assert args[-1] == "serve"
+    done = subprocess.run(
+        [str(uv), *args[:-1], "--version"],  # the same command, asking only for the version
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        cwd=tmp_path,
+        env={k: v for k, v in _base_env().items() if k != "VIRTUAL_ENV"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == f"vaultgate {MANIFEST['version']}"
+
+
 def test_the_server_is_run_by_uv_from_the_bundle() -> None:
     server = MANIFEST["server"]
     assert server["type"] == "uv"

@@ -98,5 +98,8 @@ def build_server(
         lifespan=lifespan,
     )
     for tool, hints in select_tools(settings):
-        server.add_tool(tool, annotations=hints, structured_output=False)
+        # The title rides in the annotations of each ToolSpec; it is sent once, as the tool's
+        # own title, which is what hosts show (annotations.title is its older spelling).
+        bare = hints.model_copy(update={"title": None})
+        server.add_tool(tool, title=hints.title, annotations=bare, structured_output=False)
     return server

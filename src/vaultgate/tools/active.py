@@ -16,6 +16,7 @@ from vaultgate.tools.base import (
     app_state,
     model_facing_errors,
     text,
+    titled,
 )
 from vaultgate.tools.edit import (
     Content,
@@ -92,9 +93,9 @@ async def show_file_in_obsidian(
 
 
 TOOLS: list[ToolSpec] = [
-    (update_active_file, DESTRUCTIVE),
-    (append_to_active_file, WRITE),
-    (patch_active_file, DESTRUCTIVE),
-    (delete_active_file, DESTRUCTIVE),
-    (show_file_in_obsidian, WRITE),
+    (update_active_file, titled(DESTRUCTIVE, "Replace the open note")),
+    (append_to_active_file, titled(WRITE, "Append to the open note")),
+    (patch_active_file, titled(DESTRUCTIVE, "Edit part of the open note")),
+    (delete_active_file, titled(DESTRUCTIVE, "Delete the open note")),
+    (show_file_in_obsidian, titled(WRITE, "Open a note in Obsidian")),
 ]

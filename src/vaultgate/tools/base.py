@@ -38,11 +38,18 @@ def items_budget(response_budget: int = RESPONSE_BUDGET) -> int:
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+# An Obsidian command can do anything a plugin can, deleting notes or reaching the network.
+ANYTHING = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=True)
 
 # A tool function and its annotations; server.py registers the read-only ones always and the
 # others unless VAULTGATE_READ_ONLY is set.
 ToolFunction: TypeAlias = Callable[..., Awaitable[Blocks]]
 ToolSpec: TypeAlias = tuple[ToolFunction, ToolAnnotations]
+
+
+def titled(hints: ToolAnnotations, title: str) -> ToolAnnotations:
+    """``hints`` with the human-readable title a host shows for the tool."""
+    return hints.model_copy(update={"title": title})
 
 
 def app_state(ctx: ToolContext) -> AppState:

@@ -8,8 +8,8 @@ from pydantic import Field
 
 from vaultgate.paging import compact_json, page_within_budget
 from vaultgate.tools.base import (
+    ANYTHING,
     READ_ONLY,
-    WRITE,
     Blocks,
     ToolContext,
     ToolSpec,
@@ -18,6 +18,7 @@ from vaultgate.tools.base import (
     json_blocks,
     model_facing_errors,
     text,
+    titled,
 )
 
 
@@ -62,4 +63,7 @@ async def execute_command(
     return [text(f"Ran the command {commandId!r}.")]
 
 
-TOOLS: list[ToolSpec] = [(list_commands, READ_ONLY), (execute_command, WRITE)]
+TOOLS: list[ToolSpec] = [
+    (list_commands, titled(READ_ONLY, "List Obsidian commands")),
+    (execute_command, titled(ANYTHING, "Run an Obsidian command")),
+]

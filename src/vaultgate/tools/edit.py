@@ -21,6 +21,7 @@ from vaultgate.tools.base import (
     json_blocks,
     model_facing_errors,
     text,
+    titled,
 )
 from vaultgate.vault import editing
 from vaultgate.vault.bulk_delete import REAL_RUN_LIMIT, Selection
@@ -168,10 +169,10 @@ async def bulk_delete_files(
 
 
 TOOLS: list[ToolSpec] = [
-    (create_vault_file, DESTRUCTIVE),
-    (append_to_vault_file, WRITE),
-    (patch_vault_file, DESTRUCTIVE),
-    (delete_vault_file, DESTRUCTIVE),
-    (move_vault_file, DESTRUCTIVE),
-    (bulk_delete_files, DESTRUCTIVE),
+    (create_vault_file, titled(DESTRUCTIVE, "Create or replace a note")),
+    (append_to_vault_file, titled(WRITE, "Append to a note")),
+    (patch_vault_file, titled(DESTRUCTIVE, "Edit part of a note")),
+    (delete_vault_file, titled(DESTRUCTIVE, "Delete a note")),
+    (move_vault_file, titled(DESTRUCTIVE, "Move or rename a note")),
+    (bulk_delete_files, titled(DESTRUCTIVE, "Delete notes by pattern")),
 ]

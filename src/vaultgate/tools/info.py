@@ -13,6 +13,7 @@ from vaultgate.tools.base import (
     app_state,
     json_blocks,
     model_facing_errors,
+    titled,
 )
 
 
@@ -42,4 +43,6 @@ async def get_server_info(ctx: ToolContext) -> Blocks:
     )
 
 
-TOOLS: list[ToolSpec] = [(get_server_info, READ_ONLY)]
+TOOLS: list[ToolSpec] = [
+    (get_server_info, titled(READ_ONLY, "Obsidian connection and plugin version"))
+]

@@ -37,6 +37,7 @@ from vaultgate.tools.base import (
     app_state,
     model_facing_errors,
     text,
+    titled,
 )
 
 Project = Annotated[
@@ -357,17 +358,17 @@ async def mem_compact(
 
 
 TOOLS: list[ToolSpec] = [
-    (mem_session_start, WRITE),
-    (mem_session_end, WRITE),
-    (mem_save, WRITE),
-    (mem_update, DESTRUCTIVE),
-    (mem_delete, DESTRUCTIVE),
-    (mem_save_prompt, WRITE),
-    (mem_stats, READ_ONLY),
-    (mem_search, READ_ONLY),
-    (mem_context, READ_ONLY),
-    (mem_timeline, READ_ONLY),
-    (mem_get_observation, READ_ONLY),
-    (mem_get_observations, READ_ONLY),
-    (mem_compact, DESTRUCTIVE),
+    (mem_session_start, titled(WRITE, "Start a memory session")),
+    (mem_session_end, titled(WRITE, "End a memory session")),
+    (mem_save, titled(WRITE, "Remember something")),
+    (mem_update, titled(DESTRUCTIVE, "Update a memory")),
+    (mem_delete, titled(DESTRUCTIVE, "Delete a memory")),
+    (mem_save_prompt, titled(WRITE, "Record the user's request")),
+    (mem_stats, titled(READ_ONLY, "Memory statistics")),
+    (mem_search, titled(READ_ONLY, "Search memories")),
+    (mem_context, titled(READ_ONLY, "Recent memory context")),
+    (mem_timeline, titled(READ_ONLY, "Memories around an observation")),
+    (mem_get_observation, titled(READ_ONLY, "Read a memory")),
+    (mem_get_observations, titled(READ_ONLY, "Read several memories")),
+    (mem_compact, titled(DESTRUCTIVE, "Compact stale memories")),
 ]

@@ -18,6 +18,7 @@ from vaultgate.tools.base import (
     document_blocks,
     model_facing_errors,
     text,
+    titled,
 )
 from vaultgate.tools.read import Format, MaxLength, StartIndex
 from vaultgate.vault.documents import read_document, render_text
@@ -82,4 +83,7 @@ async def append_to_periodic_note(
     return [text(f"Appended {len(content):,} chars to the {period} note{when}.")]
 
 
-TOOLS: list[ToolSpec] = [(get_periodic_note, READ_ONLY), (append_to_periodic_note, WRITE)]
+TOOLS: list[ToolSpec] = [
+    (get_periodic_note, titled(READ_ONLY, "Read a periodic note")),
+    (append_to_periodic_note, titled(WRITE, "Append to a periodic note")),
+]

@@ -19,6 +19,7 @@ from vaultgate.tools.base import (
     items_budget,
     json_blocks,
     model_facing_errors,
+    titled,
 )
 from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_document
 from vaultgate.vault.listing import compile_glob
@@ -136,7 +137,7 @@ async def get_active_file(
 
 
 TOOLS: list[ToolSpec] = [
-    (list_vault_files, READ_ONLY),
-    (get_vault_file, READ_ONLY),
-    (get_active_file, READ_ONLY),
+    (list_vault_files, titled(READ_ONLY, "List notes and folders")),
+    (get_vault_file, titled(READ_ONLY, "Read a note")),
+    (get_active_file, titled(READ_ONLY, "Read the open note")),
 ]

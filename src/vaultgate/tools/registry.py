@@ -34,7 +34,14 @@ from vaultgate.tools import (
     templates,
     web,
 )
-from vaultgate.tools.base import DESTRUCTIVE, READ_ONLY, Blocks, ToolFunction, ToolSpec
+from vaultgate.tools.base import (
+    DESTRUCTIVE,
+    READ_ONLY,
+    Blocks,
+    ToolFunction,
+    ToolSpec,
+    titled,
+)
 from vaultgate.tools.catalogue import build_catalogue
 from vaultgate.tools.discover import make_discover
 
@@ -52,8 +59,8 @@ SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
     sdd,
 )
 DISPATCHER_SPECS: list[ToolSpec] = [
-    (dispatch.vault, DESTRUCTIVE),
-    (dispatch.active_file, DESTRUCTIVE),
+    (dispatch.vault, titled(DESTRUCTIVE, "Notes in the vault")),
+    (dispatch.active_file, titled(DESTRUCTIVE, "The note open in Obsidian")),
 ]
 COMPACT_MODULES = (web, memory, sdd)
 PROFILES = ("compact", "full")
@@ -81,7 +88,8 @@ def select_tools(settings: Settings) -> list[ToolSpec]:
     names_chosen = {tool.__name__ for tool, _ in chosen}
     catalogue = build_catalogue(single_tools(), names_chosen)
     if settings.tools in PROFILES or "discover" in settings.tools.split(","):
-        chosen = [(make_discover(catalogue), READ_ONLY), *chosen]
+        discover = make_discover(catalogue)
+        chosen = [(discover, titled(READ_ONLY, "Find operations and their parameters")), *chosen]
     if settings.safety.read_only:
         chosen = [_read_only(spec) for spec in chosen if _keeps(spec)]
     return chosen
@@ -109,7 +117,10 @@ def _keeps(spec: ToolSpec) -> bool:
 
 
 def _read_only(spec: ToolSpec) -> ToolSpec:
-    return (reading_dispatcher(spec[0]), READ_ONLY) if _is_dispatcher(spec) else spec
+    tool, hints = spec
+    if not _is_dispatcher(spec):
+        return spec
+    return reading_dispatcher(tool), titled(READ_ONLY, hints.title or tool.__name__)
 
 
 def reading_dispatcher(tool: ToolFunction) -> ToolFunction:

@@ -23,6 +23,7 @@ from vaultgate.tools.base import (
     app_state,
     model_facing_errors,
     text,
+    titled,
 )
 
 Project = Annotated[
@@ -94,6 +95,6 @@ async def sdd_context_check(
 
 
 TOOLS: list[ToolSpec] = [
-    (sdd_get_context, READ_ONLY),
-    (sdd_context_check, READ_ONLY),
+    (sdd_get_context, titled(READ_ONLY, "Spec-driven change context")),
+    (sdd_context_check, titled(READ_ONLY, "Related specs for a change")),
 ]

@@ -17,6 +17,7 @@ from vaultgate.tools.base import (
     items_budget,
     json_blocks,
     model_facing_errors,
+    titled,
 )
 from vaultgate.vault.search import QueryType
 
@@ -165,8 +166,8 @@ def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 TOOLS: list[ToolSpec] = [
-    (search_vault_simple, READ_ONLY),
-    (search_vault, READ_ONLY),
-    (search_vault_smart, READ_ONLY),
-    (list_tags, READ_ONLY),
+    (search_vault_simple, titled(READ_ONLY, "Search notes for words")),
+    (search_vault, titled(READ_ONLY, "Search notes with a query")),
+    (search_vault_smart, titled(READ_ONLY, "Search notes by meaning")),
+    (list_tags, titled(READ_ONLY, "List tags")),
 ]

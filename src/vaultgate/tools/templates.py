@@ -17,6 +17,7 @@ from vaultgate.tools.base import (
     app_state,
     model_facing_errors,
     text,
+    titled,
 )
 
 RENDERED_LIMIT = 10_000
@@ -71,4 +72,4 @@ async def execute_template(
     return blocks
 
 
-TOOLS: list[ToolSpec] = [(execute_template, WRITE)]
+TOOLS: list[ToolSpec] = [(execute_template, titled(WRITE, "Run a Templater template"))]

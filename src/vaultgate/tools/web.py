@@ -14,6 +14,7 @@ from vaultgate.tools.base import (
     app_state,
     document_blocks,
     model_facing_errors,
+    titled,
 )
 from vaultgate.vault.documents import MAX_LENGTH_LIMIT, render_text
 
@@ -47,4 +48,4 @@ async def fetch(
     return document_blocks(render_text(text, max_length=maxLength, start_index=startIndex))
 
 
-TOOLS: list[ToolSpec] = [(fetch, FETCH_HINTS)]
+TOOLS: list[ToolSpec] = [(fetch, titled(FETCH_HINTS, "Fetch a web page"))]

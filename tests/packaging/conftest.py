@@ -17,8 +17,8 @@ NPM_TIMEOUT = 300
 
 @pytest.fixture(scope="session")
 def mcpb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ``mcpb`` binary: $MCPB when set, else a fresh npm install (skipped without Node)."""
-    if given := os.environ.get("MCPB"):
+    """The ``mcpb`` binary: $MCPB, or on PATH, or a fresh npm install (skipped without Node)."""
+    if given := os.environ.get("MCPB") or shutil.which("mcpb"):
         return Path(given)
     npm = shutil.which("npm")
     if shutil.which("node") is None or npm is None:

@@ -87,8 +87,9 @@ def _serve(args: argparse.Namespace) -> int:
     from vaultgate.server import build_server
 
     http = bool(getattr(args, "http", False))
+    # Without OBSIDIAN_API_KEY the server still starts: memory and SDD tools work, and every
+    # vault tool answers an error saying where the key is found (errors.APIKeyMissing).
     settings = _settings(args, listen=http)
-    settings.require_api_key()
     if not http:
         build_server(settings).run()
         return 0

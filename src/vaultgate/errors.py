@@ -29,6 +29,7 @@
         ├── ObsidianTimeout             no answer in time                              (url)
         ├── ObsidianTLSError            certificate or handshake failure               (url)
         ├── AuthenticationFailed        401: the API key was rejected
+        │   └── APIKeyMissing           OBSIDIAN_API_KEY is not set: nothing needing it is sent
         ├── NotFound                    404 on a path                                  (path)
         ├── DestinationExists           MOVE onto an existing note without overwrite   (path)
         ├── FeatureUnavailable          the running plugin version lacks a feature     (feature)
@@ -42,6 +43,13 @@ on ``str(exc)``. Foreign exceptions (httpx, ssl) are translated once, in ``obsid
 """
 
 from __future__ import annotations
+
+from typing import Literal
+
+# Where the certificate checked for Obsidian comes from: OBSIDIAN_CERT ("file"), the plugin
+# itself on loopback ("fetched"), or the system trust store ("system").
+TLSTrust = Literal["file", "fetched", "system"]
+API_KEY_FIX = "Copy the key from Obsidian → Settings → Local REST API into OBSIDIAN_API_KEY."
 
 
 class VaultgateError(Exception):
@@ -189,13 +197,39 @@ class ObsidianTimeout(ObsidianError):
 
 
 class ObsidianTLSError(ObsidianError):
-    def __init__(self, url: str, detail: str) -> None:
+    """``trust`` says which certificate was checked, so the advice fits the set-up."""
+
+    def __init__(self, url: str, detail: str, trust: TLSTrust = "system") -> None:
         self.url = url
         self.detail = detail
+        self.trust = trust
+        certificate = f"{url}/obsidian-local-rest-api.crt"
+        match trust:
+            case "fetched":
+                advice = (
+                    "vaultgate fetches the plugin's own certificate from "
+                    f"{certificate} by itself, and fetched it again after this failure, so "
+                    "OBSIDIAN_CERT is not needed. Keep OBSIDIAN_HOST=127.0.0.1 (the plugin's "
+                    "certificate names that address, not 'localhost'), and check that "
+                    "OBSIDIAN_PORT is the plugin's https port (27124) and that nothing else "
+                    "answers there."
+                )
+            case "file":
+                advice = (
+                    "It was checked against the certificate in OBSIDIAN_CERT; if the plugin "
+                    f"made a new one, download it again from {certificate}, or unset "
+                    "OBSIDIAN_CERT: on 127.0.0.1 vaultgate fetches the plugin's certificate "
+                    "itself."
+                )
+            case "system":
+                advice = (
+                    "Point OBSIDIAN_CERT at the plugin's certificate (download it from "
+                    "/obsidian-local-rest-api.crt), or use the plugin's http port with "
+                    "OBSIDIAN_PROTOCOL=http."
+                )
         super().__init__(
-            f"The TLS connection to {url} failed ({detail}). Point OBSIDIAN_CERT at the plugin's "
-            "certificate (download it from /obsidian-local-rest-api.crt), or use the plugin's "
-            "http port with OBSIDIAN_PROTOCOL=http. Run `vaultgate doctor` to diagnose."
+            f"The TLS connection to {url} failed ({detail}). {advice} "
+            "Run `vaultgate doctor` to diagnose."
         )
 
 
@@ -205,6 +239,18 @@ class AuthenticationFailed(ObsidianError):
             "The API key was rejected — copy it from Obsidian → Settings → Local REST API "
             "into OBSIDIAN_API_KEY. If two vaults are open, check that the port belongs to "
             "the vault you mean."
+        )
+
+
+class APIKeyMissing(AuthenticationFailed):
+    """No key is configured: the server runs (memory works), the vault cannot be reached."""
+
+    def __init__(self) -> None:
+        ObsidianError.__init__(
+            self,
+            "OBSIDIAN_API_KEY is not set, so vaultgate cannot reach the vault (the memory tools "
+            f"work without it). {API_KEY_FIX} Set it in the environment this server is started "
+            "with (the MCP client's configuration for vaultgate), then restart the server.",
         )
 
 

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import socket
 import ssl
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 import respx
-from obsidian_fakes import API_KEY, PluginCert, PluginServer
+from obsidian_fakes import API_KEY, PluginCert, PluginServer, make_plugin_cert, root_answer
 
 from vaultgate.config import ObsidianSettings, Secret
-from vaultgate.errors import ConfigError, ObsidianTLSError
+from vaultgate.errors import APIKeyMissing, ConfigError, ObsidianTLSError, ObsidianUnreachable
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import (
     CERTIFICATE_PATH,
@@ -83,6 +90,24 @@ async def test_environment_proxies_are_only_trusted_for_remote_hosts(
 
     async with await build_http_client(settings) as http:
         assert http.trust_env is trust_env
+
+
+async def test_without_a_key_only_the_status_is_asked_and_nothing_else_is_sent() -> None:
+    settings = ObsidianSettings(protocol="http", port=27123)
+    router = respx.Router(base_url="http://127.0.0.1:27123")
+    status = router.get("/").respond(200, json=root_answer(authenticated=False))
+    client = ObsidianClient(settings, await build_http_client(settings, transport=mock(router)))
+
+    try:
+        assert (await client.status()).authenticated is False
+        with pytest.raises(APIKeyMissing) as caught:
+            await client.read_note("a.md")
+    finally:
+        await client.aclose()
+
+    assert router.calls.call_count == status.call_count == 1
+    assert "OBSIDIAN_API_KEY is not set" in str(caught.value)
+    assert "Obsidian → Settings → Local REST API" in str(caught.value)
 
 
 # --- what TLS trusts ------------------------------------------------------------------------
@@ -258,6 +283,8 @@ async def test_another_vaults_cert_is_a_tls_error(
         await status_over_tls(tls_server.settings(cert=cert_file))
     assert caught.value.url == f"https://127.0.0.1:{tls_server.port}"
     assert caught.value.detail
+    assert caught.value.trust == "file"
+    assert "download it again" in str(caught.value)
 
 
 async def test_without_the_cert_route_the_system_store_refuses_the_plugin(
@@ -272,6 +299,10 @@ async def test_hostname_checks_stay_on_for_a_pinned_cert(tls_server: PluginServe
     with pytest.raises(ObsidianTLSError) as caught:
         await status_over_tls(tls_server.settings(host="localhost"))
     assert "localhost" in caught.value.detail
+    # The certificate was fetched automatically: no advice to set OBSIDIAN_CERT.
+    assert caught.value.trust == "fetched"
+    assert "OBSIDIAN_CERT is not needed" in str(caught.value)
+    assert "Point OBSIDIAN_CERT" not in str(caught.value)
 
 
 async def test_verify_false_affects_only_this_client(tls_server: PluginServer) -> None:
@@ -280,3 +311,145 @@ async def test_verify_false_affects_only_this_client(tls_server: PluginServer) -
     async with httpx.AsyncClient() as default_client:
         with pytest.raises(httpx.ConnectError):
             await default_client.get(f"https://127.0.0.1:{tls_server.port}/")
+
+
+# --- a certificate that follows the plugin ---------------------------------------------------
+
+
+class RegeneratingPlugin:
+    """A plugin-like https server whose certificate can be replaced, as its settings' "regenerate"
+    button does; counts the requests for its certificate."""
+
+    def __init__(self, cert: PluginCert, folder: Path) -> None:
+        self.folder = folder
+        self.certificate_requests = 0
+        self.cert = cert
+        self.context = self._context_for(cert)
+
+    def regenerate(self) -> None:
+        self.cert = make_plugin_cert()
+        self.context = self._context_for(self.cert)
+
+    def _context_for(self, cert: PluginCert) -> ssl.SSLContext:
+        cert_file, key_file = cert.write(self.folder)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert_file, key_file)
+        return context
+
+
+@contextmanager
+def regenerating_plugin(plugin: RegeneratingPlugin, port: int = 0) -> Iterator[int]:
+    """Serve ``plugin`` on 127.0.0.1:``port`` in a background thread; yields the port."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path == CERTIFICATE_PATH:
+                plugin.certificate_requests += 1
+                self._answer("application/octet-stream", plugin.cert.cert_pem.encode("ascii"))
+            else:
+                self._answer("application/json", json.dumps(root_answer()).encode())
+
+        def _answer(self, content_type: str, body: bytes) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        allow_reuse_address = True
+        daemon_threads = True
+
+        def get_request(self) -> tuple[Any, Any]:
+            sock, address = self.socket.accept()
+            return plugin.context.wrap_socket(sock, server_side=True), address
+
+    server = Server(("127.0.0.1", port), Handler)
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def loopback_settings(port: int, **changes: Any) -> ObsidianSettings:
+    return https_settings(host="127.0.0.1", port=port, **changes)
+
+
+async def test_building_the_client_sends_nothing_even_to_a_hung_obsidian() -> None:
+    with socket.socket() as hung:  # accepts connections (the kernel does) and never answers
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(4)
+        settings = loopback_settings(hung.getsockname()[1], timeout=60.0)
+        with anyio.fail_after(10):  # the old client waited the whole 60 s timeout here
+            http = await build_http_client(settings)
+        await http.aclose()
+
+
+async def test_the_certificate_is_fetched_by_the_first_request_only(
+    plugin_cert: PluginCert, tmp_path: Path
+) -> None:
+    plugin = RegeneratingPlugin(plugin_cert, tmp_path)
+    with regenerating_plugin(plugin) as port:
+        client = ObsidianClient(
+            loopback_settings(port), await build_http_client(loopback_settings(port))
+        )
+        try:
+            fetched_at_start = plugin.certificate_requests
+            await client.status()
+            await client.refresh_status()
+        finally:
+            await client.aclose()
+
+    assert fetched_at_start == 0
+    assert plugin.certificate_requests == 1
+
+
+async def test_a_regenerated_certificate_is_fetched_again_and_the_request_retried(
+    plugin_cert: PluginCert, tmp_path: Path
+) -> None:
+    plugin = RegeneratingPlugin(plugin_cert, tmp_path)
+    with regenerating_plugin(plugin) as port:
+        settings = loopback_settings(port)
+        client = ObsidianClient(settings, await build_http_client(settings))
+        try:
+            await client.status()
+            plugin.regenerate()
+            status = await client.refresh_status()
+        finally:
+            await client.aclose()
+
+    assert status.authenticated is True
+    assert plugin.certificate_requests == 2
+
+
+async def test_an_obsidian_started_later_is_found_by_the_next_request(
+    plugin_cert: PluginCert, tmp_path: Path
+) -> None:
+    port = free_port()
+    settings = loopback_settings(port)
+    client = ObsidianClient(settings, await build_http_client(settings))
+    try:
+        with pytest.raises(ObsidianUnreachable):
+            await client.status()
+        plugin = RegeneratingPlugin(plugin_cert, tmp_path)
+        with regenerating_plugin(plugin, port):
+            status = await client.refresh_status()
+    finally:
+        await client.aclose()
+
+    assert status.authenticated is True
+    assert plugin.certificate_requests == 1

@@ -122,6 +122,7 @@ class RunningEmulator:
         self._listeners = listeners
         self._workdir = workdir
         self._servers: list[uvicorn.Server] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="vaultgate-emulator", daemon=True)
@@ -141,11 +142,29 @@ class RunningEmulator:
     def _tls_files(self) -> tuple[Path, Path]:
         return self.certificate_path, self._workdir / "key.pem"
 
+    def drop_connections(self) -> None:
+        """Cut every open connection at once, as a quitting Obsidian does; call before stop().
+
+        A plain stop() waits for clients to answer the TLS close, which an idle keep-alive
+        client (a running vaultgate server) never does: uvicorn would wait 30 s per connection.
+        """
+        loop = self._loop
+
+        def abort() -> None:
+            for server in self._servers:
+                for connection in list(server.server_state.connections):
+                    connection.transport.abort()
+
+        if loop is not None and self._thread.is_alive():
+            loop.call_soon_threadsafe(abort)
+
     def _run(self) -> None:
+        def ready() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._ready.set()
+
         try:
-            asyncio.run(
-                _serve(self._app, self._listeners, self._tls_files, self._servers, self._ready.set)
-            )
+            asyncio.run(_serve(self._app, self._listeners, self._tls_files, self._servers, ready))
         except BaseException as exc:  # reported to the starting thread
             self._error = exc
         finally:

@@ -7,8 +7,13 @@ segment at a time.
 
 Retries: an idempotent GET is sent again once when the connection drops before an answer
 (the plugin closes idle keep-alive sockets after 60 s, and a request can race that close).
-Nothing else is retried: a search may have been half-run, a write (PUT, POST, PATCH, DELETE,
-MOVE) may have been applied before the connection dropped, and a TLS failure will not heal.
+Nothing else is retried here: a search may have been half-run, and a write (PUT, POST, PATCH,
+DELETE, MOVE) may have been applied before the connection dropped. A failed TLS handshake is
+retried once by the transport, and only after fetching a changed certificate from the plugin
+(transport.py); whatever still fails is an ObsidianTLSError whose advice fits the set-up.
+
+Without an API key only ``GET /`` is sent (the plugin answers it without one); every other
+call raises APIKeyMissing before anything is sent.
 """
 
 from __future__ import annotations
@@ -16,7 +21,6 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -28,6 +32,7 @@ import httpx
 from vaultgate import markdown
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
+    APIKeyMissing,
     AuthenticationFailed,
     DestinationExists,
     FeatureUnavailable,
@@ -60,6 +65,7 @@ from vaultgate.obsidian.models import (
     TagsAnswer,
 )
 from vaultgate.obsidian.patch import PatchRequest, encode_patch
+from vaultgate.obsidian.transport import tls_failure, tls_trust
 from vaultgate.paths import (
     encode_header_value,
     encode_vault_path,
@@ -574,6 +580,8 @@ class ObsidianClient:
         content: bytes | None = None,
         search: bool = False,
     ) -> httpx.Response:
+        if self._settings.api_key is None and (method, url) != ("GET", "/"):
+            raise APIKeyMissing()
         timeout = self._settings.search_timeout if search else self._settings.timeout
         retries = 1 if method == "GET" else 0
         while True:
@@ -587,9 +595,10 @@ class ObsidianClient:
                     f"The request cannot be sent: {exc}. Use a shorter path or query."
                 ) from exc
             except _DROPPED as exc:
-                detail = _tls_failure(exc)
+                detail = tls_failure(exc)
                 if detail is not None:
-                    raise ObsidianTLSError(self.base_url, detail) from exc
+                    trust = tls_trust(self._settings)
+                    raise ObsidianTLSError(self.base_url, detail, trust) from exc
                 if retries:
                     retries -= 1
                     log.debug("%s %s dropped (%s); retrying once", method, url, type(exc).__name__)
@@ -825,18 +834,4 @@ def _smart_search_failure(response: httpx.Response) -> ObsidianError | None:
             f"Semantic search is unavailable ({detail}): the Smart Connections plugin must be "
             "installed, enabled and done indexing in Obsidian. Use search_vault meanwhile.",
         )
-    return None
-
-
-def _tls_failure(exc: BaseException) -> str | None:
-    """A short reason if ``exc`` was caused by a certificate or handshake failure."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, ssl.SSLCertVerificationError):
-            return current.verify_message or "certificate verify failed"
-        if isinstance(current, ssl.SSLError):
-            return current.reason or "TLS handshake failed"
-        current = current.__cause__ or current.__context__
     return None

@@ -6,9 +6,11 @@ TLS is decided for this one client's SSLContext and never weakened for the proce
 - ``OBSIDIAN_CERT``: trust exactly that PEM (the plugin's certificate, pinned). It wins over
   ``OBSIDIAN_VERIFY_SSL=false``, which is then ignored with a warning.
 - ``OBSIDIAN_VERIFY_SSL=false``: no certificate checks for this client only; one warning line.
-- loopback host, no cert: fetch the plugin's PEM from ``/obsidian-local-rest-api.crt`` and pin
-  it as if ``OBSIDIAN_CERT`` pointed at it; if that fails, the system trust store, so the real
-  failure surfaces on first use as an ObsidianTLSError.
+- loopback host, no cert: the plugin's PEM from ``/obsidian-local-rest-api.crt``, pinned as if
+  ``OBSIDIAN_CERT`` pointed at it. It is fetched on the first request, not at start (Obsidian
+  may start after the MCP client), and fetched once more when a handshake fails (the plugin
+  may have made a new certificate): see PluginCertificateTransport. A fetch that gets no PEM
+  leaves the system trust store, so the real failure surfaces as an ObsidianTLSError.
 - any other host: the system trust store (plus certifi's bundle, which httpx would use).
 
 Hostname checking always stays on. The plugin's certificate names ``IP:127.0.0.1`` (plus any
@@ -22,11 +24,12 @@ import logging
 import ssl
 from pathlib import Path
 
+import anyio
 import certifi
 import httpx
 
 from vaultgate.config import ObsidianSettings
-from vaultgate.errors import ConfigError
+from vaultgate.errors import ConfigError, TLSTrust
 
 log = logging.getLogger("vaultgate.obsidian")
 
@@ -39,9 +42,15 @@ async def build_http_client(
 ) -> httpx.AsyncClient:
     """The client for ``settings.base_url``: bearer key, timeout and TLS trust set up.
 
-    ``transport`` lets tests route requests (respx, an ASGI app) without a network.
+    Nothing is sent here: on loopback https the plugin's certificate is fetched by the first
+    request (PluginCertificateTransport). ``transport`` lets tests route requests (respx, an
+    ASGI app) without a network; with one, the certificate is fetched through it at once.
     """
-    verify = await resolve_verify(settings, transport=transport)
+    if transport is None and tls_trust(settings) == "fetched":
+        transport = PluginCertificateTransport(settings)
+        verify: ssl.SSLContext | bool = True  # unused: the transport brings its own TLS
+    else:
+        verify = await resolve_verify(settings, transport=transport)
     headers: dict[str, str] = {}
     if settings.api_key is not None:
         headers["Authorization"] = f"Bearer {settings.api_key.reveal()}"
@@ -86,6 +95,100 @@ async def resolve_verify(
             except ConfigError:
                 log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
     return system_context()
+
+
+def tls_trust(settings: ObsidianSettings) -> TLSTrust:
+    """Where the certificate checked for ``settings`` comes from (for error messages)."""
+    if settings.protocol == "https" and settings.cert is not None:
+        return "file"
+    if settings.protocol == "https" and settings.verify_ssl and settings.is_loopback:
+        return "fetched"
+    return "system"
+
+
+def tls_failure(exc: BaseException) -> str | None:
+    """A short reason if ``exc`` was caused by a certificate or handshake failure."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ssl.SSLCertVerificationError):
+            return current.verify_message or "certificate verify failed"
+        if isinstance(current, ssl.SSLError):
+            return current.reason or "TLS handshake failed"
+        current = current.__cause__ or current.__context__
+    return None
+
+
+class PluginCertificateTransport(httpx.AsyncBaseTransport):
+    """HTTPS to the plugin on loopback, pinned to the certificate the plugin serves.
+
+    The certificate is fetched by the first request, so start-up never waits on Obsidian and an
+    Obsidian started later is found. A fetch that fails to connect or times out raises that
+    httpx error (the client reports Obsidian unreachable) and leaves nothing behind: the next
+    request fetches again. When a handshake fails, the certificate is fetched once more and, if
+    it changed, the request is sent once more on a connection pinned to the new one; a failed
+    handshake sent nothing, so this is safe for writes too. Hostname checks stay on throughout.
+    """
+
+    def __init__(self, settings: ObsidianSettings) -> None:
+        self._settings = settings
+        self._pinned: httpx.AsyncHTTPTransport | None = None
+        self._pem: str | None = None  # what _pinned trusts; None: the system store
+        self._retired: list[httpx.AsyncHTTPTransport] = []  # closed with this transport
+        self._lock = anyio.Lock()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        pinned = await self._current()
+        try:
+            return await pinned.handle_async_request(request)
+        except httpx.ConnectError as exc:
+            if tls_failure(exc) is None or not await self._renew(pinned):
+                raise
+        log.debug("retrying %s %s with the plugin's new certificate", request.method, request.url)
+        return await (await self._current()).handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for transport in (*self._retired, *([self._pinned] if self._pinned else [])):
+            await transport.aclose()
+        self._retired.clear()
+        self._pinned = None
+
+    async def _current(self) -> httpx.AsyncHTTPTransport:
+        async with self._lock:
+            if self._pinned is None:
+                self._pem = await _fetch_certificate(self._settings)
+                self._pinned = self._transport_for(self._pem)
+            return self._pinned
+
+    async def _renew(self, failed: httpx.AsyncHTTPTransport) -> bool:
+        """Fetch the certificate again after ``failed`` could not shake hands; True when a
+        transport pinned to another certificate is now current (worth one more try)."""
+        async with self._lock:
+            if self._pinned is not failed:
+                return self._pinned is not None  # another request renewed it meanwhile
+            try:
+                pem = await _fetch_certificate(self._settings)
+            except httpx.HTTPError as exc:
+                log.debug("could not fetch %s again: %s", CERTIFICATE_PATH, type(exc).__name__)
+                return False
+            if pem is None or pem == self._pem:
+                return False
+            log.info("the plugin's certificate changed; pinning the new one")
+            self._retired.append(failed)
+            self._pem = pem
+            self._pinned = self._transport_for(pem)
+            return True
+
+    @staticmethod
+    def _transport_for(pem: str | None) -> httpx.AsyncHTTPTransport:
+        context = system_context()
+        if pem is not None:
+            try:
+                context = pinned_context(pem, source=CERTIFICATE_PATH)
+            except ConfigError:
+                log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
+        return httpx.AsyncHTTPTransport(verify=context, trust_env=False)
 
 
 def check_certificate(settings: ObsidianSettings) -> None:
@@ -135,25 +238,32 @@ def system_context() -> ssl.SSLContext:
 async def fetch_plugin_certificate(
     settings: ObsidianSettings, *, transport: httpx.AsyncBaseTransport | None = None
 ) -> str | None:
-    """The PEM the plugin serves, fetched without verification; None if it cannot be had.
+    """The PEM the plugin serves, fetched without verification; None if it cannot be had."""
+    try:
+        return await _fetch_certificate(settings, transport=transport)
+    except httpx.HTTPError as exc:
+        log.debug("could not fetch %s: %s", CERTIFICATE_PATH, type(exc).__name__)
+        return None
+
+
+async def _fetch_certificate(
+    settings: ObsidianSettings, *, transport: httpx.AsyncBaseTransport | None = None
+) -> str | None:
+    """The PEM the plugin serves, or None when it answered without one; httpx errors pass.
 
     Only ever called for a loopback host. The plugin makes its own self-signed certificate per
     vault, so no authority can vouch for it; whoever could answer on this machine's loopback
     address in its place already runs code here and could read the key from Obsidian's
     settings anyway. The key is not sent on this connection.
     """
-    try:
-        async with httpx.AsyncClient(
-            base_url=settings.base_url,
-            verify=False,
-            timeout=settings.timeout,
-            transport=transport,
-            trust_env=False,
-        ) as client:
-            response = await client.get(CERTIFICATE_PATH)
-    except httpx.HTTPError as exc:
-        log.debug("could not fetch %s: %s", CERTIFICATE_PATH, type(exc).__name__)
-        return None
+    async with httpx.AsyncClient(
+        base_url=settings.base_url,
+        verify=False,
+        timeout=settings.timeout,
+        transport=transport,
+        trust_env=False,
+    ) as client:
+        response = await client.get(CERTIFICATE_PATH)
     pem = response.content.decode("ascii", errors="replace")
     if response.status_code != 200 or _PEM_MARKER not in pem:
         log.debug("%s answered %d without a PEM", CERTIFICATE_PATH, response.status_code)

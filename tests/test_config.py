@@ -174,10 +174,9 @@ def test_a_bad_flag_is_reported_like_a_bad_variable() -> None:
         Settings.from_env({}, {"port": "eighty"})
 
 
-def test_require_api_key() -> None:
-    assert Settings.from_env({"OBSIDIAN_API_KEY": KEY}).require_api_key().reveal() == KEY
-    with pytest.raises(ConfigError, match="OBSIDIAN_API_KEY is not set"):
-        Settings.from_env({}).require_api_key()
+def test_the_key_is_optional_and_kept_as_a_secret() -> None:
+    assert Settings.from_env({}).obsidian.api_key is None
+    assert Settings.from_env({"OBSIDIAN_API_KEY": KEY}).obsidian.api_key == Secret(KEY)
 
 
 def test_the_key_never_shows_in_repr_or_str() -> None:
@@ -187,7 +186,7 @@ def test_the_key_never_shows_in_repr_or_str() -> None:
     shown += [repr(settings.obsidian.api_key), str(settings.obsidian.api_key)]
     assert [text for text in shown if KEY in text] == []
     assert "Secret('***')" in repr(settings)
-    assert settings.require_api_key().reveal() == KEY
+    assert settings.obsidian.api_key == Secret(KEY)
 
 
 def test_secrets_compare_by_value() -> None:
@@ -226,7 +225,7 @@ def test_is_loopback(host: str, loopback: bool) -> None:
 def test_the_key_is_trimmed_of_spaces_and_quotes_with_a_notice(pasted: str) -> None:
     settings = Settings.from_env({"OBSIDIAN_API_KEY": pasted})
 
-    assert settings.require_api_key().reveal() == KEY
+    assert settings.obsidian.api_key == Secret(KEY)
     assert len(settings.notices) == 1
     assert "OBSIDIAN_API_KEY" in settings.notices[0]
     assert KEY not in settings.notices[0]
@@ -334,3 +333,63 @@ def test_a_memory_db_in_a_folder_yet_to_be_made_is_accepted(tmp_path: Path) -> N
 
     assert Settings.from_env({"VAULTGATE_MEMORY_DB": str(wanted)}).memory.db == str(wanted)
     assert not (tmp_path / "new").exists()
+
+
+# --- settings that are not settings, the log level, the summary at start ---------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "closest"),
+    [
+        pytest.param("OBSIDIAN_APIKEY", "OBSIDIAN_API_KEY", id="apikey"),
+        pytest.param("VAULTGATE_READONLY", "VAULTGATE_READ_ONLY", id="readonly"),
+        pytest.param("OBSIDIAN_PROTOCAL", "OBSIDIAN_PROTOCOL", id="protocal"),
+    ],
+)
+def test_a_mistyped_setting_is_a_notice_naming_the_closest_one(name: str, closest: str) -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16, name: "x"})
+
+    [notice] = settings.notices
+    assert notice.startswith(f"{name} is not a vaultgate setting")
+    assert f"did you mean {closest}?" in notice
+
+
+def test_a_variable_unlike_any_setting_points_at_the_list() -> None:
+    settings = Settings.from_env({"VAULTGATE_ZZZ_QQQ_WWW": "1"})
+
+    assert settings.notices == (
+        "VAULTGATE_ZZZ_QQQ_WWW is not a vaultgate setting and is ignored; "
+        "docs/configuration.md lists the settings.",
+    )
+
+
+def test_known_settings_and_other_variables_give_no_notice() -> None:
+    env = {"OBSIDIAN_API_KEY": "k" * 16, "VAULTGATE_TOOLS": "full", "HOME": "/h", "PATH": "/b"}
+
+    assert Settings.from_env(env).notices == ()
+
+
+@pytest.mark.parametrize("value", ["debug", "INFO", " warning ", "error"])
+def test_the_log_level_is_one_of_four(value: str) -> None:
+    assert Settings.from_env({"VAULTGATE_LOG_LEVEL": value}).log_level == value.strip().lower()
+
+
+def test_an_unknown_log_level_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigError, match="VAULTGATE_LOG_LEVEL must be one of debug, info"):
+        Settings.from_env({"VAULTGATE_LOG_LEVEL": "verbose"})
+
+
+def test_the_summary_says_what_the_server_will_use_and_never_the_key() -> None:
+    key = "5f2b" * 16
+    settings = Settings.from_env(
+        {"OBSIDIAN_API_KEY": key, "VAULTGATE_READ_ONLY": "true", "VAULTGATE_MEMORY_DB": ":memory:"}
+    )
+
+    summary = settings.summary("9.9.9")
+
+    assert key not in summary
+    assert "\n" not in summary
+    for part in ("vaultgate 9.9.9", "https://127.0.0.1:27124", "key set", "compact", "read-only"):
+        assert part in summary
+    assert ":memory:" in summary
+    assert "no OBSIDIAN_API_KEY" in Settings.from_env({}).summary("9.9.9")

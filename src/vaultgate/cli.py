@@ -38,9 +38,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "serve":
                 return _serve(args)
             case "emulate":
+                _refuse_connection_flags(parser, args, "emulate", allowed=("port",))
                 return _emulate(args)
             case "demo":
                 from vaultgate.demo import run_demo
+
+                _refuse_connection_flags(parser, args, "demo", allowed=())
 
                 return run_demo()
             case "doctor":
@@ -54,6 +57,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     parser.error(f"unknown command {command!r}")
     return 2  # pragma: no cover - parser.error exits
+
+
+def _refuse_connection_flags(
+    parser: argparse.ArgumentParser,
+    args: argparse.Namespace,
+    command: str,
+    *,
+    allowed: tuple[str, ...],
+) -> None:
+    """A connection flag given before a subcommand that has no use for it is an error, as it
+    is after the subcommand (argparse refuses it there), never silently ignored."""
+    for flag in CONNECTION_FLAGS:
+        if flag not in (*allowed, "verbose") and getattr(args, flag, None):
+            parser.error(f"{command} takes no --{flag.replace('_', '-')}")
 
 
 def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
@@ -70,6 +87,8 @@ def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
     if listen:  # with --http, --host and --port say where vaultgate listens, not where Obsidian is
         overrides["host"] = overrides["port"] = None
     settings = Settings.from_env(os.environ, overrides)
+    if not getattr(args, "verbose", False):
+        logging.getLogger().setLevel(settings.log_level.upper())
     hide_in_logs(
         secret.reveal()
         for secret in (settings.obsidian.api_key, settings.http.token)
@@ -91,6 +110,7 @@ def _serve(args: argparse.Namespace) -> int:
     # vault tool answers an error saying where the key is found (errors.APIKeyMissing).
     settings = _settings(args, listen=http)
     if not http:
+        print(settings.summary(__version__), file=sys.stderr)
         build_server(settings).run()
         return 0
     from vaultgate.http_server import DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, run_http
@@ -111,7 +131,7 @@ def _emulate(args: argparse.Namespace) -> int:
         raise ConfigError(f"--vault {str(vault)!r} is not a folder.")
     return run_emulate_command(
         vault=vault,
-        port=args.port,
+        port=DEFAULT_PORT if args.port is None else args.port,
         http_port=args.http_port,
         api_key=args.api_key,
         plugin_version=args.plugin_version,
@@ -120,20 +140,44 @@ def _emulate(args: argparse.Namespace) -> int:
     )
 
 
-def _add_connection_flags(parser: argparse.ArgumentParser) -> None:
+CONNECTION_FLAGS = (
+    "host",
+    "port",
+    "protocol",
+    "cert",
+    "no_verify_ssl",
+    "timeout",
+    "search_timeout",
+    "verbose",
+)
+
+
+def _add_connection_flags(parser: argparse.ArgumentParser, *, subcommand: bool) -> None:
+    """The flags that say how to reach Obsidian, accepted before or after the subcommand.
+
+    On a subcommand they default to "not given" (SUPPRESS), so a flag given before the
+    subcommand is not overwritten by the subcommand's own default: `vaultgate --port 27125
+    doctor` and `vaultgate doctor --port 27125` mean the same.
+    """
+    unset: dict[str, Any] = {"default": argparse.SUPPRESS} if subcommand else {}
     group = parser.add_argument_group("Obsidian connection (override the OBSIDIAN_* environment)")
-    group.add_argument("--host", help="OBSIDIAN_HOST (default 127.0.0.1)")
-    group.add_argument("--port", type=int, help="OBSIDIAN_PORT (default 27124)")
-    group.add_argument("--protocol", choices=["http", "https"], help="OBSIDIAN_PROTOCOL")
-    group.add_argument("--cert", help="OBSIDIAN_CERT: the plugin's certificate (PEM)")
+    group.add_argument("--host", help="OBSIDIAN_HOST (default 127.0.0.1)", **unset)
+    group.add_argument("--port", type=int, help="OBSIDIAN_PORT (default 27124)", **unset)
+    group.add_argument("--protocol", choices=["http", "https"], help="OBSIDIAN_PROTOCOL", **unset)
+    group.add_argument("--cert", help="OBSIDIAN_CERT: the plugin's certificate (PEM)", **unset)
     group.add_argument(
         "--no-verify-ssl",
         action="store_true",
         help="OBSIDIAN_VERIFY_SSL=false: skip certificate checks for this client only",
+        **unset,
     )
-    group.add_argument("--timeout", type=float, help="OBSIDIAN_TIMEOUT in seconds")
-    group.add_argument("--search-timeout", type=float, help="OBSIDIAN_SEARCH_TIMEOUT in seconds")
-    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging to stderr")
+    group.add_argument("--timeout", type=float, help="OBSIDIAN_TIMEOUT in seconds", **unset)
+    group.add_argument(
+        "--search-timeout", type=float, help="OBSIDIAN_SEARCH_TIMEOUT in seconds", **unset
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="debug logging to stderr", **unset
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -142,11 +186,11 @@ def _parser() -> argparse.ArgumentParser:
         description="A context-frugal MCP server for Obsidian vaults.",
     )
     parser.add_argument("--version", action="version", version=f"vaultgate {__version__}")
-    _add_connection_flags(parser)
+    _add_connection_flags(parser, subcommand=False)
     commands = parser.add_subparsers(dest="command")
 
     serve = commands.add_parser("serve", help="run the MCP server over stdio (the default)")
-    _add_connection_flags(serve)
+    _add_connection_flags(serve, subcommand=True)
     serve.add_argument(
         "--http",
         action="store_true",
@@ -158,7 +202,10 @@ def _parser() -> argparse.ArgumentParser:
 
     emulate = commands.add_parser("emulate", help="serve a folder as the Local REST API does")
     emulate.add_argument("--vault", required=True, help="folder of notes to serve")
-    emulate.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTPS port (27124)")
+    # not given here (SUPPRESS): a --port before `emulate` stands; _emulate applies 27124
+    emulate.add_argument(
+        "--port", type=int, default=argparse.SUPPRESS, help=f"HTTPS port ({DEFAULT_PORT})"
+    )
     emulate.add_argument("--http-port", type=int, help="also serve plain HTTP on this port")
     emulate.add_argument("--api-key", help="the key clients must send (generated if omitted)")
     emulate.add_argument("--plugin-version", default="5.1.0", help="plugin version to emulate")
@@ -172,5 +219,5 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", help="a tour of the tools against the bundled sample vault")
 
     doctor = commands.add_parser("doctor", help="check the connection to Obsidian")
-    _add_connection_flags(doctor)
+    _add_connection_flags(doctor, subcommand=True)
     return parser

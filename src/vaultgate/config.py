@@ -6,6 +6,7 @@ ConfigError whose one line the CLI prints before exiting.
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import re
 from collections.abc import Mapping
@@ -24,6 +25,28 @@ DEFAULT_PROTOCOL: Literal["https"] = "https"
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SEARCH_TIMEOUT = 60.0
 DEFAULT_TOOL_PROFILE = "compact"  # measured: see README "Tool profiles"
+LogLevel = Literal["debug", "info", "warning", "error"]
+LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "warning", "error")
+DEFAULT_LOG_LEVEL: LogLevel = "warning"
+KNOWN_SETTINGS = (
+    "OBSIDIAN_API_KEY",
+    "OBSIDIAN_HOST",
+    "OBSIDIAN_PORT",
+    "OBSIDIAN_PROTOCOL",
+    "OBSIDIAN_CERT",
+    "OBSIDIAN_VERIFY_SSL",
+    "OBSIDIAN_TIMEOUT",
+    "OBSIDIAN_SEARCH_TIMEOUT",
+    "VAULTGATE_TOOLS",
+    "VAULTGATE_READ_ONLY",
+    "VAULTGATE_ALLOW",
+    "VAULTGATE_DENY",
+    "VAULTGATE_FETCH_ALLOW_PRIVATE",
+    "VAULTGATE_HTTP_TOKEN",
+    "VAULTGATE_MEMORY_DB",
+    "VAULTGATE_SDD_FOLDER",
+    "VAULTGATE_LOG_LEVEL",
+)
 DEFAULT_SDD_FOLDER = "sdd/"
 MIN_HTTP_TOKEN_LENGTH = 16
 
@@ -144,7 +167,10 @@ class Settings:
     # VAULTGATE_TOOLS: "compact", "full", or comma-separated tool names (checked by server.py,
     # which knows the names).
     tools: str = DEFAULT_TOOL_PROFILE
-    # One line each for the user (stderr at start): values that were accepted after a repair.
+    # VAULTGATE_LOG_LEVEL: what goes to stderr (-v means debug whatever this says).
+    log_level: LogLevel = DEFAULT_LOG_LEVEL
+    # One line each for the user (stderr at start): values that were accepted after a repair,
+    # and variables that look like settings but are not.
     notices: tuple[str, ...] = ()
 
     @classmethod
@@ -163,7 +189,7 @@ class Settings:
             value = env.get(name)
             return value if value not in (None, "") else None
 
-        notices: list[str] = []
+        notices = _unknown_settings(env)
         api_key = _parse_secret("OBSIDIAN_API_KEY", raw("OBSIDIAN_API_KEY", "api_key"), notices)
         protocol = (raw("OBSIDIAN_PROTOCOL", "protocol") or DEFAULT_PROTOCOL).lower()
         if protocol not in ("http", "https"):
@@ -213,16 +239,47 @@ class Settings:
             memory=memory,
             sdd=sdd,
             tools=tools,
+            log_level=_parse_log_level(env.get("VAULTGATE_LOG_LEVEL")),
             notices=tuple(notices),
         )
 
-    def require_api_key(self) -> Secret:
-        if self.obsidian.api_key is None:
-            raise ConfigError(
-                "OBSIDIAN_API_KEY is not set. Copy the key from Obsidian → Settings → "
-                "Local REST API and set it in the server's environment."
-            )
-        return self.obsidian.api_key
+    def summary(self, version: str) -> str:
+        """One line for stderr at start: what this server will use, never the key."""
+        key = "key set" if self.obsidian.api_key is not None else "no OBSIDIAN_API_KEY"
+        access = "read-only" if self.safety.read_only else "read-write"
+        return (
+            f"vaultgate {version}: Obsidian at {self.obsidian.base_url} ({key}); tools "
+            f"{self.tools}; vault {access}; memory {self.memory.db}"
+        )
+
+
+def _unknown_settings(env: Mapping[str, str]) -> list[str]:
+    """A notice for each OBSIDIAN_*/VAULTGATE_* variable that is no setting, with the closest
+    one: a mistyped name (OBSIDIAN_APIKEY) would otherwise be silently ignored."""
+    notices = []
+    for name in sorted(env):
+        if not name.startswith(("OBSIDIAN_", "VAULTGATE_")) or name in KNOWN_SETTINGS:
+            continue
+        prefix, _, rest = name.partition("_")
+        # compare what follows the prefix: every setting shares OBSIDIAN_ or VAULTGATE_
+        same_prefix = {k.partition("_")[2]: k for k in KNOWN_SETTINGS if k.startswith(prefix)}
+        close = difflib.get_close_matches(rest, same_prefix, n=1, cutoff=0.6)
+        hint = (
+            f"did you mean {same_prefix[close[0]]}?"
+            if close
+            else "docs/configuration.md lists the settings."
+        )
+        notices.append(f"{name} is not a vaultgate setting and is ignored; {hint}")
+    return notices
+
+
+def _parse_log_level(value: str | None) -> LogLevel:
+    level = (value or DEFAULT_LOG_LEVEL).strip().lower()
+    if level not in LOG_LEVELS:
+        raise ConfigError(
+            f"VAULTGATE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {_shown(level)}."
+        )
+    return level
 
 
 def _parse_host(value: str) -> str:

@@ -1,0 +1,107 @@
+"""The command line: connection flags mean the same before and after the subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+import pytest
+
+from vaultgate import cli
+
+FLAGS = [
+    "--host",
+    "10.0.0.7",
+    "--port",
+    "27125",
+    "--protocol",
+    "http",
+    "--timeout",
+    "7",
+    "--search-timeout",
+    "90",
+    "--no-verify-ssl",
+    "-v",
+]
+
+
+def parsed(argv: list[str]) -> argparse.Namespace:
+    return cli._parser().parse_args(argv)
+
+
+def connection(args: argparse.Namespace) -> dict[str, object]:
+    return {flag: getattr(args, flag, None) for flag in cli.CONNECTION_FLAGS}
+
+
+@pytest.mark.parametrize("command", ["serve", "doctor"])
+def test_connection_flags_before_the_subcommand_mean_what_they_mean_after_it(
+    command: str,
+) -> None:
+    before = parsed([*FLAGS, command])
+    after = parsed([command, *FLAGS])
+
+    assert before.command == after.command == command
+    assert connection(before) == connection(after)
+    assert connection(before)["port"] == 27125
+    assert connection(before)["no_verify_ssl"] is True
+
+
+@pytest.mark.parametrize("command", ["serve", "doctor"])
+def test_flags_split_around_the_subcommand_are_all_kept(command: str) -> None:
+    args = parsed(["--port", "27125", command, "--protocol", "http"])
+
+    assert args.port == 27125
+    assert args.protocol == "http"
+
+
+@pytest.mark.parametrize("command", ["serve", "doctor"])
+def test_the_settings_are_the_same_either_way(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OBSIDIAN_API_KEY", "k" * 16)
+    argv = ["--port", "27125", "--protocol", "http", "--timeout", "7"]
+
+    before = cli._settings(parsed([*argv, command]))
+    after = cli._settings(parsed([command, *argv]))
+
+    assert before.obsidian == after.obsidian
+    assert before.obsidian.port == 27125
+    assert before.obsidian.protocol == "http"
+
+
+def test_a_port_before_emulate_is_the_emulators_port() -> None:
+    assert parsed(["--port", "27199", "emulate", "--vault", "v"]).port == 27199
+    assert parsed(["emulate", "--vault", "v", "--port", "27199"]).port == 27199
+    assert getattr(parsed(["emulate", "--vault", "v"]), "port", None) is None  # 27124 applied
+
+
+@pytest.mark.parametrize(
+    ("argv", "refused"),
+    [
+        pytest.param(["--port", "1", "demo"], "--port", id="demo-port"),
+        pytest.param(["--host", "x", "emulate", "--vault", "v"], "--host", id="emulate-host"),
+    ],
+)
+def test_a_flag_a_subcommand_cannot_use_is_refused_before_it_too(
+    argv: list[str], refused: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(argv)
+
+    assert exited.value.code == 2
+    assert refused in capsys.readouterr().err
+
+
+def test_the_log_level_setting_is_applied_unless_v_asks_for_debug(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "level", logging.WARNING)
+    monkeypatch.setenv("VAULTGATE_LOG_LEVEL", "error")
+
+    cli._settings(parsed(["doctor"]))
+    assert root.level == logging.ERROR
+
+    root.setLevel(logging.DEBUG)  # what main() sets for -v
+    cli._settings(parsed(["doctor", "-v"]))
+    assert root.level == logging.DEBUG

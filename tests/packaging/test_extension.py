@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from vaultgate.config import KNOWN_SETTINGS
+
 ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = json.loads((ROOT / "manifest.json").read_text(encoding="utf-8"))
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -103,7 +105,6 @@ def test_user_config_asks_for_the_key_secretly_and_the_rest_optionally() -> None
         "required": True,
         "sensitive": True,
     }
-    assert config["vault_folder"]["type"] == "directory"
     assert config["port"]["type"] == "number"
     assert not any(v.get("required") for k, v in config.items() if k != "api_key")
 
@@ -113,7 +114,9 @@ def test_every_user_setting_reaches_the_server_environment() -> None:
     used = {m for value in env.values() for m in re.findall(r"\$\{user_config\.(\w+)\}", value)}
     assert used == set(MANIFEST["user_config"])
     assert env["OBSIDIAN_API_KEY"] == "${user_config.api_key}"
-    for name in set(env) - {"VAULTGATE_VAULT"}:
+    # every variable is a setting vaultgate knows (an unknown one would warn at every start)
+    assert set(env) <= set(KNOWN_SETTINGS)
+    for name in env:
         assert f"`{name}`" in README, f"{name} is passed by the extension but not in the README"
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.errors import (
+    APIKeyMissing,
     AuthenticationFailed,
     ObsidianError,
     ObsidianTimeout,
@@ -93,6 +94,11 @@ async def test_an_unreachable_obsidian_is_one_error_of_ours_not_a_group(
         ),
         pytest.param(
             AuthenticationFailed(), "Obsidian rejected the API key (OBSIDIAN_API_KEY)", id="key"
+        ),
+        pytest.param(
+            APIKeyMissing(),
+            "OBSIDIAN_API_KEY is not set (Obsidian → Settings → Local REST API shows it)",
+            id="no-key",
         ),
     ],
 )

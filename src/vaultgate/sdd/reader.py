@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import anyio
 
 from vaultgate.errors import (
+    APIKeyMissing,
     AuthenticationFailed,
     NotFound,
     ObsidianError,
@@ -109,6 +110,8 @@ def unavailable_reason(error: ObsidianError) -> str:
             return f"Obsidian at {error.url} did not answer within {error.seconds:g} s"
         case ObsidianTLSError():
             return f"the TLS connection to {error.url} failed ({error.detail})"
+        case APIKeyMissing():
+            return "OBSIDIAN_API_KEY is not set (Obsidian → Settings → Local REST API shows it)"
         case AuthenticationFailed():
             return "Obsidian rejected the API key (OBSIDIAN_API_KEY)"
         case _:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
+from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.types import Tool as MCPTool
+from pydantic import BaseModel
 
 from vaultgate import __version__
 from vaultgate.config import Settings
@@ -56,6 +59,35 @@ read an artifact.
 """
 
 
+# The answers that carry the server's capabilities (the handshake, and its successor).
+_CAPABILITY_ANSWERS = ("initialize", "server/discover")
+
+
+def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
+    """A middleware that leaves the prompts and resources capabilities out while ``server``
+    has none: MCPServer always answers prompts/list and resources/list, so it always
+    advertises both, and a host then shows empty Prompts and Resources menus."""
+
+    async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        result = await call_next(ctx)
+        if ctx.method not in _CAPABILITY_ANSWERS or result is None:
+            return result
+        # the answer may come as a model or already as its wire dict
+        data = (
+            result.model_dump(by_alias=True, mode="json", exclude_none=True)
+            if isinstance(result, BaseModel)
+            else dict(result)
+        )
+        capabilities = dict(data.get("capabilities") or {})
+        if not await server.list_prompts():
+            capabilities.pop("prompts", None)
+        if not await server.list_resources() and not await server.list_resource_templates():
+            capabilities.pop("resources", None)
+        return {**data, "capabilities": capabilities}
+
+    return middleware
+
+
 class VaultgateServer(MCPServer):
     """MCPServer whose tools/list carries tidied schemas (see tools/schema.py) and
     descriptions without docstring indentation."""
@@ -97,6 +129,7 @@ def build_server(
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
     )
+    server.middleware.append(advertise_only_what_exists(server))
     for tool, hints in select_tools(settings):
         # The title rides in the annotations of each ToolSpec; it is sent once, as the tool's
         # own title, which is what hosts show (annotations.title is its older spelling).

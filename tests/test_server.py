@@ -1,0 +1,69 @@
+"""What the server says of itself: capabilities only for what it has."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.types import (
+    Implementation,
+    InitializeResult,
+    PromptsCapability,
+    ResourcesCapability,
+    ServerCapabilities,
+    ToolsCapability,
+)
+
+from vaultgate.config import Settings
+from vaultgate.server import advertise_only_what_exists, build_server
+
+pytestmark = pytest.mark.anyio
+
+SETTINGS = Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16})
+
+
+async def test_no_empty_prompts_or_resources_are_advertised() -> None:
+    async with Client(build_server(SETTINGS)) as client:
+        capabilities = client.server_capabilities
+
+    assert capabilities is not None
+    assert capabilities.tools is not None
+    assert capabilities.prompts is None
+    assert capabilities.resources is None
+
+
+@pytest.mark.parametrize("method", ["initialize", "server/discover"])
+async def test_the_handshake_answer_loses_only_the_empty_capabilities(method: str) -> None:
+    server = build_server(SETTINGS)
+    answer = InitializeResult(
+        protocol_version="2025-11-25",
+        capabilities=ServerCapabilities(
+            tools=ToolsCapability(list_changed=True),
+            prompts=PromptsCapability(list_changed=True),
+            resources=ResourcesCapability(subscribe=True),
+        ),
+        server_info=Implementation(name="vaultgate", version="0"),
+    )
+
+    async def call_next(_ctx: Any) -> InitializeResult:
+        return answer
+
+    shown = await advertise_only_what_exists(server)(SimpleNamespace(method=method), call_next)
+
+    assert isinstance(shown, dict)
+    assert set(shown["capabilities"]) == {"tools"}
+    assert shown["serverInfo"]["name"] == "vaultgate"
+
+
+async def test_other_answers_pass_untouched() -> None:
+    server = build_server(SETTINGS)
+
+    async def call_next(_ctx: Any) -> dict[str, Any]:
+        return {"tools": []}
+
+    assert await advertise_only_what_exists(server)(
+        SimpleNamespace(method="tools/list"),
+        call_next,
+    ) == {"tools": []}

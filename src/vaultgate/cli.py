@@ -120,6 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host or DEFAULT_HTTP_HOST,
         port=DEFAULT_HTTP_PORT if args.port is None else args.port,
         token=settings.http.token,
+        summary=settings.summary(__version__),
     )
 
 

@@ -298,8 +298,11 @@ def uvicorn_server(
     )
 
 
-def run_http(server: MCPServer, *, host: str, port: int, token: Secret | None) -> int:
-    """Serve ``server`` on ``host:port`` until Ctrl-C; where and how to connect go to stderr."""
+def run_http(
+    server: MCPServer, *, host: str, port: int, token: Secret | None, summary: str = ""
+) -> int:
+    """Serve ``server`` on ``host:port`` until Ctrl-C; where and how to connect go to stderr,
+    after ``summary`` (what the server uses, see Settings.summary) once it listens."""
     secret, generated = resolve_token(host, token)
     if generated:
         hide_in_logs([secret.reveal()])  # shown once below, to the user; never in a log line
@@ -310,7 +313,8 @@ def run_http(server: MCPServer, *, host: str, port: int, token: Secret | None) -
         url = f"http://{_bracketed(host)}:{bound_port}{MCP_PATH}"
 
         def announce() -> None:
-            lines = [f"vaultgate: MCP over Streamable HTTP at {url}"]
+            lines = [summary] if summary else []
+            lines.append(f"vaultgate: MCP over Streamable HTTP at {url}")
             if generated:
                 # The one place a token is shown: the user needs it to connect a client.
                 lines.append(f"  Bearer token for this run: {secret.reveal()}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,10 +141,12 @@ def test_serve_http_verbose_never_logs_the_token_or_the_key(emulator: RunningEmu
     finally:
         process.terminate()
         out, err = process.communicate(timeout=30)
-    logged = "".join(seen) + err
+    logged = "".join(seen) + err  # every stderr line: the reader thread appends to seen
 
     assert good.status_code == 200
     assert bad.status_code == 401
+    # the start summary comes first, once listening (never the key: see below)
+    assert any(line.startswith("vaultgate 0") and "Obsidian at" in line for line in seen)
     assert TOKEN not in logged
     assert TOKEN not in out
     assert KEY not in logged
@@ -152,17 +154,23 @@ def test_serve_http_verbose_never_logs_the_token_or_the_key(emulator: RunningEmu
 
 
 def _wait_for_url(process: subprocess.Popen[str], seen: list[str]) -> str:
+    """Collect stderr into ``seen`` (a thread reads it to the end: select() cannot see lines
+    Python has already buffered) and return the announced URL, waiting at most 60 s."""
     assert process.stderr is not None
+    stderr = process.stderr
+    arrived = threading.Event()
+
+    def read() -> None:
+        for line in stderr:
+            seen.append(line)
+            arrived.set()
+
+    threading.Thread(target=read, daemon=True).start()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stderr], [], [], 1.0)
-        if not ready:
-            continue
-        line = process.stderr.readline()
-        if not line:
-            break
-        seen.append(line)
-        found = re.search(r"at (http://\S+/mcp)", line)
-        if found:
-            return found.group(1)
+        for line in list(seen):
+            if found := re.search(r"at (http://\S+/mcp)", line):
+                return found.group(1)
+        arrived.wait(1.0)
+        arrived.clear()
     raise AssertionError("serve --http did not announce its URL: " + "".join(seen))

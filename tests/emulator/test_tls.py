@@ -31,5 +31,23 @@ def test_the_certificate_matches_the_plugins() -> None:
         ipaddress.ip_address("127.0.0.1"),
         ipaddress.ip_address("192.168.1.5"),
     ]
-    assert names.get_values_for_type(x509.DNSName) == ["localhost"]
+    assert names.get_values_for_type(x509.DNSName) == []
     assert (cert.not_valid_after_utc - cert.not_valid_before_utc).days == 365
+
+
+def test_by_default_the_certificate_names_only_127_0_0_1_as_the_plugins_does() -> None:
+    names = _alt_names(make_self_signed_certificate()[0])
+
+    assert names.get_values_for_type(x509.IPAddress) == [ipaddress.ip_address("127.0.0.1")]
+    assert names.get_values_for_type(x509.DNSName) == []
+
+
+def test_host_names_given_are_added_as_in_the_plugins_settings() -> None:
+    names = _alt_names(make_self_signed_certificate(["127.0.0.1", "obsidian.lan", "localhost"])[0])
+
+    assert names.get_values_for_type(x509.DNSName) == ["obsidian.lan", "localhost"]
+
+
+def _alt_names(cert_pem: str) -> x509.SubjectAlternativeName:
+    cert = x509.load_pem_x509_certificate(cert_pem.encode())
+    return cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value

@@ -20,8 +20,12 @@ VALIDITY_DAYS = 365
 
 
 def make_self_signed_certificate(hosts: Sequence[str] = ("127.0.0.1",)) -> tuple[str, str]:
-    """(certificate PEM, private key PEM); SAN = IP 127.0.0.1, each IP in ``hosts``, DNS localhost
-    and each non-IP host name."""
+    """(certificate PEM, private key PEM); SAN = IP 127.0.0.1, each IP in ``hosts`` and each
+    host name in it.
+
+    Like the plugin's: ``IP:127.0.0.1`` plus the names a user adds in its settings, and no
+    ``localhost``, so ``OBSIDIAN_HOST=localhost`` fails here as it does against Obsidian.
+    """
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, COMMON_NAME)])
     now = dt.datetime.now(dt.UTC)
@@ -73,7 +77,7 @@ def make_self_signed_certificate(hosts: Sequence[str] = ("127.0.0.1",)) -> tuple
 
 def _alt_names(hosts: Sequence[str]) -> list[x509.GeneralName]:
     names: list[x509.GeneralName] = [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-    dns = ["localhost"]
+    dns: list[str] = []
     for host in hosts:
         try:
             address = ipaddress.ip_address(host)

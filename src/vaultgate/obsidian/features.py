@@ -57,6 +57,11 @@ def _v(text: str) -> Version:
     return Version.parse(text)
 
 
+# The oldest plugin version vaultgate supports. Users run 3.x to 5.x; vaultgate adapts to each
+# (this table, the PATCH format per version) and its emulator and tests cover them. 2.x and
+# older predate that work: nothing there is tested, so `vaultgate doctor` fails on them.
+MIN_PLUGIN_VERSION = Version(3, 0, 0)
+
 FEATURES: tuple[Feature, ...] = (
     Feature(
         "dataview_search",

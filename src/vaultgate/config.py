@@ -17,6 +17,7 @@ from typing import Any, Literal
 import platformdirs
 
 from vaultgate.errors import ConfigError, InvalidPath
+from vaultgate.hostnames import host_name_problem
 from vaultgate.paths import normalize_directory
 
 DEFAULT_HOST = "127.0.0.1"
@@ -50,9 +51,8 @@ KNOWN_SETTINGS = (
 DEFAULT_SDD_FOLDER = "sdd/"
 MIN_HTTP_TOKEN_LENGTH = 16
 
-# A host name: labels of letters, digits, '-' and '_' (after IDNA encoding), at most 63 each.
-_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)")
-_MAX_HOST_LENGTH = 253
+# A host name's label holds letters, digits, '-' and '_' (after IDNA encoding).
+_HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]+(?<!-)")
 _QUOTES = ('"', "'")
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -305,7 +305,7 @@ def _is_host_name(host: str) -> bool:
     except UnicodeError:
         return False
     labels = ascii_host.removesuffix(".").split(".")
-    return len(ascii_host) <= _MAX_HOST_LENGTH and all(
+    return not host_name_problem(ascii_host) and all(
         _HOST_LABEL.fullmatch(label) for label in labels
     )
 

@@ -88,12 +88,18 @@ async def resolve_verify(
         )
         return False
     if settings.is_loopback:
-        pem = await fetch_plugin_certificate(settings, transport=transport)
-        if pem is not None:
-            try:
-                return pinned_context(pem, source=CERTIFICATE_PATH)
-            except ConfigError:
-                log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
+        return plugin_context(await fetch_plugin_certificate(settings, transport=transport))
+    return system_context()
+
+
+def plugin_context(pem: str | None) -> ssl.SSLContext:
+    """Pinned to the PEM the plugin served; the system store when it served none usable, so
+    the real failure surfaces on first use as an ObsidianTLSError."""
+    if pem is not None:
+        try:
+            return pinned_context(pem, source=CERTIFICATE_PATH)
+        except ConfigError:
+            log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
     return system_context()
 
 
@@ -182,13 +188,7 @@ class PluginCertificateTransport(httpx.AsyncBaseTransport):
 
     @staticmethod
     def _transport_for(pem: str | None) -> httpx.AsyncHTTPTransport:
-        context = system_context()
-        if pem is not None:
-            try:
-                context = pinned_context(pem, source=CERTIFICATE_PATH)
-            except ConfigError:
-                log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
-        return httpx.AsyncHTTPTransport(verify=context, trust_env=False)
+        return httpx.AsyncHTTPTransport(verify=plugin_context(pem), trust_env=False)
 
 
 def check_certificate(settings: ObsidianSettings) -> None:

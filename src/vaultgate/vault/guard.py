@@ -26,7 +26,6 @@ import httpx
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     AccessDenied,
-    HiddenPath,
     InvalidArgument,
     NotANote,
     NotFound,
@@ -37,7 +36,7 @@ from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import Note, ObsidianClient, folder_not_found
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
-from vaultgate.paths import is_hidden, normalize_directory, validate_vault_path
+from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.vault.policy import AccessPolicy
 
 ACTIVE_NOTE = "the note open in Obsidian"
@@ -225,8 +224,7 @@ class GuardedClient(ObsidianClient):
             if action == "read" and not self.policy.restricts_paths:
                 return path
             raise PathUnknown(subject)
-        if is_hidden(path):
-            raise HiddenPath("", shown=subject)
+        # the policy refuses a hidden path as hidden, naming only ``subject``
         if action == "read":
             self.policy.check_read(path, shown=subject)
         else:

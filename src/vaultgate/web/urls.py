@@ -5,10 +5,9 @@ from __future__ import annotations
 import httpx
 
 from vaultgate.errors import URLRefused
+from vaultgate.hostnames import host_name_problem
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
-MAX_LABEL_LENGTH = 63
-MAX_HOST_LENGTH = 253
 
 
 def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.URL:
@@ -54,18 +53,7 @@ def _host_name_problem(parsed: httpx.URL) -> str:
     host = parsed.raw_host.decode("ascii", errors="replace")
     if host.startswith("[") or ":" in host or host.replace(".", "").isdigit():
         return ""  # an IP address: httpx has checked it
-    if len(host) > MAX_HOST_LENGTH:
-        return f"it is {len(host)} characters long; DNS allows at most {MAX_HOST_LENGTH}"
-    labels = host.removesuffix(".").split(".")
-    if any(not label for label in labels):
-        return "it has an empty label (two dots in a row, or a leading dot)"
-    longest = max(labels, key=len)
-    if len(longest) > MAX_LABEL_LENGTH:
-        return (
-            f"a label is {len(longest)} characters long; DNS allows at most {MAX_LABEL_LENGTH} "
-            "between two dots"
-        )
-    return ""
+    return host_name_problem(host)
 
 
 def _shown(value: str, limit: int = 200) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-from vaultgate.errors import ConfigError, InvalidPath
+from vaultgate.errors import ConfigError, InvalidPath, quoted
 from vaultgate.hostnames import host_name_problem
 from vaultgate.paths import normalize_directory
 
@@ -277,7 +277,7 @@ def _parse_log_level(value: str | None) -> LogLevel:
     level = (value or DEFAULT_LOG_LEVEL).strip().lower()
     if level not in LOG_LEVELS:
         raise ConfigError(
-            f"VAULTGATE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {_shown(level)}."
+            f"VAULTGATE_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {quoted(level)}."
         )
     return level
 
@@ -294,7 +294,7 @@ def _parse_host(value: str) -> str:
     if not _is_host_name(bare):
         raise ConfigError(
             f"OBSIDIAN_HOST must be a host name or IP address such as 127.0.0.1 (no scheme, "
-            f"port or path: the port goes in OBSIDIAN_PORT), not {_shown(value)}."
+            f"port or path: the port goes in OBSIDIAN_PORT), not {quoted(value)}."
         )
     return bare
 
@@ -308,13 +308,6 @@ def _is_host_name(host: str) -> bool:
     return not host_name_problem(ascii_host) and all(
         _HOST_LABEL.fullmatch(label) for label in labels
     )
-
-
-def _shown(value: str, limit: int = 80) -> str:
-    """``value`` quoted for a one-line message, cut to ``limit`` characters."""
-    if len(value) <= limit:
-        return repr(value)
-    return f"{value[:limit]!r}... ({len(value):,} characters)"
 
 
 def _parse_secret(name: str, value: str | None, notices: list[str]) -> Secret | None:
@@ -422,7 +415,7 @@ def _parse_memory_db(value: str | None) -> str:
         _check_memory_path(path)
     except (OSError, RuntimeError) as exc:  # RuntimeError: '~user' with no such user
         raise ConfigError(
-            f"VAULTGATE_MEMORY_DB {_shown(value)} is not a usable path ({exc.__class__.__name__}"
+            f"VAULTGATE_MEMORY_DB {quoted(value)} is not a usable path ({exc.__class__.__name__}"
             f"{': ' + exc.strerror if isinstance(exc, OSError) and exc.strerror else ''}). "
             "Give a file path such as ~/.local/share/vaultgate/memory.db, or :memory:."
         ) from None

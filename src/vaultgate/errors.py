@@ -52,6 +52,14 @@ TLSTrust = Literal["file", "fetched", "system"]
 API_KEY_FIX = "Copy the key from Obsidian → Settings → Local REST API into OBSIDIAN_API_KEY."
 
 
+def quoted(value: str, limit: int = 80) -> str:
+    """``value`` quoted for a one-line message, cut to ``limit`` characters (a pasted document
+    as a value must not become a document-sized error)."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
 class VaultgateError(Exception):
     """Root of every error vaultgate raises on purpose. ``str()`` is model-facing."""
 

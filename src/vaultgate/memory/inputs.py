@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from vaultgate.errors import InvalidMemoryInput
+from vaultgate.errors import InvalidMemoryInput, quoted
 from vaultgate.memory.models import SCOPES, Scope
 from vaultgate.unicode import lone_surrogate_at, replace_lone_surrogates
 
@@ -112,7 +112,7 @@ def normalize_type(value: str) -> str:
     kind = value.strip().lower()
     if len(kind) > MAX_TYPE_CHARS or _TYPE.fullmatch(kind) is None:
         raise InvalidMemoryInput(
-            f"type {_shown_text(value)} is not usable: use one lower-case word of letters, "
+            f"type {quoted(value, 60)} is not usable: use one lower-case word of letters, "
             f"digits, '-' or '_' (at most {MAX_TYPE_CHARS} characters), such as decision, "
             "bugfix, discovery, pattern, config or manual."
         )
@@ -123,7 +123,7 @@ def normalize_scope(value: str) -> Scope:
     for scope in SCOPES:
         if value.strip().lower() == scope:
             return scope
-    raise InvalidMemoryInput(f"scope must be 'project' or 'personal', not {_shown_text(value)}.")
+    raise InvalidMemoryInput(f"scope must be 'project' or 'personal', not {quoted(value, 60)}.")
 
 
 def normalize_topic_key(value: str | None) -> str | None:
@@ -225,10 +225,6 @@ def _shown_number(value: int) -> str:
     if abs(value) < 10**24:
         return str(value)
     return "a number of about " + f"{abs(value).bit_length() * 0.30103:,.0f} digits"
-
-
-def _shown_text(value: str, limit: int = 60) -> str:
-    return repr(value) if len(value) <= limit else f"{value[:limit]!r}... ({len(value):,} chars)"
 
 
 def parse_id_list(value: str | Sequence[int], *, name: str) -> list[int]:

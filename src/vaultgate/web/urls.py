@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from vaultgate.errors import URLRefused
+from vaultgate.errors import URLRefused, quoted
 from vaultgate.hostnames import host_name_problem
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
@@ -18,7 +18,7 @@ def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.UR
     except (httpx.InvalidURL, UnicodeError, ValueError) as exc:  # IDNA errors are UnicodeErrors
         raise URLRefused(
             url,
-            f"{_shown(url)}{via} is not a valid URL ({_shown(str(exc), 120)[1:-1]}). Pass an "
+            f"{quoted(url, 200)}{via} is not a valid URL ({str(exc)[:120]}). Pass an "
             "absolute URL such as 'https://example.com/page'.",
         ) from exc
     if parsed.scheme not in ALLOWED_SCHEMES:
@@ -36,7 +36,8 @@ def parse_fetch_url(url: str, *, redirected_from: str | None = None) -> httpx.UR
     if problem:
         raise URLRefused(
             url,
-            f"The host of {_shown(url)}{via} is not a valid host name: {problem}. Check the URL.",
+            f"The host of {quoted(url, 200)}{via} is not a valid host name: {problem}. "
+            "Check the URL.",
         )
     # Credentials in a URL would go out as an Authorization header; fetch never sends any.
     if parsed.userinfo:
@@ -54,7 +55,3 @@ def _host_name_problem(parsed: httpx.URL) -> str:
     if host.startswith("[") or ":" in host or host.replace(".", "").isdigit():
         return ""  # an IP address: httpx has checked it
     return host_name_problem(host)
-
-
-def _shown(value: str, limit: int = 200) -> str:
-    return repr(value) if len(value) <= limit else f"{value[:limit]!r}..."

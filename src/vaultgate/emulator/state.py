@@ -126,20 +126,28 @@ class EmulatorState:
         """Whether Obsidian's index holds the file (never a hidden one)."""
         return path in self._index.file_set
 
-    def on_disk(self, path: str) -> str | None:
-        """ "file", "folder" or None, as the adapter's ``stat`` sees the disk.
-
-        Unlike the index this includes hidden paths: the plugin reads and writes
-        ``.obsidian/app.json`` through the adapter. Paths with empty, ``.`` or ``..``
-        segments, or that leave the vault through a symlink, are None.
-        """
+    def location(self, path: str) -> Path | None:
+        """Where ``path`` lives on disk; None for a path with an empty, ``.`` or ``..``
+        segment, a backslash, or one that leaves the vault through a symlink."""
         parts = path.split("/")
         if not path or any(part in ("", ".", "..") for part in parts) or "\\" in path:
             return None
         location = self.vault.joinpath(*parts)
         try:
-            if not location.resolve().is_relative_to(self.vault):
-                return None
+            return location if location.resolve().is_relative_to(self.vault) else None
+        except OSError:
+            return None
+
+    def on_disk(self, path: str) -> str | None:
+        """ "file", "folder" or None, as the adapter's ``stat`` sees the disk.
+
+        Unlike the index this includes hidden paths: the plugin reads and writes
+        ``.obsidian/app.json`` through the adapter.
+        """
+        location = self.location(path)
+        if location is None:
+            return None
+        try:
             if location.is_file():
                 return "file"
             return "folder" if location.is_dir() else None

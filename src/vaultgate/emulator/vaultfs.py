@@ -27,11 +27,8 @@ TRASH = ".trash"
 
 def disk_path(state: EmulatorState, path: str) -> Path:
     """Where ``path`` lives on disk; ApiError 40021 if it could leave the vault."""
-    parts = path.split("/")
-    if not path or any(part in ("", ".", "..") for part in parts) or "\\" in path:
-        raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
-    location = state.vault.joinpath(*parts)
-    if not location.resolve().is_relative_to(state.vault):
+    location = state.location(path)
+    if location is None:
         raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
     return location
 

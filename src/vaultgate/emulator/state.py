@@ -21,11 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultgate import markdown
-
-
-def is_hidden(path: str) -> bool:
-    """Obsidian leaves dot-files and anything in a dot-folder out of its index."""
-    return any(part.startswith(".") for part in path.split("/"))
+from vaultgate.paths import is_hidden  # Obsidian's rule: no dot-file is indexed
 
 
 def js_sort_key(text: str) -> bytes:

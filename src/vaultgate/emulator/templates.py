@@ -29,7 +29,7 @@ from vaultgate.emulator.apierrors import ApiError
 from vaultgate.emulator.bodies import read_body
 from vaultgate.emulator.context import context_of
 from vaultgate.emulator.responses import json_response
-from vaultgate.emulator.state import is_hidden
+from vaultgate.paths import is_hidden
 
 _PROMPT = re.compile(
     r"<%[-_]?\s*tp\.mcpTools\.prompt\(\s*(['\"])(?P<name>.*?)\1"

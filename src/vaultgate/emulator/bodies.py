@@ -17,7 +17,6 @@ data (a PUT stores ``{}``).
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +24,7 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.responses import js_value
+from vaultgate.emulator.responses import MEDIA_TYPE, js_value
 
 JSON_TYPES = frozenset(
     {
@@ -36,7 +35,6 @@ JSON_TYPES = frozenset(
 )
 PATCH_INSTRUCTION = "application/vnd.olrapi.patch-instruction+json"
 DATAVIEW_DQL = "application/vnd.olrapi.dataview.dql+txt"
-_MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +78,7 @@ async def read_body(
     if raw is None:
         return Body(None, None, data, parsed={})
     media_type = raw.split(";", 1)[0].strip().lower()
-    if not _MEDIA_TYPE.fullmatch(media_type) or not has_body(request.headers):
+    if not MEDIA_TYPE.fullmatch(media_type) or not has_body(request.headers):
         return Body(raw, media_type, data, parsed={})
     json_types = JSON_TYPES | {PATCH_INSTRUCTION} if patch_instruction else JSON_TYPES
     if media_type in json_types:

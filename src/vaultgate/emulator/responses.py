@@ -18,8 +18,8 @@ from starlette.responses import Response
 from vaultgate.emulator.apierrors import ApiError
 
 JSON_UTF8 = "application/json; charset=utf-8"
-# what the content-type package accepts as a media type
-_MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+# what the content-type package (behind Express and its body parsers) accepts as a media type
+MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _MAX_SAFE_INTEGER = 2**53
 
 
@@ -66,7 +66,7 @@ def with_utf8_charset(content_type: str) -> str | None:
     value is not a media type (the plugin's ``false`` for unknown extensions)."""
     kind, _, rest = content_type.partition(";")
     kind = kind.strip().lower()
-    if not _MEDIA_TYPE.fullmatch(kind):
+    if not MEDIA_TYPE.fullmatch(kind):
         return None
     parameters: dict[str, str] = {}
     for item in rest.split(";"):

@@ -9,16 +9,25 @@ from typing import Any
 
 import httpx
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import BaseModel
 
 from vaultgate import __version__
+from vaultgate.calls import spelled_by
 from vaultgate.config import Settings
+from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
+from vaultgate.tools.base import ToolFunction
+from vaultgate.tools.dispatch import accepted_parameters
+from vaultgate.tools.parameters import refuse_unknown
 from vaultgate.tools.registry import select_tools
+from vaultgate.tools.routes import tool_parameters
 from vaultgate.tools.schema import tidy_schema
+from vaultgate.tools.spelling import OfferedTools
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
 
@@ -90,7 +99,33 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
 
 class VaultgateServer(MCPServer):
     """MCPServer whose tools/list carries tidied schemas (see tools/schema.py) and
-    descriptions without docstring indentation."""
+    descriptions without docstring indentation, and whose tool calls refuse parameters they
+    do not take and name, in every hint, calls this server offers (vaultgate.calls)."""
+
+    def __init__(self, *args: Any, spelling: OfferedTools, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.spelling = spelling
+        self.parameters: dict[str, list[str]] = {}
+
+    def add_vaultgate_tool(self, tool: ToolFunction, hints: ToolAnnotations) -> None:
+        # The title rides in the annotations of each ToolSpec; it is sent once, as the tool's
+        # own title, which is what hosts show (annotations.title is its older spelling).
+        bare = hints.model_copy(update={"title": None})
+        self.add_tool(tool, title=hints.title, annotations=bare, structured_output=False)
+        self.parameters[tool.__name__] = tool_parameters(tool)
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        with spelled_by(self.spelling):
+            own = self.parameters.get(name)  # None: an unknown tool, which the SDK answers
+            if own is not None:
+                call, accepted = accepted_parameters(name, arguments, own)
+                try:
+                    refuse_unknown(call, arguments, accepted)
+                except InvalidArgument as exc:
+                    raise ToolError(str(exc)) from exc
+            return await super().call_tool(name, arguments, context)
 
     async def list_tools(self) -> list[MCPTool]:
         return [
@@ -123,16 +158,16 @@ def build_server(
             await state.web.aclose()
             await client.aclose()
 
+    tools = select_tools(settings)
+    spelling = OfferedTools(frozenset(tool.__name__ for tool, _ in tools))
     server = VaultgateServer(
         "vaultgate",
         version=__version__,
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
+        spelling=spelling,
     )
     server.middleware.append(advertise_only_what_exists(server))
-    for tool, hints in select_tools(settings):
-        # The title rides in the annotations of each ToolSpec; it is sent once, as the tool's
-        # own title, which is what hosts show (annotations.title is its older spelling).
-        bare = hints.model_copy(update={"title": None})
-        server.add_tool(tool, title=hints.title, annotations=bare, structured_output=False)
+    for tool, hints in tools:
+        server.add_vaultgate_tool(tool, hints)
     return server

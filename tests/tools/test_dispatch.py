@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -55,13 +56,35 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
         {"source": "Inbox/Quick capture.md", "destination": "Archive/"},
     ),
     ("vault", "bulk_delete", "bulk_delete_files", {"pattern": "Daily/*.md", "limit": 2}),
+    ("vault", "periodic", "get_periodic_note", {"period": "daily", "date": "2026-11-21"}),
+    (
+        "vault",
+        "periodic_append",
+        "append_to_periodic_note",
+        {"period": "daily", "content": "- late\n", "date": "2026-11-21"},
+    ),
+    (
+        "vault",
+        "template",
+        "execute_template",
+        {
+            "name": "Templates/Meeting template.md",
+            "createFile": True,
+            "targetPath": "Meetings/From template.md",
+        },
+    ),
+    ("vault", "info", "get_server_info", {}),
     ("active_file", "read", "get_active_file", {"maxLength": 120}),
     ("active_file", "update", "update_active_file", {"content": "# Replaced\n"}),
     ("active_file", "append", "append_to_active_file", {"content": "- appended\n"}),
     ("active_file", "patch", "patch_active_file", {**PATCH, "target": "Tasks"}),
     ("active_file", "delete", "delete_active_file", {"permanent": True}),
     ("active_file", "open", "show_file_in_obsidian", {"filename": "Welcome.md"}),
+    ("active_file", "commands", "list_commands", {"filter": "bold"}),
+    ("active_file", "run_command", "execute_command", {"commandId": "editor:toggle-bold"}),
 ]
+# Periodic notes left the plugin in 5.0.2; these operations are compared where it has them.
+PLUGIN_VERSION = {"periodic": "4.1.7", "periodic_append": "4.1.7"}
 
 
 def dispatcher_arguments(
@@ -80,6 +103,12 @@ def tree(vault: Path) -> dict[str, str]:
         for p in sorted(vault.rglob("*"))
         if p.is_file()
     }
+
+
+def without_ports(answer: tuple[bool, list[str]]) -> tuple[bool, list[str]]:
+    """The answer with the emulators' ports blanked: each side has its own emulator."""
+    failed, blocks = answer
+    return failed, [re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", block) for block in blocks]
 
 
 def answer(result: CallToolResult) -> tuple[bool, list[str]]:
@@ -113,7 +142,12 @@ async def test_each_operation_answers_as_its_single_tool(
         vault = tmp_path / side
         shutil.copytree(FIXTURE_VAULT, vault)
         vaults.append(vault)
-        with start_emulator(vault, active_file="Daily/2026-11-21.md", extensions=True) as emulator:
+        with start_emulator(
+            vault,
+            active_file="Daily/2026-11-21.md",
+            extensions=True,
+            plugin_version=PLUGIN_VERSION.get(operation, "5.1.0"),
+        ) as emulator:
             async with connect(emulator) as client:
                 if side == "dispatcher":
                     call = (dispatcher, dispatcher_arguments(dispatcher, operation, arguments))
@@ -122,7 +156,7 @@ async def test_each_operation_answers_as_its_single_tool(
                 results.append(answer(await client.call_tool(*call)))
 
     assert not results[0][0], results[0]
-    assert results[0] == results[1]
+    assert without_ports(results[0]) == without_ports(results[1])
     assert tree(vaults[0]) == tree(vaults[1])
 
 
@@ -131,7 +165,7 @@ async def test_each_operation_answers_as_its_single_tool(
     [
         pytest.param(
             {"operation": "read", "filename": "Welcome.md", "recursive": True},
-            "does not take recursive",
+            "does not take 'recursive'",
             id="foreign-parameter",
         ),
         pytest.param({"operation": "read"}, "needs filename", id="missing-required"),
@@ -153,7 +187,7 @@ async def test_bad_dispatcher_arguments_name_the_operations_parameters(
     error = error_text(await client.call_tool("vault", arguments))
 
     assert expected in error
-    assert "Its parameters:" in error
+    assert "Its parameters:" in error or "It takes: operation," in error
 
 
 async def test_an_unknown_operation_is_refused_by_the_schema(client: Client) -> None:

@@ -75,7 +75,10 @@ DESTRUCTIVE = {"mem_delete", "mem_compact", "mem_update"}
 
 
 def settings(db: str = ":memory:", **env: str) -> Settings:
-    return Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_MEMORY_DB": db, **env})
+    """The full profile: these tests hold the single mem_* tools to their seed contract."""
+    return Settings.from_env(
+        {"OBSIDIAN_API_KEY": "k", "VAULTGATE_MEMORY_DB": db, "VAULTGATE_TOOLS": "full", **env}
+    )
 
 
 @pytest.fixture
@@ -317,7 +320,8 @@ async def test_the_default_database_is_created_only_when_a_memory_tool_runs(
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     default = tmp_path / "vaultgate" / "memory.db"
 
-    async with Client(build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k"}))) as client:
+    env = {"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"}
+    async with Client(build_server(Settings.from_env(env))) as client:
         await client.list_tools()
         assert not default.exists()
         await call(client, "mem_stats")

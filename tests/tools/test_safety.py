@@ -95,9 +95,11 @@ async def test_read_only_dispatchers_offer_only_reading_operations(
         "search_structured",
         "search_smart",
         "tags",
+        "periodic",
+        "info",
     ]
     active_operation = active_tool.input_schema["properties"]["operation"]
-    assert active_operation.get("enum", [active_operation.get("const")]) == ["read"]
+    assert active_operation["enum"] == ["read", "commands"]
     for tool in (vault_tool, active_tool):
         assert tool.annotations is not None
         assert tool.annotations.read_only_hint is True

@@ -35,10 +35,10 @@ def test_property_names_survive_and_titles_go() -> None:
     assert tidied["properties"]["title"]["description"] == "A property named title."
 
 
-def test_a_nullable_single_type_folds_and_keeps_its_bounds_and_default() -> None:
+def test_a_nullable_single_type_folds_keeps_its_bounds_and_drops_its_null_default() -> None:
     limit = tidy_schema(SCHEMA)["properties"]["limit"]
 
-    assert limit == {"type": "integer", "minimum": 1, "maximum": 10, "default": None}
+    assert limit == {"type": "integer", "minimum": 1, "maximum": 10}
 
 
 def test_a_nullable_union_keeps_its_other_members() -> None:

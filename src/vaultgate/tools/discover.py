@@ -31,19 +31,16 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
     async def discover(
         ctx: ToolContext,
         category: Annotated[
-            str | None, Field(description="Only one category, e.g. 'read', 'write', 'memory'.")
+            str | None, Field(description="e.g. 'read', 'write', 'memory'.")
         ] = None,
         operation: Annotated[
-            str | None,
-            Field(description="Full description of one, e.g. 'vault.read' or 'mem_search'."),
+            str | None, Field(description="One to explain in full, e.g. 'vault.read'.")
         ] = None,
-        limit: Annotated[int, Field(ge=1, le=100, description="Entries per page.")] = 20,
-        offset: Annotated[int, Field(ge=0, description="Entries to skip; use nextOffset.")] = 0,
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        offset: Annotated[int, Field(ge=0, description="Use nextOffset.")] = 0,
     ) -> Blocks:
-        """Start here: what this server can do, one line per operation with its parameters,
-        and which features the user's Obsidian plugin version has. Pass operation='vault.read'
-        (or any listed name) for its parameters, defaults, paging, errors and an example call.
-        When pagination.hasMore is true, call again with offset=nextOffset."""
+        """Start here: every operation with its parameters, and what the user's Obsidian
+        plugin supports; operation='vault.read' gives one's parameters and an example call."""
         read_only = app_state(ctx).settings.safety.read_only
         if operation is not None:
             entry = by_name.get(operation.strip())

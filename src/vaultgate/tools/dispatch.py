@@ -1,4 +1,4 @@
-"""The dispatchers: `vault` and `active_file` reach every note operation through two schemas.
+"""The dispatchers: `vault`, `active_file` and `memory` reach every operation in three schemas.
 
 Each operation is a Route to the single tool that does the work, so a dispatcher call answers
 exactly what the single tool answers for the same arguments (defaults, bounds, errors). The
@@ -7,14 +7,20 @@ tables are exhaustive over the operation Literals; a test checks it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field
 
+from vaultgate.calls import render_call
 from vaultgate.errors import ReadOnlyMode
+from vaultgate.memory.models import Scope
+from vaultgate.memory.render import DetailLevel
 from vaultgate.obsidian.patch import Operation as PatchOperation
 from vaultgate.obsidian.patch import TargetType
-from vaultgate.tools import active, edit, read, search
+from vaultgate.sdd.layout import Stage
+from vaultgate.tools import active, commands, edit, info, periodic, read, sdd, search, templates
+from vaultgate.tools import memory as memory_tools
 from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_errors
 from vaultgate.tools.routes import Route
 from vaultgate.vault.documents import NoteFormat
@@ -35,8 +41,30 @@ VaultOperation = Literal[
     "move",
     "bulk_delete",
     "tags",
+    "periodic",
+    "periodic_append",
+    "template",
+    "info",
 ]
-ActiveOperation = Literal["read", "update", "append", "patch", "delete", "open"]
+ActiveOperation = Literal[
+    "read", "update", "append", "patch", "delete", "open", "commands", "run_command"
+]
+MemoryOperation = Literal[
+    "search",
+    "timeline",
+    "get",
+    "context",
+    "save",
+    "update",
+    "delete",
+    "session_start",
+    "session_end",
+    "save_prompt",
+    "stats",
+    "compact",
+    "sdd_context",
+    "sdd_check",
+]
 
 _PATCH = {"patchOperation": "operation"}
 
@@ -54,6 +82,10 @@ VAULT_ROUTES: dict[str, Route] = {
     "move": Route(edit.move_vault_file, writes=True),
     "bulk_delete": Route(edit.bulk_delete_files, writes=True),
     "tags": Route(search.list_tags),
+    "periodic": Route(periodic.get_periodic_note),
+    "periodic_append": Route(periodic.append_to_periodic_note, writes=True),
+    "template": Route(templates.execute_template, writes=True),
+    "info": Route(info.get_server_info),
 }
 
 ACTIVE_ROUTES: dict[str, Route] = {
@@ -63,27 +95,61 @@ ACTIVE_ROUTES: dict[str, Route] = {
     "patch": Route(active.patch_active_file, renames=_PATCH, writes=True),
     "delete": Route(active.delete_active_file, writes=True),
     "open": Route(active.show_file_in_obsidian, writes=True),
+    "commands": Route(commands.list_commands),
+    "run_command": Route(commands.execute_command, writes=True),
+}
+
+# The memory store is vaultgate's own, not the vault: read-only servers keep all of it.
+MEMORY_ROUTES: dict[str, Route] = {
+    "search": Route(memory_tools.mem_search),
+    "timeline": Route(memory_tools.mem_timeline),
+    "get": Route(memory_tools.mem_get, answers_for=("mem_get_observation", "mem_get_observations")),
+    "context": Route(memory_tools.mem_context),
+    "save": Route(memory_tools.mem_save),
+    "update": Route(memory_tools.mem_update),
+    "delete": Route(memory_tools.mem_delete),
+    "session_start": Route(memory_tools.mem_session_start),
+    "session_end": Route(memory_tools.mem_session_end),
+    "save_prompt": Route(memory_tools.mem_save_prompt),
+    "stats": Route(memory_tools.mem_stats),
+    "compact": Route(memory_tools.mem_compact),
+    "sdd_context": Route(sdd.sdd_get_context),
+    "sdd_check": Route(sdd.sdd_context_check),
 }
 
 # What the dispatchers say of themselves on a read-only server, whose schemas list only the
 # reading operations (tools/registry.py).
 READ_ONLY_DOCS: dict[str, str] = {
     "vault": (
-        "Every reading note operation in one tool (this server is read-only): list, read, "
-        "map, search, search_structured, search_smart, tags. Each takes the parameters (and "
-        "defaults) of its single tool; call discover(operation='vault.<op>') for them. Pages "
-        "continue with offset=nextOffset; windows with startIndex=nextIndex."
+        "Read notes in the Obsidian vault (this server is read-only); "
+        'discover(operation="vault.<op>") explains an op.'
     ),
     "active_file": (
-        "Read the note open in Obsidian (this server is read-only); takes the parameters of "
-        "get_active_file (discover(operation='active_file.read'))."
+        "Read the note open in Obsidian (this server is read-only); "
+        'discover(operation="active_file.read") explains.'
     ),
 }
 
 DISPATCHERS: dict[str, tuple[dict[str, Route], tuple[str, ...]]] = {
     "vault": (VAULT_ROUTES, get_args(VaultOperation)),
     "active_file": (ACTIVE_ROUTES, get_args(ActiveOperation)),
+    "memory": (MEMORY_ROUTES, get_args(MemoryOperation)),
 }
+
+
+def accepted_parameters(
+    tool: str, arguments: Mapping[str, Any], own: list[str]
+) -> tuple[str, list[str]]:
+    """The call as the model made it, and the parameters it takes: a dispatcher operation's
+    own (with ``operation``) once the operation is known, else the tool's schema."""
+    if tool not in DISPATCHERS:
+        return tool, own
+    routes, _ = DISPATCHERS[tool]
+    operation = arguments.get("operation")
+    if not isinstance(operation, str) or operation not in routes:
+        return tool, own
+    call = render_call(tool, {"operation": operation})
+    return call, ["operation", *(p.name for p in routes[operation].parameters)]
 
 
 async def dispatch(
@@ -100,13 +166,12 @@ async def dispatch(
 @model_facing_errors
 async def vault(
     ctx: ToolContext,
-    operation: Annotated[VaultOperation, Field(description="What to do; see discover().")],
-    filename: Annotated[
-        str | None, Field(description="Note path (read, map, create, ...).")
-    ] = None,
-    directory: Annotated[str | None, Field(description="Folder (list, bulk_delete).")] = None,
+    operation: VaultOperation,
+    filename: str | None = None,
+    directory: str | None = None,
     recursive: bool | None = None,
-    pattern: Annotated[str | None, Field(description="Glob on vault paths.")] = None,
+    pattern: str | None = None,
+    layout: Literal["flat", "tree"] | None = None,
     limit: int | None = None,
     offset: int | None = None,
     format: NoteFormat | None = None,
@@ -134,16 +199,20 @@ async def vault(
     dryRun: bool | None = None,
     confirmAll: bool | None = None,
     prefix: str | None = None,
+    period: periodic.PeriodName | None = None,
+    date: str | None = None,
+    name: str | None = None,
+    arguments: dict[str, str] | None = None,
+    createFile: bool | None = None,
+    targetPath: str | None = None,
 ) -> Blocks:
-    """Every note operation in one tool: list, read, map, search, search_structured,
-    search_smart, create, append, patch, delete, move, bulk_delete, tags. Each takes the
-    parameters (and defaults) of its single tool; call discover(operation='vault.<op>') for
-    them. Pages continue with offset=nextOffset; windows with startIndex=nextIndex."""
-    arguments = {
+    """Notes in the Obsidian vault; discover(operation="vault.<op>") explains an op."""
+    given = {
         "filename": filename,
         "directory": directory,
         "recursive": recursive,
         "pattern": pattern,
+        "layout": layout,
         "limit": limit,
         "offset": offset,
         "format": format,
@@ -171,14 +240,20 @@ async def vault(
         "dryRun": dryRun,
         "confirmAll": confirmAll,
         "prefix": prefix,
+        "period": period,
+        "date": date,
+        "name": name,
+        "arguments": arguments,
+        "createFile": createFile,
+        "targetPath": targetPath,
     }
-    return await dispatch(ctx, "vault", operation, arguments)
+    return await dispatch(ctx, "vault", operation, given)
 
 
 @model_facing_errors
 async def active_file(
     ctx: ToolContext,
-    operation: Annotated[ActiveOperation, Field(description="What to do; see discover().")],
+    operation: ActiveOperation,
     format: NoteFormat | None = None,
     maxLength: int | None = None,
     startIndex: int | None = None,
@@ -189,11 +264,12 @@ async def active_file(
     contentType: ContentType | None = None,
     createTargetIfMissing: bool | None = None,
     permanent: bool | None = None,
-    filename: Annotated[str | None, Field(description="Note to open (open).")] = None,
+    filename: str | None = None,
     newLeaf: bool | None = None,
+    filter: str | None = None,
+    commandId: str | None = None,
 ) -> Blocks:
-    """The note open in Obsidian: read, update, append, patch, delete, or open another note.
-    Each takes the parameters of its single tool (discover(operation='active_file.<op>'))."""
+    """The note open in Obsidian, or open one; discover(operation="active_file.<op>")."""
     arguments = {
         "format": format,
         "maxLength": maxLength,
@@ -207,5 +283,70 @@ async def active_file(
         "permanent": permanent,
         "filename": filename,
         "newLeaf": newLeaf,
+        "filter": filter,
+        "commandId": commandId,
     }
     return await dispatch(ctx, "active_file", operation, arguments)
+
+
+@model_facing_errors
+async def memory(
+    ctx: ToolContext,
+    operation: MemoryOperation,
+    query: str | None = None,
+    id: int | None = None,
+    ids: list[int] | None = None,
+    observation_id: int | None = None,
+    project: str | None = None,
+    scope: Scope | None = None,
+    type: str | None = None,
+    title: str | None = None,
+    content: str | None = None,
+    topic_key: str | None = None,
+    session_id: str | None = None,
+    directory: str | None = None,
+    summary: str | None = None,
+    hard: bool | None = None,
+    limit: int | None = None,
+    before: int | None = None,
+    after: int | None = None,
+    detail_level: DetailLevel | None = None,
+    max_tokens: int | None = None,
+    older_than_days: int | None = None,
+    compact_ids: list[int] | str | None = None,
+    summary_title: str | None = None,
+    summary_content: str | None = None,
+    change: str | None = None,
+    stage: Stage | None = None,
+    change_description: str | None = None,
+) -> Blocks:
+    """Memory across sessions, spec-driven context; discover(operation="memory.<op>")."""
+    arguments = {
+        "query": query,
+        "id": id,
+        "ids": ids,
+        "observation_id": observation_id,
+        "project": project,
+        "scope": scope,
+        "type": type,
+        "title": title,
+        "content": content,
+        "topic_key": topic_key,
+        "session_id": session_id,
+        "directory": directory,
+        "summary": summary,
+        "hard": hard,
+        "limit": limit,
+        "before": before,
+        "after": after,
+        "detail_level": detail_level,
+        "max_tokens": max_tokens,
+        "older_than_days": older_than_days,
+        "compact_ids": compact_ids,
+        "summary_title": summary_title,
+        "summary_content": summary_content,
+        "change": change,
+        "stage": stage,
+        "change_description": change_description,
+    }
+    return await dispatch(ctx, "memory", operation, arguments)

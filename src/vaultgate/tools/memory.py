@@ -39,6 +39,7 @@ from vaultgate.tools.base import (
     text,
     titled,
 )
+from vaultgate.tools.routes import Route
 
 Project = Annotated[
     str | None,
@@ -302,6 +303,25 @@ async def mem_get_observations(
     """Several observations in full (up to 10), in the order given; ids not found are listed."""
     found, missing = await app_state(ctx).memory.run(lambda store: store.get_many(ids))
     return [text(observations_detail(found, missing))]
+
+
+@model_facing_errors
+async def mem_get(
+    ctx: ToolContext,
+    id: Annotated[int | None, Field(description="One observation id, e.g. 42.")] = None,
+    ids: Annotated[list[int] | None, Field(description="Up to 10 ids, e.g. [42, 43].")] = None,
+) -> Blocks:
+    """Observations in full: id=42 answers as mem_get_observation, ids=[42, 43] (up to 10) as
+    mem_get_observations. The memory dispatcher's `get`; not a tool of its own."""
+    if (id is None) == (ids is None):
+        raise InvalidMemoryInput(
+            "Give id (one observation, e.g. id=42) or ids (up to 10, e.g. ids=[42, 43]), "
+            "not both and not neither."
+        )
+    # Through the single tools' own validation (ids: 1 to 10 of them, each an id).
+    if id is not None:
+        return await Route(mem_get_observation).call(ctx, "get", {"id": id})
+    return await Route(mem_get_observations).call(ctx, "get", {"ids": ids})
 
 
 @model_facing_errors

@@ -15,16 +15,16 @@ from vaultgate.tools.base import (
     ToolContext,
     ToolSpec,
     app_state,
-    document_blocks,
     model_facing_errors,
     text,
     titled,
 )
-from vaultgate.tools.read import Format, MaxLength, StartIndex
+from vaultgate.tools.read import Format, MaxLength, StartIndex, window_blocks
 from vaultgate.vault.documents import read_document, render_text
 
+PeriodName = Literal["daily", "weekly", "monthly", "quarterly", "yearly"]
 Period = Annotated[
-    Literal["daily", "weekly", "monthly", "quarterly", "yearly"],
+    PeriodName,
     Field(description="daily, weekly, monthly, quarterly or yearly."),
 ]
 DateText = Annotated[
@@ -58,13 +58,13 @@ async def get_periodic_note(
     client = app_state(ctx).client
     note = await client.read_periodic(period, parse_date(date))
     if format == "markdown":
-        return document_blocks(
+        return window_blocks(
             render_text(note.content, max_length=maxLength, start_index=startIndex)
         )
     document = await read_document(
         client, note.path, note_format=format, max_length=maxLength, start_index=startIndex
     )
-    return document_blocks(document)
+    return window_blocks(document)
 
 
 @model_facing_errors

@@ -1,14 +1,14 @@
 """Which tools a server offers: the tool profiles of VAULTGATE_TOOLS.
 
 - ``full``: every single tool, the dispatchers and discover.
-- ``compact``: ``vault``, ``active_file``, ``discover``, ``fetch``, the memory tools and the SDD
-  tools; every note operation stays reachable through the dispatchers.
+- ``compact``: ``vault``, ``active_file``, ``memory``, ``discover`` and ``fetch``; every
+  operation stays reachable through the dispatchers.
 - a comma-separated list of tool names: exactly those.
 
 Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault; the
 dispatchers stay with only their reading operations in their schemas (and refuse the others
-all the same), announced read-only. The memory tools write only to vaultgate's own database
-and stay.
+all the same), announced read-only. The memory tools, and the memory dispatcher, write only
+to vaultgate's own database and stay whole.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 from types import ModuleType
-from typing import Annotated, Any, Literal, get_args
+from typing import Any, Literal
 
 from vaultgate.config import Settings
 from vaultgate.errors import ConfigError
@@ -35,6 +35,7 @@ from vaultgate.tools import (
     web,
 )
 from vaultgate.tools.base import (
+    ANYTHING,
     DESTRUCTIVE,
     READ_ONLY,
     Blocks,
@@ -60,9 +61,11 @@ SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
 )
 DISPATCHER_SPECS: list[ToolSpec] = [
     (dispatch.vault, titled(DESTRUCTIVE, "Notes in the vault")),
-    (dispatch.active_file, titled(DESTRUCTIVE, "The note open in Obsidian")),
+    # active_file runs Obsidian commands too, which can do anything a plugin can
+    (dispatch.active_file, titled(ANYTHING, "The note open in Obsidian, and commands")),
+    (dispatch.memory, titled(DESTRUCTIVE, "Memory across sessions")),
 ]
-COMPACT_MODULES = (web, memory, sdd)
+COMPACT_MODULES = (web,)
 PROFILES = ("compact", "full")
 
 
@@ -108,7 +111,7 @@ def _by_name(names: str, available: list[ToolSpec]) -> list[ToolSpec]:
 
 
 def _is_dispatcher(spec: ToolSpec) -> bool:
-    return spec[0] in (dispatch.vault, dispatch.active_file)
+    return spec[0].__name__ in dispatch.DISPATCHERS
 
 
 def _keeps(spec: ToolSpec) -> bool:
@@ -120,6 +123,9 @@ def _read_only(spec: ToolSpec) -> ToolSpec:
     tool, hints = spec
     if not _is_dispatcher(spec):
         return spec
+    routes, _ = dispatch.DISPATCHERS[tool.__name__]
+    if not any(route.writes for route in routes.values()):
+        return spec  # memory: vaultgate's own database, not the vault
     return reading_dispatcher(tool), titled(READ_ONLY, hints.title or tool.__name__)
 
 
@@ -133,8 +139,7 @@ def reading_dispatcher(tool: ToolFunction) -> ToolFunction:
     reading = tuple(operation for operation in operations if not routes[operation].writes)
     signature = inspect.signature(tool, eval_str=True)
     operation = signature.parameters["operation"]
-    metadata = get_args(operation.annotation)[1:]  # the Field(description=...) kept
-    narrowed = operation.replace(annotation=Annotated[Literal[reading], *metadata])
+    narrowed = operation.replace(annotation=Literal[reading])
 
     @functools.wraps(tool)
     async def read_only_tool(*args: Any, **kwargs: Any) -> Blocks:

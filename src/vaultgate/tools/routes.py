@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from vaultgate.errors import InvalidArgument
 from vaultgate.tools.base import Blocks, ToolContext, ToolFunction
+from vaultgate.tools.parameters import refuse_unknown
 
 CONTEXT_PARAMETER = "ctx"
 
@@ -42,11 +43,18 @@ class Route:
     tool: ToolFunction
     renames: Mapping[str, str] = field(default_factory=dict)  # dispatcher name → tool name
     fixed: Mapping[str, Any] = field(default_factory=dict)
-    writes: bool = False
+    writes: bool = False  # to the vault: refused, and left out of the schema, when read-only
+    # Single tools this operation also answers for (memory's `get` is mem_get_observation
+    # given an id and mem_get_observations given ids), so hints naming them reach it.
+    answers_for: tuple[str, ...] = ()
 
     @property
     def tool_name(self) -> str:
         return self.tool.__name__
+
+    @property
+    def single_tools(self) -> tuple[str, ...]:
+        return (self.tool_name, *self.answers_for)
 
     @property
     def parameters(self) -> list[Parameter]:
@@ -56,17 +64,11 @@ class Route:
         return ", ".join(p.signature() for p in self.parameters)
 
     async def call(self, ctx: ToolContext, operation: str, given: Mapping[str, Any]) -> Blocks:
-        accepted = {p.name for p in self.parameters}
-        unknown = sorted(set(given) - accepted)
+        refuse_unknown(f"operation {operation!r}", given, [p.name for p in self.parameters])
         missing = [p.name for p in self.parameters if p.required and p.name not in given]
-        if unknown or missing:
-            problems = []
-            if unknown:
-                problems.append(f"it does not take {', '.join(unknown)}")
-            if missing:
-                problems.append(f"it needs {', '.join(missing)}")
+        if missing:
             raise InvalidArgument(
-                f"Operation {operation!r}: {'; '.join(problems)}. Its parameters: "
+                f"Operation {operation!r} needs {', '.join(missing)}. Its parameters: "
                 f"{self.describe_parameters() or '(none)'}."
             )
         to_tool = {v: k for k, v in self.renames.items()}
@@ -83,6 +85,11 @@ class Route:
                 f"Operation {operation!r}: {details}. Its parameters: {self.describe_parameters()}."
             ) from None
         return await self.tool(ctx, **validated)
+
+
+def tool_parameters(tool: ToolFunction) -> list[str]:
+    """The parameters ``tool`` takes, as its schema names them."""
+    return [p.name for p in _parameters(tool, (), ())]
 
 
 @functools.cache

@@ -1,14 +1,19 @@
 """Smaller tool schemas: the same constraints in fewer tokens.
 
-pydantic titles every property after its own name ("Filename" for filename) and spells an
-optional value as ``anyOf: [X, {"type": "null"}]``. Neither tells a model anything the
-property name and its ``default: null`` do not, and together they are about a fifth of a
-tools/list response, which every conversation pays for.
+pydantic titles every property after its own name ("Filename" for filename), spells an
+optional value as ``anyOf: [X, {"type": "null"}]`` and writes ``default: null`` on it. None
+of it tells a model anything: a property not in ``required`` may be left out, and leaving it
+out is what null means. Together they are about a fifth of a tools/list response, which
+every conversation pays for.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from typing import Any
+
+from mcp.types import Tool
 
 _NULL = {"type": "null"}
 # Keywords whose value maps names to schemas: the names are data (a parameter may be called
@@ -17,7 +22,7 @@ _NAMED_SCHEMAS = ("properties", "$defs", "definitions", "patternProperties")
 
 
 def tidy_schema(schema: Any) -> Any:
-    """``schema`` without titles, with ``anyOf [X, null]`` folded into X."""
+    """``schema`` without titles or null defaults, with ``anyOf [X, null]`` folded into X."""
     if isinstance(schema, list):
         return [tidy_schema(item) for item in schema]
     if not isinstance(schema, dict):
@@ -25,7 +30,7 @@ def tidy_schema(schema: Any) -> Any:
     tidied = {
         key: _tidy_named(value) if key in _NAMED_SCHEMAS else tidy_schema(value)
         for key, value in schema.items()
-        if key != "title"
+        if key != "title" and not (key == "default" and value is None)
     }
     options = tidied.get("anyOf")
     if isinstance(options, list) and _NULL in options:
@@ -42,3 +47,18 @@ def _tidy_named(mapping: Any) -> Any:
     if not isinstance(mapping, dict):
         return mapping
     return {name: tidy_schema(value) for name, value in mapping.items()}
+
+
+def listed_characters(tools: Iterable[Tool]) -> int:
+    """What a tools/list costs the model: the compact JSON of each tool's name, description
+    and inputSchema (the parts a host puts in the model's context), summed."""
+    return sum(
+        len(
+            json.dumps(
+                {"name": t.name, "description": t.description, "inputSchema": t.input_schema},
+                separators=(",", ":"),
+                ensure_ascii=False,
+            )
+        )
+        for t in tools
+    )

@@ -1,0 +1,81 @@
+"""A parameter a call does not take is refused, never ignored.
+
+The SDK drops arguments its model of a tool does not know, so ``vault(operation="list",
+path="Projects")`` would list the root: the model meant ``directory`` and would never learn
+it. Every call is checked here first (server.py), and the refusal names what the call takes
+and, when one is likely, the parameter the model meant.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+
+from vaultgate.errors import InvalidArgument
+
+# Spellings models reach for, by folded name (see _fold), with what they usually mean, in
+# order of preference: the first one the call takes is suggested.
+ALIASES: Mapping[str, tuple[str, ...]] = {
+    "path": ("filename", "directory", "source"),
+    "file": ("filename",),
+    "filepath": ("filename",),
+    "note": ("filename",),
+    "notepath": ("filename",),
+    "name": ("filename", "title"),
+    "dir": ("directory",),
+    "folder": ("directory",),
+    "folderpath": ("directory",),
+    "q": ("query",),
+    "search": ("query",),
+    "term": ("query",),
+    "keywords": ("query",),
+    "text": ("content", "query"),
+    "body": ("content",),
+    "length": ("maxLength",),
+    "maxchars": ("maxLength",),
+    "start": ("startIndex",),
+    "skip": ("offset",),
+    "page": ("offset",),
+    "count": ("limit",),
+    "maxresults": ("limit",),
+    "from": ("source",),
+    "to": ("destination",),
+    "dest": ("destination",),
+    "id": ("observation_id", "filename"),
+    "observationid": ("id",),
+    "session": ("session_id",),
+    "detail": ("detail_level",),
+    "level": ("detail_level",),
+}
+
+
+def refuse_unknown(call: str, given: Iterable[str], accepted: Sequence[str]) -> None:
+    """Raise InvalidArgument when ``given`` holds a name ``call`` does not take."""
+    unknown = [name for name in given if name not in accepted]
+    if not unknown:
+        return
+    problems = []
+    for name in unknown:
+        meant = likely_parameter(name, accepted)
+        problems.append(f"{name!r} (did you mean {meant!r}?)" if meant else repr(name))
+    takes = ", ".join(accepted) if accepted else "no parameters"
+    raise InvalidArgument(
+        f"{call} does not take {', '.join(problems)}; nothing was done. It takes: {takes}."
+    )
+
+
+def likely_parameter(name: str, accepted: Sequence[str]) -> str | None:
+    """The accepted parameter ``name`` most likely stands for, if one is likely."""
+    folded = {_fold(candidate): candidate for candidate in accepted}
+    key = _fold(name)
+    if key in folded:  # max_length, MaxLength, dry-run
+        return folded[key]
+    for meant in ALIASES.get(key, ()):
+        if meant in accepted:
+            return meant
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.75)
+    return folded[close[0]] if close else None
+
+
+def _fold(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 from hypothesis import given
@@ -21,6 +21,7 @@ from vaultgate.paging import (
     estimate_tokens,
     fit_count,
     navigation_hint,
+    page_fitting,
     page_items,
     page_within_budget,
     window_text,
@@ -175,6 +176,34 @@ def test_an_item_larger_than_the_budget_is_sent_alone(size: int, budget: int) ->
     assert list(page.items) == [items[0]]
     assert page.has_more
     assert page.next_offset == 1
+
+
+def test_page_fitting_measures_the_page_in_order_so_an_item_may_cost_by_its_neighbours() -> None:
+    # A repeated letter costs one character, a new one three: what a grouped rendering does.
+    def costs(page: Sequence[str]) -> Iterator[str]:
+        seen: set[str] = set()
+        for item in page:
+            yield "x" if item in seen else "xxx"
+            seen.add(item)
+
+    items = ["a", "a", "a", "b", "b", "c"]
+
+    page = page_fitting(items, limit=10, offset=1, budget=10, render_page=costs)
+
+    assert list(page.items) == ["a", "a", "b"]  # 4 + 2 + 4: the next "b" (2) would overflow
+    assert page.next_offset == 4
+
+
+def test_an_envelope_keeps_a_mapping_as_an_object() -> None:
+    page = page_items(["a/x", "a/y", "b"], limit=2, offset=0)
+
+    rendered = page.envelope("folders", {"a/": ["x", "y"]})
+
+    assert json.loads(rendered) == {
+        "folders": {"a/": ["x", "y"]},
+        "pagination": {"total": 3, "offset": 0, "limit": 2, "hasMore": True},
+        "nextOffset": 2,
+    }
 
 
 # --- window_text --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -62,9 +62,15 @@ class Page(Generic[T]):
             "hasMore": self.has_more,
         }
 
-    def envelope(self, key: str, rendered: Sequence[Any] | None = None, **extra: Any) -> str:
-        """``{"<key>": [...], "pagination": {...}, "nextOffset": N?, ...extra}`` as compact JSON."""
-        body: dict[str, Any] = {key: list(self.items if rendered is None else rendered)}
+    def envelope(
+        self, key: str, rendered: Sequence[Any] | Mapping[str, Any] | None = None, **extra: Any
+    ) -> str:
+        """``{"<key>": [...], "pagination": {...}, "nextOffset": N?, ...extra}`` as compact JSON.
+
+        ``rendered`` replaces the items: a list, or a mapping (e.g. files grouped by folder).
+        """
+        items: Sequence[Any] | Mapping[str, Any] = self.items if rendered is None else rendered
+        body: dict[str, Any] = {key: dict(items) if isinstance(items, Mapping) else list(items)}
         body["pagination"] = self.pagination()
         if self.has_more:
             body["nextOffset"] = self.next_offset
@@ -126,8 +132,28 @@ def page_within_budget(
     When the budget cuts the page, ``hasMore`` and ``nextOffset`` point at the first item left
     out, so nothing is skipped.
     """
+    return page_fitting(
+        items,
+        limit=limit,
+        offset=offset,
+        budget=budget,
+        render_page=lambda page: (render(item) for item in page),
+    )
+
+
+def page_fitting(
+    items: Sequence[T],
+    *,
+    limit: int,
+    offset: int,
+    budget: int,
+    render_page: Callable[[Sequence[T]], Iterable[str]],
+) -> Page[T]:
+    """``page_within_budget`` for items whose cost depends on the items before them on the page
+    (a folder's name written once for all its files): ``render_page`` yields, in order and
+    lazily, what each item of the page adds to the response."""
     page = page_items(items, limit=limit, offset=offset)
-    kept = fit_count((render(item) for item in page.items), budget)
+    kept = fit_count(render_page(page.items), budget)
     if kept == len(page.items):
         return page
     return Page(items=page.items[:kept], total=page.total, offset=offset, limit=limit)
@@ -151,6 +177,8 @@ class Window:
 
     @property
     def truncated(self) -> bool:
+        """Cut or windowed: the text is not the whole content from its start. Only then does a
+        response carry ``metadata()``; a whole content answers alone."""
         return self.start_index > 0 or self.has_more
 
     def metadata(self) -> dict[str, Any]:

@@ -17,6 +17,7 @@ READ_TOOLS = {
         "pattern": None,
         "limit": 100,
         "offset": 0,
+        "layout": "flat",
     },
     "get_vault_file": {
         "filename": ...,

@@ -520,12 +520,19 @@ async def test_periodic_notes_where_the_plugin_has_them(
                 {"period": "daily", "content": "- from the agent\n", "date": "2026-11-21"},
             )
         )
-        result = await client.call_tool(
-            "get_periodic_note", {"period": "daily", "date": "2026-11-21", "maxLength": 100_000}
-        )
+        day = {"period": "daily", "date": "2026-11-21"}
+        result = await client.call_tool("get_periodic_note", {**day, "maxLength": 100_000})
+        later = await client.call_tool("get_periodic_note", {**day, "startIndex": 2})
+        mapped = await client.call_tool("get_periodic_note", {**day, "format": "map"})
 
-    assert texts(result)[0].endswith("- from the agent\n")
-    assert read(vault, "Daily/2026-11-21.md").endswith("- from the agent\n")
+    note = read(vault, "Daily/2026-11-21.md")
+    assert note.endswith("- from the agent\n")
+    assert texts(result) == [note]  # whole: the text alone
+    body, metadata = texts(later)  # from startIndex 2: the window and its metadata
+    assert body == note[2:]
+    assert json.loads(metadata)["startIndex"] == 2
+    (outline,) = texts(mapped)
+    assert "headings" in json.loads(outline)
 
 
 async def test_periodic_notes_on_5x_name_the_version_that_removed_them(client: Client) -> None:

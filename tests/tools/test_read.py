@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
@@ -112,6 +114,79 @@ async def test_brace_and_globstar_patterns_work(client: Client, vault: Path) -> 
     assert page["files"] == [p for p in vault_files(vault) if p.endswith((".png", ".canvas"))]
 
 
+def tree_paths(folders: dict[str, list[str]]) -> list[str]:
+    return [folder + name for folder, names in folders.items() for name in names]
+
+
+async def walk_both_layouts(
+    client: Client, **arguments: object
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every page of a listing in both layouts, side by side; each page's size is checked."""
+    pages = []
+    offset = 0
+    while True:
+        call = {**arguments, "offset": offset}
+        flat = await client.call_tool("list_vault_files", call)
+        tree = await client.call_tool("list_vault_files", {**call, "layout": "tree"})
+        assert size(flat) <= 12_000
+        assert size(tree) <= 12_000
+        pages.append((payload(flat), payload(tree)))
+        if "nextOffset" not in pages[-1][0]:
+            return pages
+        offset = pages[-1][0]["nextOffset"]
+
+
+async def test_tree_pages_hold_the_same_files_as_flat_pages(client: Client, vault: Path) -> None:
+    pages = await walk_both_layouts(client, recursive=True, limit=7)
+
+    for flat, tree in pages:
+        assert set(tree) == {"folders", "pagination"} | ({"nextOffset"} & set(flat))
+        assert tree["pagination"] == flat["pagination"]
+        assert tree.get("nextOffset") == flat.get("nextOffset")
+        assert sorted(tree_paths(tree["folders"])) == flat["files"]
+        assert all(folder == "" or folder.endswith("/") for folder in tree["folders"])
+        assert all("/" not in name for names in tree["folders"].values() for name in names)
+    assert [path for flat, _ in pages for path in flat["files"]] == vault_files(vault)
+
+
+async def test_a_tree_of_one_level_keeps_folders_as_entries_of_their_parent(
+    client: Client,
+) -> None:
+    root = payload(await client.call_tool("list_vault_files", {"layout": "tree"}))
+    flat_root = payload(await client.call_tool("list_vault_files", {}))
+    projects = payload(
+        await client.call_tool("list_vault_files", {"directory": "Projects", "layout": "tree"})
+    )
+
+    assert root["folders"] == {"": flat_root["files"]}  # the vault root is the folder ""
+    assert "Daily/" in root["folders"][""]
+    assert list(projects["folders"]) == ["Projects/"]
+    assert any(name.endswith("/") for name in projects["folders"]["Projects/"])
+
+
+async def test_tree_and_flat_pages_cut_at_the_same_file_when_the_budget_binds(
+    client: Client, vault: Path, emulator: RunningEmulator
+) -> None:
+    # Long paths: 10 folders of 1 file (where the tree costs 5 characters more), then 10 of 3
+    # (where it is smaller), about 400 characters a path: 16,000 in all, over the budget.
+    deep = vault / "Deep"
+    for n in range(20):
+        folder = deep / f"{n:02d} {'long folder name 漢字 ' * 9}"
+        folder.mkdir(parents=True)
+        for m in range(1 if n < 10 else 3):
+            (folder / f"{m} {'a long note name 😀 ' * 10}.md").write_text("x", encoding="utf-8")
+    emulator.state.refresh()
+
+    pages = await walk_both_layouts(client, directory="Deep", recursive=True, limit=100)
+
+    assert len(pages) > 1  # the budget cut the first page, not the limit
+    for flat, tree in pages:
+        assert tree["pagination"] == flat["pagination"]
+        assert tree.get("nextOffset") == flat.get("nextOffset")
+        assert sorted(tree_paths(tree["folders"])) == flat["files"]
+    assert sum(len(flat["files"]) for flat, _ in pages) == 40
+
+
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
@@ -122,6 +197,7 @@ async def test_brace_and_globstar_patterns_work(client: Client, vault: Path) -> 
         pytest.param({"pattern": "/Daily/*.md"}, "Try 'Daily/*.md'", id="absolute-glob"),
         pytest.param({"limit": 0}, "limit", id="limit-zero"),
         pytest.param({"limit": 1001}, "limit", id="limit-too-big"),
+        pytest.param({"layout": "nested"}, "layout", id="unknown-layout"),
     ],
 )
 async def test_bad_listing_arguments_get_a_clear_error(
@@ -157,19 +233,163 @@ async def test_reading_every_window_returns_the_note_exactly(client: Client, vau
     assert len(original) > 50_000
 
 
-async def test_a_short_note_is_whole_and_not_truncated(client: Client, vault: Path) -> None:
+async def test_a_short_note_is_its_text_alone(client: Client, vault: Path) -> None:
     result = await client.call_tool("get_vault_file", {"filename": "Daily/2026-11-21.md"})
 
-    body, meta_text = texts(result)
-    assert body == (vault / "Daily/2026-11-21.md").read_text(encoding="utf-8")
+    assert not result.is_error
+    assert texts(result) == [(vault / "Daily/2026-11-21.md").read_text(encoding="utf-8")]
+
+
+# Code points that are easy to miscount sit right at the window's edges: an emoji with a ZWJ,
+# CJK, CRLF line ends, a flag made of two regional indicators.
+AWKWARD = "# Fit 😀\r\n漢字 next to 👩\u200d💻 at the edge\r\n\r\n- 日本語 ✅\r\n🇫🇷"
+OPEN_NOTE = "Daily/2026-11-21.md"  # the emulator's active file: both tools read it
+
+
+def put_note(vault: Path, emulator: RunningEmulator, path: str, content: str) -> None:
+    """Write the note byte for byte (CRLF kept) and let the emulator see it."""
+    (vault / path).write_bytes(content.encode("utf-8"))
+    emulator.state.refresh()
+
+
+def read_arguments(tool: str, **arguments: object) -> dict[str, object]:
+    return {"filename": OPEN_NOTE, **arguments} if tool == "get_vault_file" else arguments
+
+
+READ_TOOLS = [
+    pytest.param("get_vault_file", id="vault"),
+    pytest.param("get_active_file", id="active"),
+]
+
+
+@pytest.mark.parametrize("tool", READ_TOOLS)
+async def test_a_note_exactly_as_long_as_the_window_is_its_text_alone(
+    client: Client, vault: Path, emulator: RunningEmulator, tool: str
+) -> None:
+    put_note(vault, emulator, OPEN_NOTE, AWKWARD)
+
+    result = await client.call_tool(tool, read_arguments(tool, maxLength=len(AWKWARD)))
+
+    assert texts(result) == [AWKWARD]
+
+
+@pytest.mark.parametrize("tool", READ_TOOLS)
+async def test_a_note_one_character_longer_than_the_window_carries_the_metadata(
+    client: Client, vault: Path, emulator: RunningEmulator, tool: str
+) -> None:
+    put_note(vault, emulator, OPEN_NOTE, AWKWARD)
+    cut = len(AWKWARD) - 1  # between the two regional indicators of the flag
+
+    body, meta_text = texts(await client.call_tool(tool, read_arguments(tool, maxLength=cut)))
+
     assert json.loads(meta_text) == {
-        "truncated": False,
-        "totalLength": len(body),
+        "truncated": True,
+        "totalLength": len(AWKWARD),
         "startIndex": 0,
-        "endIndex": len(body),
+        "endIndex": cut,
+        "nextIndex": cut,
+        "hasMore": True,
+    }
+    assert body == f"{AWKWARD[:cut]}\n\n{NOTICE_PREFIX}{cut} to get more."
+
+
+@pytest.mark.parametrize("tool", READ_TOOLS)
+async def test_a_window_starting_past_zero_carries_the_metadata_even_when_the_rest_fits(
+    client: Client, vault: Path, emulator: RunningEmulator, tool: str
+) -> None:
+    put_note(vault, emulator, OPEN_NOTE, AWKWARD)
+    start = AWKWARD.index("漢")
+
+    body, meta_text = texts(await client.call_tool(tool, read_arguments(tool, startIndex=start)))
+
+    assert body == AWKWARD[start:]
+    assert json.loads(meta_text) == {
+        "truncated": True,
+        "totalLength": len(AWKWARD),
+        "startIndex": start,
+        "endIndex": len(AWKWARD),
         "nextIndex": None,
         "hasMore": False,
     }
+
+
+@pytest.mark.parametrize("tool", READ_TOOLS)
+async def test_an_empty_note_is_one_empty_block(
+    client: Client, vault: Path, emulator: RunningEmulator, tool: str
+) -> None:
+    put_note(vault, emulator, OPEN_NOTE, "")
+
+    result = await client.call_tool(tool, read_arguments(tool))
+
+    assert not result.is_error
+    assert texts(result) == [""]
+
+
+@pytest.mark.parametrize(
+    ("note_format", "whole", "from_one"),
+    [
+        pytest.param(
+            "map",
+            lambda body: json.loads(body)["headings"] == ["Fit 😀"],
+            lambda later, body: later == body[1:],
+            id="map",
+        ),
+        pytest.param(
+            "json",
+            lambda body: json.loads(body)["content"] == AWKWARD,
+            lambda later, body: json.loads(later)["content"] == AWKWARD[1:],
+            id="json",
+        ),
+    ],
+)
+async def test_the_map_and_json_formats_follow_the_same_rule(
+    client: Client,
+    vault: Path,
+    emulator: RunningEmulator,
+    note_format: str,
+    whole: Callable[[str], bool],
+    from_one: Callable[[str, str], bool],
+) -> None:
+    put_note(vault, emulator, OPEN_NOTE, AWKWARD)
+    arguments = {"filename": OPEN_NOTE, "format": note_format}
+
+    (body,) = texts(await client.call_tool("get_vault_file", arguments))
+    later, meta_text = texts(
+        await client.call_tool("get_vault_file", {**arguments, "startIndex": 1})
+    )
+
+    assert whole(body)
+    assert from_one(later, body)
+    assert json.loads(meta_text)["startIndex"] == 1
+    assert json.loads(meta_text)["hasMore"] is False
+
+
+async def test_a_1_mb_note_walks_to_the_end_with_every_character_once(
+    client: Client, vault: Path, emulator: RunningEmulator
+) -> None:
+    paragraph = "Line with 漢字, 😀 and 👩\u200d💻 in it.\r\n" * 7 + "\r\n"
+    big = (paragraph * (1_000_000 // len(paragraph) + 1))[:1_000_003]
+    put_note(vault, emulator, "Resources/Big.md", big)
+
+    pieces: list[str] = []
+    start = 0
+    while True:
+        result = await client.call_tool(
+            "get_vault_file",
+            {"filename": "Resources/Big.md", "maxLength": 100_000, "startIndex": start},
+        )
+        body, meta_text = texts(result)  # cut, or read from past 0: always two blocks
+        meta = json.loads(meta_text)
+        assert meta["startIndex"] == start
+        pieces.append(body[: meta["endIndex"] - start])
+        if not meta["hasMore"]:
+            assert body == big[start:]
+            break
+        start = meta["nextIndex"]
+        assert len(pieces) <= 11, "window paging stalled"
+
+    assert "".join(pieces) == big
+    assert len(pieces) == 11
 
 
 async def test_start_index_past_the_end_states_the_total_length(

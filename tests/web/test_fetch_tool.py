@@ -47,7 +47,8 @@ def texts(result: CallToolResult) -> list[str]:
 
 
 def window(result: CallToolResult) -> tuple[str, dict[str, Any]]:
-    """The window's text (its notice removed, checked) and its metadata."""
+    """The window's text (its notice removed, checked) and its metadata, for a cut window or
+    one past startIndex 0: those always come as two blocks."""
     assert not result.is_error, texts(result)
     body, metadata_text = texts(result)
     metadata = json.loads(metadata_text)
@@ -97,7 +98,7 @@ async def test_walking_every_window_returns_the_whole_markdown_once_from_one_dow
                 assert metadata["nextIndex"] is None
                 break
             start = metadata["nextIndex"]
-        whole, _ = window(await client.call_tool("fetch", {"url": url, "maxLength": 100_000}))
+        (whole,) = texts(await client.call_tool("fetch", {"url": url, "maxLength": 100_000}))
 
     assert "".join(pieces) == expected == whole
     assert len(pieces) == -(-len(expected) // 700)
@@ -105,6 +106,25 @@ async def test_walking_every_window_returns_the_whole_markdown_once_from_one_dow
     assert "größer" in whole
     assert "never shown" not in whole
     assert page_server.count("/page.html") == 1  # every later window came from the cache
+
+
+async def test_a_page_that_fits_the_window_is_its_text_alone(
+    connect: Connect, page_server: PageServer
+) -> None:
+    url = f"{page_server.url}/plain.txt"
+    plain = "just text, <b>not</b> HTML\n"
+    async with connect() as client:
+        exact = texts(await client.call_tool("fetch", {"url": url, "maxLength": len(plain)}))
+        one_short = await client.call_tool("fetch", {"url": url, "maxLength": len(plain) - 1})
+        later = await client.call_tool("fetch", {"url": url, "startIndex": 5})
+
+    assert exact == [plain]
+    text, metadata = window(one_short)
+    assert text == plain[:-1]
+    assert (metadata["hasMore"], metadata["nextIndex"]) == (True, len(plain) - 1)
+    text, metadata = window(later)
+    assert text == plain[5:]
+    assert (metadata["truncated"], metadata["hasMore"], metadata["startIndex"]) == (True, False, 5)
 
 
 async def test_the_default_window_is_5000_characters(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, assert_never
 
 from pydantic import Field
 
-from vaultgate.paging import compact_json, page_within_budget
+from vaultgate.paging import page_fitting
 from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
 from vaultgate.tools.base import (
     READ_ONLY,
@@ -15,14 +15,14 @@ from vaultgate.tools.base import (
     ToolContext,
     ToolSpec,
     app_state,
-    document_blocks,
     items_budget,
     json_blocks,
     model_facing_errors,
+    text,
     titled,
 )
-from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_document
-from vaultgate.vault.listing import compile_glob
+from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, RenderedDocument, read_document
+from vaultgate.vault.listing import Layout, compile_glob, group_by_folder, listing_costs
 
 LIST_LIMIT_MAX = 1000
 HARD_BUDGET = 100_000
@@ -45,6 +45,14 @@ Format = Annotated[
     NoteFormat,
     Field(description="markdown: text; json: frontmatter, tags, stat, links + text; map: outline."),
 ]
+ListLayout = Annotated[
+    Layout, Field(description="flat: 'files' paths; tree: 'folders' {folder: [names]}.")
+]
+
+
+def window_blocks(document: RenderedDocument) -> Blocks:
+    """A windowed read: the content alone when it all fits, else the window and its metadata."""
+    return [text(part) for part in document.parts()]
 
 
 @model_facing_errors
@@ -57,11 +65,14 @@ async def list_vault_files(
     ] = None,
     limit: Limit = 100,
     offset: Offset = 0,
+    layout: ListLayout = "flat",
 ) -> Blocks:
     """List notes and folders in the vault, one page at a time, as vault-relative paths.
 
     One level by default (folders end with '/'); recursive=true lists every file below the
-    folder. When pagination.hasMore is true, call again with offset=nextOffset.
+    folder. layout='tree' groups the page by folder ({"folders": {"Projects/": ["a.md"]}},
+    root ''): about 40% fewer characters when folders hold several files. When
+    pagination.hasMore is true, call again with offset=nextOffset (the same in both layouts).
     """
     state = app_state(ctx)
     if pattern is not None:
@@ -77,10 +88,16 @@ async def list_vault_files(
         files = await state.lister.list_folder(directory)
     if matcher is not None:
         files = [path for path in files if matcher(path)]
-    page = page_within_budget(
-        files, limit=limit, offset=offset, budget=list_budget(limit), render=compact_json
+    page = page_fitting(
+        files, limit=limit, offset=offset, budget=list_budget(limit), render_page=listing_costs
     )
-    return json_blocks(page.envelope("files"))
+    match layout:
+        case "flat":
+            return json_blocks(page.envelope("files"))
+        case "tree":
+            return json_blocks(page.envelope("folders", group_by_folder(page.items)))
+        case _:
+            assert_never(layout)
 
 
 @model_facing_errors
@@ -99,9 +116,9 @@ async def get_vault_file(
 ) -> Blocks:
     """Read a note in windows of maxLength characters.
 
-    The second block says {truncated, totalLength, startIndex, endIndex, nextIndex, hasMore};
-    when hasMore is true, call again with startIndex=nextIndex. Use section= to read one
-    heading's part of a long note, and format='map' first to see its headings.
+    A cut window is followed by {truncated, totalLength, startIndex, endIndex, nextIndex,
+    hasMore}; when hasMore is true, call again with startIndex=nextIndex. Use section= to read
+    one heading's part of a long note, and format='map' first to see its headings.
     """
     validate_vault_path(filename)
     document = await read_document(
@@ -112,7 +129,7 @@ async def get_vault_file(
         start_index=startIndex,
         section=section,
     )
-    return document_blocks(document)
+    return window_blocks(document)
 
 
 @model_facing_errors
@@ -124,7 +141,8 @@ async def get_active_file(
 ) -> Blocks:
     """Read the note currently open in Obsidian, windowed like get_vault_file.
 
-    When hasMore is true in the second block, call again with startIndex=nextIndex.
+    A cut window is followed by a metadata block; when its hasMore is true, call again with
+    startIndex=nextIndex.
     """
     document = await read_document(
         app_state(ctx).client,
@@ -133,7 +151,7 @@ async def get_active_file(
         max_length=maxLength,
         start_index=startIndex,
     )
-    return document_blocks(document)
+    return window_blocks(document)
 
 
 TOOLS: list[ToolSpec] = [

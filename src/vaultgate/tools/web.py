@@ -12,10 +12,10 @@ from vaultgate.tools.base import (
     ToolContext,
     ToolSpec,
     app_state,
-    document_blocks,
     model_facing_errors,
     titled,
 )
+from vaultgate.tools.read import window_blocks
 from vaultgate.vault.documents import MAX_LENGTH_LIMIT, render_text
 
 # Reads only, but from the open web: a world the server does not control.
@@ -38,14 +38,14 @@ async def fetch(
 ) -> Blocks:
     """Fetch a web page and read it as markdown, in windows of maxLength characters.
 
-    The second block says {truncated, totalLength, startIndex, endIndex, nextIndex, hasMore};
-    when hasMore is true, call again with the same url and startIndex=nextIndex (the page is
-    cached for a few minutes, so later windows are not downloaded again). Use raw=true for the
-    HTML source. Only http(s); local and private addresses, pages over 5 MB and non-text
-    content are refused.
+    A cut window is followed by {truncated, totalLength, startIndex, endIndex, nextIndex,
+    hasMore}; when hasMore is true, call again with the same url and startIndex=nextIndex (the
+    page is cached for a few minutes, so later windows are not downloaded again). Use raw=true
+    for the HTML source. Only http(s); local and private addresses, pages over 5 MB and
+    non-text content are refused.
     """
     text = await app_state(ctx).web.text(url, raw=raw)
-    return document_blocks(render_text(text, max_length=maxLength, start_index=startIndex))
+    return window_blocks(render_text(text, max_length=maxLength, start_index=startIndex))
 
 
 TOOLS: list[ToolSpec] = [(fetch, titled(FETCH_HINTS, "Fetch a web page"))]

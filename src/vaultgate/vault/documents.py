@@ -33,6 +33,14 @@ class RenderedDocument:
     body: str
     window: Window
 
+    def parts(self) -> list[str]:
+        """The response's texts: the content alone when the window holds all of it from the
+        start, else the window and its metadata ``{truncated, totalLength, startIndex, endIndex,
+        nextIndex, hasMore}`` (cut, or read from a ``startIndex`` past 0)."""
+        if not self.window.truncated:
+            return [self.body]
+        return [self.body, compact_json(self.window.metadata())]
+
 
 async def read_document(
     client: ObsidianClient,

@@ -3,11 +3,16 @@
 The plugin lists one level per request, so a recursive listing walks the folders concurrently
 (bounded, so a large vault does not open hundreds of connections) and caches the result briefly
 per folder: pages 2..N of the same listing cost no request at all.
+
+A page is shown in one of two layouts: ``flat``, the paths themselves, or ``tree``, the same
+files grouped under their folders, each folder written once (the vault root is the folder
+``""``). Both page by files and cut at the same file, so offsets mean the same in either.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from typing import Literal
 
 import anyio
 from wcmatch import glob
@@ -15,6 +20,7 @@ from wcmatch import glob
 from vaultgate.cache import TTLCache
 from vaultgate.errors import InvalidArgument, VaultgateError
 from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.paging import compact_json
 from vaultgate.paths import normalize_directory
 
 LISTING_TTL_SECONDS = 30.0
@@ -22,6 +28,49 @@ WALK_CONCURRENCY = 8
 GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 
 ProgressCallback = Callable[[int, int | None, str], Awaitable[None]]
+
+Layout = Literal["flat", "tree"]
+ROOT_FOLDER = ""
+
+
+def split_folder(path: str) -> tuple[str, str]:
+    """A listed path as (its folder, its name in that folder).
+
+    ``'Projects/Acme/a.md'`` → ``('Projects/Acme/', 'a.md')``; a folder entry stays a name in its
+    parent, ``'Projects/Acme/'`` → ``('Projects/', 'Acme/')``; at the root, ``('', 'a.md')``.
+    """
+    parent = path.removesuffix("/").rpartition("/")[0]
+    folder = f"{parent}/" if parent else ROOT_FOLDER
+    return folder, path[len(folder) :]
+
+
+def group_by_folder(paths: Iterable[str]) -> dict[str, list[str]]:
+    """The tree layout: names under their folders, folders in the order the paths meet them."""
+    folders: dict[str, list[str]] = {}
+    for path in paths:
+        folder, name = split_folder(path)
+        folders.setdefault(folder, []).append(name)
+    return folders
+
+
+def listing_costs(paths: Iterable[str]) -> Iterator[str]:
+    """What each path of a page adds to the response, in whichever layout it costs more.
+
+    Flat, its quoted path; tree, its quoted name, plus its folder's key the first time the page
+    meets that folder. Budgeting every page by the larger of the two keeps both layouts within
+    the budget and cutting at the same file (the tree costs 5 characters more only for the
+    first file of each folder, and less for every other file of a folder).
+    """
+    seen: set[str] = set()
+    for path in paths:
+        folder, name = split_folder(path)
+        flat = compact_json(path)
+        if folder in seen:
+            tree = compact_json(name)
+        else:
+            seen.add(folder)
+            tree = f"{compact_json(folder)}:[{compact_json(name)}]"
+        yield max(flat, tree, key=len)
 
 
 def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
@@ -55,11 +57,62 @@ async def test_results_are_best_first_and_matches_point_into_the_note(
     assert scores == sorted(scores, reverse=True)
     for result in page["results"]:
         text = (vault / result["filename"]).read_text(encoding="utf-8")
-        assert result["matchCount"] >= len(result["matches"])
-        assert len(result["matches"]) <= 3
+        assert 1 <= len(result["matches"]) <= 3
         for match in result["matches"]:
             if text[match["start"] : match["end"]].lower() == "meeting":
                 assert text[match["start"] : match["end"]] in match["context"]
+
+
+def significant_digits(value: float) -> int:
+    """How many significant digits the JSON of a number carries (0.00123 → 3, 2.5 → 2)."""
+    digits = json.dumps(value).lstrip("-").replace(".", "").split("e")[0].lstrip("0")
+    return len(digits.rstrip("0")) or 1
+
+
+async def test_scores_carry_three_significant_digits_at_most(
+    client: Client, vault: Path, emulator: RunningEmulator
+) -> None:
+    # The emulator's score is the match count plus 1/(1 + where the first match is): long floats.
+    (vault / "Inbox" / "stripes.md").write_text("x" * 2_999 + " zebra zebra\n", encoding="utf-8")
+    (vault / "Inbox" / "far.md").write_text("y" * 6_000 + " zebra 🦓\n", encoding="utf-8")
+    (vault / "Inbox" / "near.md").write_text("zebra at 0.\n", encoding="utf-8")
+    emulator.state.refresh()
+
+    results = payload(await client.call_tool("search_vault_simple", {"query": "zebra"}))["results"]
+
+    assert [(r["filename"], r["score"]) for r in results] == [
+        ("Inbox/stripes.md", 2.0),  # 2 + 1/3010 = 2.000332…
+        ("Inbox/near.md", 1.14),  # 1 + 1/(1 + len("near\n\n")) = 1.142857…
+        ("Inbox/far.md", 1.0),  # 1 + 1/6007 = 1.000166…
+    ]
+
+
+async def test_match_count_appears_only_when_matches_were_left_out(
+    client: Client, vault: Path, emulator: RunningEmulator
+) -> None:
+    (vault / "Inbox" / "marsupial.md").write_text("quokka one, quokka two\n", encoding="utf-8")
+    emulator.state.refresh()
+
+    def only_hit(page: dict[str, Any]) -> dict[str, Any]:
+        (hit,) = page["results"]
+        assert isinstance(hit, dict)
+        return hit
+
+    all_shown = only_hit(
+        payload(await client.call_tool("search_vault_simple", {"query": "quokka"}))
+    )
+    cut = only_hit(
+        payload(
+            await client.call_tool(
+                "search_vault_simple", {"query": "quokka", "maxMatchesPerFile": 1}
+            )
+        )
+    )
+
+    assert set(all_shown) == {"filename", "score", "matches"}
+    assert len(all_shown["matches"]) == 2
+    assert cut["matchCount"] == 2
+    assert len(cut["matches"]) == 1
 
 
 async def test_later_pages_come_from_the_cached_result(
@@ -164,9 +217,21 @@ async def test_a_huge_jsonlogic_result_is_cut_per_row(client: Client) -> None:
         },
     )
 
-    row = payload(result)["results"][0]
+    page = payload(result)
+    row = page["results"][0]
+    assert row["resultTruncated"] == {"length": row["resultTruncated"]["length"]}
     assert row["resultTruncated"]["length"] > 50_000
+    assert "get_vault_file" in page["notice"]  # said once for the page, not in every row
     assert size(result) <= 12_000
+
+
+async def test_a_page_without_cut_rows_has_no_notice(client: Client) -> None:
+    page = payload(
+        await client.call_tool("search_vault", {"query": {"glob": ["Daily/*", {"var": "path"}]}})
+    )
+
+    assert page["results"]
+    assert "notice" not in page
 
 
 async def test_smart_search_without_the_companion_plugin_names_it(client: Client) -> None:
@@ -188,6 +253,8 @@ async def test_smart_search_with_the_companion_plugin(
     assert 0 < len(page["results"]) <= 3
     assert {"path", "text", "score", "breadcrumbs"} == set(page["results"][0])
     assert all(len(r["text"]) <= 300 for r in page["results"])
+    # The emulator's cosine scores carry six decimals, e.g. 0.288675.
+    assert all(significant_digits(r["score"]) <= 3 for r in page["results"])
 
 
 async def test_server_info_reports_versions_and_features(client: Client) -> None:

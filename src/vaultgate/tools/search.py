@@ -22,6 +22,10 @@ from vaultgate.tools.base import (
 from vaultgate.vault.search import QueryType
 
 STRUCTURED_RESULT_LIMIT = 1_000
+RESULT_CUT_NOTICE = (
+    "A row marked resultTruncated (length: its full size) was cut to stay small; "
+    "read the note with get_vault_file for all of it."
+)
 
 BUDGET_NOTICE = (
     "This page was cut to about {budget} characters because its matches are long; "
@@ -40,14 +44,15 @@ async def search_vault_simple(
     offset: Annotated[int, Field(ge=0, description="Notes to skip; use nextOffset.")] = 0,
     folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
     maxMatchesPerFile: Annotated[
-        int, Field(ge=1, le=20, description="Match contexts shown per note (matchCount has all).")
+        int, Field(ge=1, le=20, description="Match contexts shown per note (1-20).")
     ] = 3,
 ) -> Blocks:
     """Full-text search over note contents and names, best matches first.
 
-    Each result has filename, score, matchCount and up to maxMatchesPerFile match contexts
-    (start/end are offsets into the note). When pagination.hasMore is true, call again with
-    offset=nextOffset: later pages come from a cached result and cost no new search.
+    Each result has filename, score and up to maxMatchesPerFile match contexts (start/end are
+    offsets into the note), plus matchCount when more matched. When pagination.hasMore is true,
+    call again with offset=nextOffset: later pages come from a cached result and cost no new
+    search.
     """
     await ctx.report_progress(0, 1, "searching the vault")
     hits = await app_state(ctx).searcher.simple(query, context_length=contextLength, folder=folder)
@@ -95,7 +100,8 @@ async def search_vault(
     page = page_within_budget(
         shown, limit=limit, offset=offset, budget=items_budget(), render=compact_json
     )
-    return json_blocks(page.envelope("results"))
+    cut = any("resultTruncated" in row for row in page.items)
+    return json_blocks(page.envelope("results", notice=RESULT_CUT_NOTICE if cut else None))
 
 
 @model_facing_errors
@@ -150,7 +156,8 @@ async def list_tags(
 
 
 def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A row whose result is huge (e.g. the whole content) is cut; the note can be read in full."""
+    """A row whose result is huge (e.g. the whole content) is cut; the note can be read in full.
+    What a cut means is said once per page (RESULT_CUT_NOTICE), not in every cut row."""
     result = row.get("result")
     rendered = compact_json(result)
     if len(rendered) <= STRUCTURED_RESULT_LIMIT:
@@ -158,10 +165,7 @@ def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "filename": row.get("filename"),
         "result": rendered[:STRUCTURED_RESULT_LIMIT],
-        "resultTruncated": {
-            "length": len(rendered),
-            "note": "Cut to stay small; read the note with get_vault_file for all of it.",
-        },
+        "resultTruncated": {"length": len(rendered)},
     }
 
 

@@ -2,12 +2,14 @@
 
 The plugin scans every note on each search, so a query's whole result is cached briefly:
 paging through it does not search the vault again. Results are normalised here (ordering by
-score, match trimming, folder scoping) so every plugin version looks the same to the model.
+score, match trimming, folder scoping) so every plugin version looks the same to the model, and
+kept lean: scores to 3 significant digits, no field the model can derive from another.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -34,14 +36,30 @@ class SimpleHit:
     raw_matches: tuple[SimpleMatch, ...]
 
     def render(self, max_matches: int) -> dict[str, Any]:
-        """Content matches first, in document order, then file-name matches."""
+        """Content matches first, in document order, then file-name matches.
+
+        ``matchCount`` is there only when ``max_matches`` left some out: otherwise it is the
+        length of ``matches``.
+        """
         ordered = sorted(self.raw_matches, key=_match_order)
-        return {
-            "filename": self.filename,
-            "score": self.score,
-            "matchCount": len(self.raw_matches),
-            "matches": [_match(raw) for raw in ordered[:max_matches]],
-        }
+        rendered: dict[str, Any] = {"filename": self.filename, "score": significant(self.score)}
+        if len(ordered) > max_matches:
+            rendered["matchCount"] = len(ordered)
+        rendered["matches"] = [_match(raw) for raw in ordered[:max_matches]]
+        return rendered
+
+
+SCORE_DIGITS = 3
+
+
+def significant(value: Any, digits: int = SCORE_DIGITS) -> Any:
+    """A score rounded to ``digits`` significant digits (0.123456 → 0.123, 1234.5 → 1230.0);
+    the full precision says nothing to the model. Anything but a finite number is kept."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return value
+    if value == 0:
+        return 0.0
+    return round(float(value), digits - 1 - math.floor(math.log10(abs(value))))
 
 
 def _match_order(raw: SimpleMatch) -> tuple[bool, int]:
@@ -114,7 +132,7 @@ class VaultSearcher:
         exclude_folders: list[str] | None,
         limit: int,
     ) -> list[dict[str, Any]]:
-        """Semantic matches from the MCP Tools companion plugin, text trimmed."""
+        """Semantic matches from the MCP Tools companion plugin, text trimmed, scores rounded."""
         if not query.strip():
             raise InvalidArgument("query is empty. Describe what you are looking for.")
         raw = await self._client.search_smart(
@@ -124,7 +142,7 @@ class VaultSearcher:
             {
                 "path": item.get("path"),
                 "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
-                "score": item.get("score"),
+                "score": significant(item.get("score")),
                 "breadcrumbs": item.get("breadcrumbs"),
             }
             for item in raw[:limit]

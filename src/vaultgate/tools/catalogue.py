@@ -32,7 +32,7 @@ CATEGORIES: Mapping[str, str] = {
 }
 
 EXAMPLES: Mapping[str, dict[str, Any]] = {
-    "list_vault_files": {"directory": "Projects", "recursive": True, "limit": 50},
+    "list_vault_files": {"directory": "Projects", "recursive": True, "layout": "tree"},
     "get_vault_file": {"filename": "Daily/2026-11-21.md", "section": "Tasks"},
     "get_active_file": {"maxLength": 5000},
     "search_vault_simple": {"query": "meeting notes", "limit": 10},

@@ -12,7 +12,7 @@ the layers below, single tools are named.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Protocol
@@ -75,3 +75,14 @@ def call(tool: str, /, **arguments: object) -> str:
 def offers(tool: str) -> bool:
     """Whether the model has ``tool`` under its own name (a seed's exact wording may apply)."""
     return _spelling.get().offers(tool)
+
+
+class Later:
+    """Text that names calls, spelled each time it is shown: for hints written once, at
+    import, before any server exists (``str(hint)`` or an f-string renders it)."""
+
+    def __init__(self, render: Callable[[], str]) -> None:
+        self._render = render
+
+    def __str__(self) -> str:
+        return self._render()

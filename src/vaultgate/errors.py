@@ -46,6 +46,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from vaultgate.calls import Raw, call
+
 # Where the certificate checked for Obsidian comes from: OBSIDIAN_CERT ("file"), the plugin
 # itself on loopback ("fetched"), or the system trust store ("system").
 TLSTrust = Literal["file", "fetched", "system"]
@@ -110,9 +112,9 @@ class NotANote(InvalidArgument):
         self.path = path
         folder = path.removesuffix("/")
         super().__init__(
-            f"{path!r} is a folder, not a note. To see what it holds, list it "
-            f"(list_vault_files with directory={folder!r}); to delete it with everything in "
-            f"it, use bulk_delete_files with pattern={folder + '/**'!r} and dryRun=true first."
+            f"{path!r} is a folder, not a note. To see what it holds, list it: "
+            f"{call('list_vault_files', directory=folder)}; to delete it with everything in "
+            f"it, look first: {call('bulk_delete_files', pattern=folder + '/**', dryRun=True)}."
         )
 
 
@@ -141,8 +143,8 @@ class PathUnknown(AccessDenied):
         VaultgateError.__init__(
             self,
             f"Obsidian did not report which note {subject} is, so vaultgate cannot check it "
-            "before writing. Give the note's vault path instead (a search or list_vault_files "
-            "finds it).",
+            "before writing. Give the note's vault path instead (a search or "
+            f"{call('list_vault_files')} finds it).",
         )
 
 
@@ -302,7 +304,7 @@ class MalformedAnswer(ObsidianError):
             hint = (
                 "The connection itself worked. Retry once; if it happens again, this plugin "
                 "version answers in a shape vaultgate does not know: tell the user, with the "
-                "plugin version that get_server_info shows."
+                f"plugin version that {call('get_server_info')} shows."
             )
         super().__init__(f"Obsidian answered, but {what} was malformed: {problem}. {hint}")
 
@@ -350,8 +352,8 @@ class ObservationNotFound(MemoryStoreError):
         self.deleted = deleted
         state = "was deleted" if deleted else "does not exist"
         super().__init__(
-            f"Observation #{observation_id} {state}. Use mem_search (an empty query lists the "
-            "most recent) to find the ids that exist."
+            f"Observation #{observation_id} {state}. {call('mem_search', query='')} lists the "
+            "most recent, to find the ids that exist."
         )
 
 
@@ -359,8 +361,9 @@ class SessionNotFound(MemoryStoreError):
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
         super().__init__(
-            f"No session has the id {session_id!r}. Start one with mem_session_start, or leave "
-            "session_id out to use the project's session of the day."
+            f"No session has the id {session_id!r}. Start one with "
+            f"{call('mem_session_start', project=Raw('<project>'))}, or leave session_id out to "
+            "use the project's session of the day."
         )
 
 
@@ -388,8 +391,8 @@ class CompactionRefused(MemoryStoreError):
         super().__init__(
             "Nothing was compacted: "
             + "; ".join(reasons)
-            + ". Call mem_compact without compact_ids to list the observations that qualify, "
-            "then pass only those ids."
+            + f". {call('mem_compact', older_than_days=Raw('<days>'))} without compact_ids "
+            "lists the observations that qualify; pass only those ids."
         )
 
 

@@ -19,6 +19,7 @@ from vaultgate import __version__
 from vaultgate.calls import spelled_by
 from vaultgate.config import Settings
 from vaultgate.errors import InvalidArgument
+from vaultgate.instructions import instructions
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
 from vaultgate.tools.base import ToolFunction
@@ -30,43 +31,6 @@ from vaultgate.tools.schema import tidy_schema
 from vaultgate.tools.spelling import OfferedTools
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
-
-INSTRUCTIONS = """\
-Start with discover(): it lists every operation with its parameters (discover(operation=
-'vault.read') explains one) and which features the user's plugin version has. Hints in errors
-name single tools (list_vault_files, get_vault_file, ...); when only the dispatchers are
-offered, use the vault operation discover lists for that tool (list, read, ...).
-
-vaultgate reaches the user's Obsidian vault through the Local REST API plugin. Every response is
-bounded so it never floods your context:
-- Lists and searches come in pages: {"<items>": [...], "pagination": {total, offset, limit,
-  hasMore}, "nextOffset"}. When hasMore is true, call again with offset=nextOffset.
-- Note content comes in windows: a text block, then {truncated, totalLength, startIndex, endIndex,
-  nextIndex, hasMore}. When hasMore is true, call again with startIndex=nextIndex.
-Work from small to large: vault(operation='list') or vault(operation='search') to find notes
-(list_vault_files / search_vault_simple when single tools are enabled), then
-vault(operation='map') to see a long note's headings, then vault(operation='read',
-section='Heading' or 'Parent::Child') to read only the part you need. Paths are
-vault-relative, e.g. 'Projects/plan.md'.
-
-Memory (the mem_* tools) keeps what you learn across sessions, in a local database. Find before
-you read, in three steps: mem_search with detail_level='summary' (ids, types, titles: a compact
-index), then mem_timeline(observation_id) for what happened around a hit in its session, then
-mem_get_observation(s) for the full text of the few that matter. detail_level: 'summary' to scan
-cheaply; 'standard' (default) for short snippets; 'full' only when you need whole texts. A line
-'Showing X of Y ...' means more exist than were shown: raise limit, add words, or open ids. A
-'Token budget' line means max_tokens cut the list: raise it or use summary. Start work on a
-project with mem_context; save decisions, fixes and discoveries with mem_save (a topic_key
-updates one memory in place instead of adding another). To shrink old memory, call mem_compact
-with older_than_days only to list candidates, review them, then call it again with compact_ids
-and a summary that keeps what still matters: all of it happens in one transaction.
-
-For spec-driven work, call sdd_context_check(change_description) before starting a change: it
-lists matching changes, their artifacts and related memories. sdd_get_context defaults to
-detail_level='summary' (stages and sizes); narrow it with change= and stage=, and use 'full' to
-read an artifact.
-"""
-
 
 # The answers that carry the server's capabilities (the handshake, and its successor).
 _CAPABILITY_ANSWERS = ("initialize", "server/discover")
@@ -140,6 +104,11 @@ class VaultgateServer(MCPServer):
         ]
 
 
+def spelled_instructions(spelling: OfferedTools) -> str:
+    with spelled_by(spelling):
+        return instructions()
+
+
 def build_server(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
 ) -> MCPServer:
@@ -163,7 +132,7 @@ def build_server(
     server = VaultgateServer(
         "vaultgate",
         version=__version__,
-        instructions=INSTRUCTIONS,
+        instructions=spelled_instructions(spelling),
         lifespan=lifespan,
         spelling=spelling,
     )

@@ -139,7 +139,9 @@ async def test_a_hung_obsidian_does_not_delay_initialize_over_stdio(hung_port: i
         started = time.perf_counter()
         async with Client(params) as client:
             initialized = time.perf_counter() - started
-            saved = await client.call_tool("mem_save", {"title": "t", "content": "still here"})
+            saved = await client.call_tool(
+                "memory", {"operation": "save", "title": "t", "content": "still here"}
+            )
 
     assert initialized < STDIO_INITIALIZE_BOUND
     assert not saved.is_error, text_of(saved)
@@ -174,10 +176,13 @@ async def test_without_a_key_memory_and_sdd_work_and_vault_tools_say_where_the_k
         port = int(emulator.https_url.rsplit(":", 1)[1])
         async with Client(serve(port, api_key=None)) as client:
             saved = await client.call_tool(
-                "mem_save", {"title": "Key missing", "content": "the server still starts"}
+                "memory",
+                {"operation": "save", "title": "Key missing", "content": "the server still starts"},
             )
-            found = await client.call_tool("mem_search", {"query": "starts"})
-            sdd = await client.call_tool("sdd_context_check", {"change_description": "key"})
+            found = await client.call_tool("memory", {"operation": "search", "query": "starts"})
+            sdd = await client.call_tool(
+                "memory", {"operation": "sdd_check", "change_description": "key"}
+            )
             listing = await list_daily(client)
             note = await client.call_tool("active_file", {"operation": "read"})
 

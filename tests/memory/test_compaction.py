@@ -192,7 +192,7 @@ def test_unknown_deleted_and_out_of_filter_ids_are_refused_by_name_and_nothing_i
     assert "unknown ids [999]" in message
     assert f"already deleted [{aged['old_q']}]" in message
     assert "older than 30 days" in message
-    assert "mem_compact without compact_ids" in message
+    assert "mem_compact(older_than_days=<days>) without compact_ids" in message
     assert store.count_observations() == 4
 
 

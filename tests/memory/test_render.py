@@ -309,7 +309,7 @@ def test_timeline_budget_keeps_the_nearest_neighbours() -> None:
 
     assert shown == [4, 5, 6, 7]  # the focus, then one before, one after, two before; in order
     assert "Token budget: 4 of 11 timeline entries" in text
-    assert "call mem_timeline on #8" in text
+    assert "call mem_timeline(observation_id=8)" in text
 
 
 # --- other texts ----------------------------------------------------------------------------

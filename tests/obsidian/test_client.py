@@ -154,7 +154,7 @@ async def test_missing_folder_is_not_found_and_names_the_parent(
 ) -> None:
     router.get("/vault/Projects/Old/").mock(return_value=error(404, 40400, "Not Found"))
 
-    with pytest.raises(NotFound, match=r"directory='Projects'") as caught:
+    with pytest.raises(NotFound, match=r'list_vault_files\(directory="Projects"\)') as caught:
         await client.list_directory("Projects/Old")
     assert caught.value.path == "Projects/Old"
     assert "list_vault_files" in str(caught.value)
@@ -300,7 +300,7 @@ async def test_missing_note_is_not_found_and_names_its_folder(
     with pytest.raises(NotFound) as caught:
         await client.read_note("Projects/x.md")
     assert caught.value.path == "Projects/x.md"
-    assert "list_vault_files with directory='Projects'" in str(caught.value)
+    assert 'list_vault_files(directory="Projects")' in str(caught.value)
 
 
 async def test_no_active_file_is_not_found_with_a_hint(
@@ -931,8 +931,8 @@ async def test_tls_failures_become_tls_errors_and_are_not_retried(
         pytest.param(40021, "vault-relative path", id="40021"),
         pytest.param(40070, "check the JsonLogic/DQL syntax", id="40070"),
         pytest.param(40090, "non-empty query", id="40090"),
-        pytest.param(40011, "queryType=jsonlogic", id="40011"),
-        pytest.param(40012, "queryType=jsonlogic", id="40012"),
+        pytest.param(40011, 'queryType="jsonlogic"', id="40011"),
+        pytest.param(40012, 'queryType="jsonlogic"', id="40012"),
         pytest.param(40015, "not valid JSON", id="40015"),
     ],
 )
@@ -954,7 +954,7 @@ async def test_a_folder_read_as_a_note_says_to_list_it(
         return_value=error(405, 40510, "Request method valid only for files")
     )
 
-    with pytest.raises(ObsidianAPIError, match="folder; use list_vault_files"):
+    with pytest.raises(ObsidianAPIError, match=r"folder; list_vault_files\(directory="):
         await client.read_note("Projects/")
 
 

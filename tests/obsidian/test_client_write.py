@@ -459,7 +459,7 @@ PATCH_ERRORS = [
         error(404, 40400, "Not Found"),
         NotFound,
         {"path": "Plan.md"},
-        "Use list_vault_files",
+        'list_vault_files(directory="")',
         id="404-on-4x-the-note",
     ),
 ]
@@ -558,7 +558,10 @@ async def test_delete_asks_for_permanence_only_where_the_plugin_trashes(
     ("answer", "expected", "hint"),
     [
         pytest.param(
-            error(404, 40400, "Not Found"), NotFound, "Use list_vault_files", id="404-missing"
+            error(404, 40400, "Not Found"),
+            NotFound,
+            r'list_vault_files\(directory="Projects"\)',
+            id="404-missing",
         ),
         pytest.param(
             error(405, 40500, "Method Not Allowed"),
@@ -803,7 +806,7 @@ async def test_an_unknown_command_says_to_list_them(
     with pytest.raises(NotFound) as caught:
         await client.execute_command("nope:x")
     assert caught.value.path == "nope:x"
-    assert str(caught.value) == "'nope:x' was not found. Use list_commands to see the command ids."
+    assert str(caught.value) == "'nope:x' was not found. list_commands() lists the command ids."
 
 
 async def test_a_command_that_throws_is_not_worth_a_blind_retry(

@@ -95,9 +95,8 @@ def test_a_full_window_ends_with_the_exact_call_that_reads_on() -> None:
     text, notice = body.split("\n\n")
     assert len(body) <= 1_000
     assert notice == (
-        f"Content truncated at {len(text):,} of 5,000 characters. Call get_vault_file (or vault "
-        "with operation='read') with filename='sdd/a/changes/b/spec.md' and "
-        f"startIndex={len(text)} to get more."
+        f"Content truncated at {len(text):,} of 5,000 characters. Call get_vault_file("
+        f'filename="sdd/a/changes/b/spec.md", startIndex={len(text)}) to get more.'
     )
 
 
@@ -157,7 +156,8 @@ def test_memory_part_keeps_whole_entries_within_its_budget_and_names_the_rest() 
     assert len(text) <= 4_000
     assert "Left out to stay small: mem_get_observations(ids=[3, 4, 5])" in text
     assert text.endswith(
-        "Showing 2 of 9 related observations. Use mem_search for more, or mem_get_observation #ID."
+        "Showing 2 of 9 related observations. Use mem_search(query=<words>) for more, or "
+        "mem_get_observation #ID."
     )
 
 

@@ -144,23 +144,26 @@ async def test_sdd_tools_have_the_contracted_parameters_defaults_and_hints(clien
     assert stage["enum"] == ["proposal", "spec", "design", "tasks", "verify"]
 
 
-@pytest.mark.parametrize(
-    "env",
-    [
-        pytest.param({}, id="compact-default"),
-        pytest.param({"VAULTGATE_TOOLS": "full", "VAULTGATE_READ_ONLY": "true"}, id="read-only"),
-    ],
-)
+@pytest.mark.parametrize("read_only", ["false", "true"])
 async def test_the_sdd_tools_are_offered_in_compact_and_in_read_only_servers(
-    env: dict[str, str],
+    read_only: str,
 ) -> None:
-    settings = Settings.from_env(
-        {"OBSIDIAN_API_KEY": "k", "VAULTGATE_MEMORY_DB": ":memory:", **env}
-    )
-    async with Client(build_server(settings)) as client:
-        names = {tool.name for tool in (await client.list_tools()).tools}
+    tools: dict[str, dict[str, Any]] = {}
+    for profile in ("compact", "full"):
+        settings = Settings.from_env(
+            {
+                "OBSIDIAN_API_KEY": "k",
+                "VAULTGATE_MEMORY_DB": ":memory:",
+                "VAULTGATE_TOOLS": profile,
+                "VAULTGATE_READ_ONLY": read_only,
+            }
+        )
+        async with Client(build_server(settings)) as client:
+            tools[profile] = {t.name: t.input_schema for t in (await client.list_tools()).tools}
 
-    assert set(SDD_TOOLS) <= names
+    memory_operations = tools["compact"]["memory"]["properties"]["operation"]["enum"]
+    assert {"sdd_context", "sdd_check"} <= set(memory_operations)
+    assert set(SDD_TOOLS) <= set(tools["full"])
 
 
 # --- sdd_get_context ------------------------------------------------------------------------
@@ -239,8 +242,8 @@ async def test_full_stays_within_the_budget_and_get_vault_file_reads_on_exactly(
     assert size(answer) <= BUDGET
     start = text.index("# Spec: everything")
     notice = next(line for line in text.splitlines() if line.startswith("Content truncated at"))
-    next_index = int(notice.rsplit("startIndex=", 1)[1].split()[0])
-    assert f"with filename='{path}' and startIndex={next_index} to get more." in notice
+    next_index = int(notice.rsplit("startIndex=", 1)[1].split(")")[0])
+    assert f'get_vault_file(filename="{path}", startIndex={next_index}) to get more.' in notice
     shown = text[start : text.index("\n\n" + notice)]
     rest = await call(
         client, "get_vault_file", filename=path, startIndex=next_index, maxLength=100_000
@@ -256,8 +259,7 @@ async def test_a_long_listing_is_cut_with_a_navigation_hint(client: Client) -> N
     assert "### vaultgate/" not in answer
     assert (
         "Showing 2 of 4 changes. Pass change=<slug> for one change, project=<name> for one "
-        "project; list every change with vault(operation='list', "
-        "directory='sdd/<project>/changes/')."
+        'project; list every change with list_vault_files(directory="sdd/<project>/changes/").'
     ) in answer
 
 
@@ -475,6 +477,7 @@ async def test_with_obsidian_unreachable_the_memory_part_still_answers(
             "OBSIDIAN_PROTOCOL": "http",
             "OBSIDIAN_PORT": str(port),
             "VAULTGATE_MEMORY_DB": ":memory:",
+            "VAULTGATE_TOOLS": "full",
         }
     )
     async with connected(settings) as client:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 
+import json
 import httpx
 import pytest
 import respx
@@ -270,7 +271,7 @@ async def test_a_denied_folder_answers_exactly_as_a_missing_one(router: respx.Ro
         with pytest.raises(NotFound) as caught:
             await client.list_directory(denied)
         assert str(caught.value) == str(missing.value).replace("Public/Nope", denied).replace(
-            "'Public'", repr(denied.removesuffix("/").rpartition("/")[0])
+            '"Public"', json.dumps(denied.removesuffix("/").rpartition("/")[0])
         )
     assert not [c for c in router.calls if "Private" in c.request.url.path]
 

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from vaultgate.calls import Raw, call
 from vaultgate.errors import InvalidMemoryInput, quoted
 from vaultgate.memory.models import SCOPES, Scope
 from vaultgate.unicode import lone_surrogate_at, replace_lone_surrogates
@@ -146,7 +147,7 @@ def normalize_session_id(value: str) -> str:
     if not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
         raise InvalidMemoryInput(
             f"session_id must be 1 to {MAX_SESSION_ID_CHARS} characters; use the id "
-            "mem_session_start returned."
+            f"{call('mem_session_start', project=Raw('<project>'))} returned."
         )
     if any(ord(ch) < 32 for ch in session_id):
         raise InvalidMemoryInput("session_id must not contain control characters.")
@@ -187,8 +188,8 @@ def unique_ids(ids: Sequence[int], *, maximum: int, name: str) -> tuple[int, ...
         )
     if any(i < 1 or i > MAX_ID for i in seen):
         raise InvalidMemoryInput(
-            f"{name} must hold observation ids from 1 to {MAX_ID} such as 12; mem_search "
-            "(an empty query lists the most recent) shows the ids that exist."
+            f"{name} must hold observation ids from 1 to {MAX_ID} such as 12; "
+            f"{call('mem_search', query='')} lists the most recent, with their ids."
         )
     return seen
 
@@ -198,8 +199,7 @@ def check_id(observation_id: int, *, name: str = "id") -> None:
     if not 1 <= observation_id <= MAX_ID:
         raise InvalidMemoryInput(
             f"{name} {_shown_number(observation_id)} is not an observation id: ids run from 1 "
-            f"to {MAX_ID}. Use mem_search (an empty query lists the most recent) to find the "
-            "ids that exist."
+            f"to {MAX_ID}. {call('mem_search', query='')} lists the most recent, with their ids."
         )
 
 
@@ -215,7 +215,7 @@ def check_days(older_than_days: int) -> None:
 def check_query(query: str) -> None:
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidMemoryInput(
-            f"The search query is {len(query):,} characters long; mem_search takes at most "
+            f"The search query is {len(query):,} characters long; a memory search takes at most "
             f"{MAX_QUERY_CHARS:,} and searches only its first 32 words. Pass a few distinctive "
             "words (a name, an error message, a topic), or an empty query to list the newest."
         )

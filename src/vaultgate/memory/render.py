@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from vaultgate.calls import Raw, call, offers
 from vaultgate.memory.models import (
     CompactResult,
     ContextData,
@@ -30,10 +31,33 @@ from vaultgate.paging import estimate_tokens, fit_count, navigation_hint
 DetailLevel = Literal["summary", "standard", "full"]
 
 SUMMARY_FOOTER = "Use detail_level: standard or full for more detail"
-SEARCH_HINT = "results. Use limit or mem_get_observation #ID for more."
-CONTEXT_HINT = "observations. Increase limit or use mem_get_observation #ID for details."
 TIMELINE_HINT = "observations in session."
-STALE_HINT = "stale observations. Compact these first, then call mem_compact again for the rest."
+
+
+def open_observation(id_text: object) -> str:
+    """How to read an observation in full: the seeds' words, ``mem_get_observation #12``,
+    where that tool is offered, else the call that does it (vaultgate.calls)."""
+    if offers("mem_get_observation"):
+        return f"mem_get_observation #{id_text}"
+    return call("mem_get_observation", id=Raw(str(id_text)))
+
+
+def search_hint() -> str:
+    return f"results. Use limit or {open_observation('ID')} for more."
+
+
+def context_hint() -> str:
+    return f"observations. Increase limit or use {open_observation('ID')} for details."
+
+
+def stale_hint() -> str:
+    again = call("mem_compact", older_than_days=Raw("<days>"))
+    return f"stale observations. Compact these first, then call {again} again for the rest."
+
+
+def _timeline_on(observation_id: int) -> str:
+    return f"call {call('mem_timeline', observation_id=observation_id)}"
+
 
 DEFAULT_MAX_TOKENS = 2_000
 CHARS_PER_TOKEN = 4  # paging.estimate_tokens: ceil(characters / 4)
@@ -169,21 +193,19 @@ def render_search(
     biggest_id = max((obs.id for obs in result.observations), default=0)
 
     def tail(shown: int) -> list[str]:
-        lines = [navigation_hint(shown, result.total, SEARCH_HINT)]
+        lines = [navigation_hint(shown, result.total, search_hint())]
         if shown < fetched:
             next_id = result.observations[shown].id
             lines.append(
-                budget_line(
-                    shown, fetched, max_tokens, "results", f"mem_get_observation #{next_id}"
-                )
+                budget_line(shown, fetched, max_tokens, "results", open_observation(next_id))
             )
         if detail_level == "summary" and fetched:
             lines.append(SUMMARY_FOOTER)
         return [line for line in lines if line]
 
     worst = [
-        f"Showing {result.total} of {result.total} {SEARCH_HINT}",
-        budget_line(fetched, fetched, max_tokens, "results", f"mem_get_observation #{biggest_id}"),
+        f"Showing {result.total} of {result.total} {search_hint()}",
+        budget_line(fetched, fetched, max_tokens, "results", open_observation(biggest_id)),
         SUMMARY_FOOTER,
     ]
     return fit_budget(head, entries, tail, worst, max_tokens).text
@@ -210,7 +232,7 @@ def _search_header(result: SearchResult, query: str, filters: str) -> str:
         if result.other_projects:
             line += (
                 f" {result.other_projects} match in other projects: search again without "
-                "project, or check the project's spelling with mem_stats."
+                f"project, or check the project's spelling with {call('mem_stats')}."
             )
         return line + extra
     if result.mode == "any":
@@ -245,7 +267,7 @@ def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens
     def tail(shown: int, edge: int | None) -> list[str]:
         lines = [navigation_hint(shown, timeline.total_in_session, TIMELINE_HINT)]
         if shown < fetched:
-            more = f"call mem_timeline on #{edge}" if edge is not None else "lower before/after"
+            more = _timeline_on(edge) if edge is not None else "lower before/after"
             lines.append(budget_line(shown, fetched, max_tokens, "timeline entries", more))
         if detail_level == "summary":
             lines.append(SUMMARY_FOOTER)
@@ -254,9 +276,7 @@ def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens
     biggest_id = max(obs.id for obs in ordered)
     worst = [
         f"Showing {fetched} of {timeline.total_in_session} {TIMELINE_HINT}",
-        budget_line(
-            fetched, fetched, max_tokens, "timeline entries", f"call mem_timeline on #{biggest_id}"
-        ),
+        budget_line(fetched, fetched, max_tokens, "timeline entries", _timeline_on(biggest_id)),
         SUMMARY_FOOTER,
     ]
     budget = max_tokens * CHARS_PER_TOKEN - sum(len(line) + 1 for line in (*head, *worst))
@@ -301,7 +321,7 @@ def _fit_focus(obs: Observation, entry: str, room: int) -> str:
     heading, _, content = entry.partition("\n")
     marker = (
         "[cut at {kept} of "
-        f"{len(content)} characters to fit max_tokens; mem_get_observation #{obs.id} "
+        f"{len(content)} characters to fit max_tokens; {open_observation(obs.id)} "
         "shows all of it]"
     )
     longest_marker = len(marker.format(kept=len(content)))
@@ -318,7 +338,8 @@ def _fit_focus(obs: Observation, entry: str, room: int) -> str:
 def render_context(data: ContextData, *, filters: str, detail_level: DetailLevel) -> str:
     title = "## Memory context" + (f" ({filters})" if filters else "")
     if not data.sessions and not data.observations and not data.prompts:
-        return f"{title}\nNo memories yet. Save one with mem_save."
+        save = call("mem_save", title=Raw("<title>"), content=Raw("<content>"))
+        return f"{title}\nNo memories yet. Save one with {save}."
     lines = [title]
     if data.sessions:
         lines.append("### Recent sessions")
@@ -339,7 +360,7 @@ def render_context(data: ContextData, *, filters: str, detail_level: DetailLevel
         lines.append("### Recent observations")
         for obs in data.observations:
             lines.append("- " + observation_entry(obs, detail_level, CONTEXT_OBSERVATION))
-    hint = navigation_hint(len(data.observations), data.total_observations, CONTEXT_HINT)
+    hint = navigation_hint(len(data.observations), data.total_observations, context_hint())
     if hint:
         lines.append(hint)
     if detail_level == "summary":
@@ -420,8 +441,9 @@ def render_stale(report: StaleReport, *, older_than_days: int, filters: str) -> 
     lines = [
         f"{plural(report.total, 'observation')} older than {plural(older_than_days, 'day')}"
         f"{where} (created before "
-        f"{report.cutoff}); review them, then call mem_compact again with compact_ids, and "
-        "a summary_title and summary_content that keep what still matters.",
+        f"{report.cutoff}); review them, then call "
+        f"{call('mem_compact', older_than_days=older_than_days, compact_ids=Raw('<ids>'))} "
+        "with a summary_title and summary_content that keep what still matters.",
         "ID | title | type | project | created",
     ]
     for stale in report.observations:
@@ -437,7 +459,7 @@ def render_stale(report: StaleReport, *, older_than_days: int, filters: str) -> 
     )
     ids = ",".join(str(stale.id) for stale in report.observations)
     lines.append(f'compact_ids: "[{ids}]"')
-    hint = navigation_hint(len(report.observations), report.total, STALE_HINT)
+    hint = navigation_hint(len(report.observations), report.total, stale_hint())
     if hint:
         lines.append(hint)
     return "\n".join(lines)

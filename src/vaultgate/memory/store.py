@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
+from vaultgate.calls import call
 from vaultgate.errors import (
     InvalidMemoryInput,
     MemoryBusy,
@@ -680,7 +681,8 @@ class MemoryStore:
         except OverflowError as exc:  # a number SQLite cannot hold, bound as a parameter
             raise InvalidMemoryInput(
                 f"A number in this request is too large for the memory store (at most "
-                f"{MAX_ID}); nothing was changed. Use the ids and counts mem_search shows."
+                f"{MAX_ID}); nothing was changed. Use the ids and counts "
+                f"{call('mem_search', query='')} shows."
             ) from exc
         except sqlite3.Error as exc:
             if is_busy(exc):

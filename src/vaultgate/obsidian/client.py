@@ -29,7 +29,7 @@ from urllib.parse import quote, unquote
 
 import httpx
 
-from vaultgate import markdown
+from vaultgate import calls, markdown
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     APIKeyMissing,
@@ -87,24 +87,33 @@ MAX_QUERY_URL_BYTES = 8_000
 
 ACTIVE_FILE = "the active file"
 _NO_ACTIVE_FILE = "No note is open in Obsidian; open one there, or give the note's vault path."
-_NO_SUCH_ROUTE = (
-    "The Local REST API has no such route; check the plugin version with get_server_info."
+# Placeholders in hints that name a call
+_WORDS, _PATH, _QUERY = calls.Raw("<words>"), calls.Raw("<path>"), calls.Raw("{...}")
+_NO_SUCH_ROUTE = calls.Later(
+    lambda: (
+        "The Local REST API has no such route; check the plugin version with "
+        f"{calls.call('get_server_info')}."
+    )
 )
 _INTERNAL_ERROR = "Obsidian hit an internal error; retry, or check Obsidian's developer console."
-_CONTENT_TYPE_REFUSED = (
-    "This Local REST API version does not accept that kind of query; "
-    "use search_vault with queryType=jsonlogic, or a simple search."
+_CONTENT_TYPE_REFUSED = calls.Later(
+    lambda: (
+        "This Local REST API version does not accept that kind of query; use "
+        f"{calls.call('search_vault', queryType='jsonlogic', query=_QUERY)}, or a simple search."
+    )
 )
-_PATCH_VERSION_REFUSED = (
-    "This plugin needs Markdown-Patch-Version with header-format PATCH requests. vaultgate "
-    "always sends it, so something on the way (a proxy?) dropped the header; report this "
-    "with the plugin version that get_server_info shows."
+_PATCH_VERSION_REFUSED = calls.Later(
+    lambda: (
+        "This plugin needs Markdown-Patch-Version with header-format PATCH requests. "
+        "vaultgate always sends it, so something on the way (a proxy?) dropped the header; report "
+        f"this with the plugin version that {calls.call('get_server_info')} shows."
+    )
 )
 _DESTINATION_REFUSED = (
     "Give the destination as a vault-relative path such as 'Archive/plan.md' (a trailing '/' "
     "moves the note into that folder)."
 )
-_HINTS_400: Mapping[int, str] = {
+_HINTS_400: Mapping[int, str | calls.Later] = {
     40005: (
         "The note's YAML frontmatter cannot be parsed, so the plugin will not patch it; read "
         "the note, fix its frontmatter block (or rewrite the note), then retry."
@@ -164,8 +173,13 @@ _PATCH_CONFLICT = (
     "note before retrying (an earlier attempt may have applied)."
 )
 _CHANGED_MEANWHILE = "The note changed while this was applied; read it again, then retry."
-_HINTS_405: Mapping[int, str] = {
-    40510: "That path is a folder; use list_vault_files to see what it contains.",
+_HINTS_405: Mapping[int, str | calls.Later] = {
+    40510: calls.Later(
+        lambda: (
+            f"That path is a folder; {calls.call('list_vault_files', directory=_PATH)} "
+            "shows what it contains."
+        )
+    ),
 }
 PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")
 _COMMAND_FAILED = (
@@ -177,10 +191,13 @@ _TEMPLATES_MISSING = (
     "the Templater plugin, both installed and enabled in Obsidian; this vault's Local REST "
     "API has no /templates/execute route."
 )
-_SMART_SEARCH_MISSING = (
-    "Semantic search needs the 'MCP Tools' companion plugin (jacksteamdev/obsidian-mcp-tools) "
-    "with Smart Connections installed and enabled in Obsidian; this vault's Local REST API has "
-    "no /search/smart route. Use search_vault or a simple search instead."
+_SMART_SEARCH_MISSING = calls.Later(
+    lambda: (
+        "Semantic search needs the 'MCP Tools' companion plugin "
+        "(jacksteamdev/obsidian-mcp-tools) with Smart Connections installed and enabled in "
+        "Obsidian; this vault's Local REST API has no /search/smart route. Use "
+        f"{calls.call('search_vault_simple', query=_WORDS)} instead."
+    )
 )
 
 _MARKDOWN_BODY: Mapping[str, str] = {"Content-Type": MARKDOWN}
@@ -323,8 +340,8 @@ class ObsidianClient:
         parent = path.rpartition("/")[0]
         return f"/vault/{encode_vault_path(path)}", _Call(
             path,
-            f"Use list_vault_files with directory={parent!r} to see what exists, or "
-            "search_vault_simple to find the note by name.",
+            f"{calls.call('list_vault_files', directory=parent)} shows what exists; "
+            f"{calls.call('search_vault_simple', query=_WORDS)} finds a note by its words.",
         )
 
     # --- searching ------------------------------------------------------------------------
@@ -337,12 +354,13 @@ class ObsidianClient:
             raise InvalidArgument(
                 f"The query is {len(query):,} characters ({encoded:,} once encoded for the URL it "
                 f"travels in); the plugin accepts about {MAX_QUERY_URL_BYTES:,}. Search for a "
-                "few distinctive words instead, or use search_vault with a JsonLogic query."
+                "few distinctive words instead, or use "
+                f"{calls.call('search_vault', query=calls.Raw('<JsonLogic>'))}."
             )
         response = await self._send(
             "POST",
             "/search/simple/",
-            _Call("/search/simple/", _NO_SUCH_ROUTE),
+            _Call("/search/simple/", str(_NO_SUCH_ROUTE)),
             params={"query": query, "contextLength": context_length},
             search=True,
         )
@@ -355,7 +373,7 @@ class ObsidianClient:
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         """A Dataview DQL TABLE query (plugin 1.4.0 up to, not including, 4.0.0)."""
         (await self.features()).require(
-            "dataview_search", action="search_vault with queryType=dataview"
+            "dataview_search", action=calls.call("search_vault", queryType="dataview")
         )
         return await self._structured_search(query, DQL_TYPE)
 
@@ -363,7 +381,7 @@ class ObsidianClient:
         response = await self._send(
             "POST",
             "/search/",
-            _Call("/search/", _NO_SUCH_ROUTE),
+            _Call("/search/", str(_NO_SUCH_ROUTE)),
             headers={"Content-Type": content_type},
             content=utf8(body, "the query"),
             search=True,
@@ -391,7 +409,7 @@ class ObsidianClient:
         response = await self._send(
             "POST",
             "/search/smart",
-            _Call("/search/smart", _SMART_SEARCH_MISSING, special=_smart_search_failure),
+            _Call("/search/smart", str(_SMART_SEARCH_MISSING), special=_smart_search_failure),
             headers={"Content-Type": MARKDOWN},
             content=utf8(body, "the query"),
             search=True,
@@ -401,7 +419,7 @@ class ObsidianClient:
     async def list_tags(self) -> list[dict[str, Any]]:
         """Every tag with its count (``{"name", "count"}``), plugin 3.5.0 and later."""
         (await self.features()).require("tags", action="Listing tags")
-        response = await self._send("GET", "/tags/", _Call("/tags/", _NO_SUCH_ROUTE))
+        response = await self._send("GET", "/tags/", _Call("/tags/", str(_NO_SUCH_ROUTE)))
         return list(parse_model(response, TagsAnswer, "the tag list").tags)
 
     # --- writing (never retried: see _send) ----------------------------------------------
@@ -475,7 +493,7 @@ class ObsidianClient:
         await self._send(
             "POST",
             f"/open/{encode_vault_path(path)}",
-            _Call(path, _NO_SUCH_ROUTE),
+            _Call(path, str(_NO_SUCH_ROUTE)),
             params={"newLeaf": "true" if new_leaf else "false"},
         )
 
@@ -483,7 +501,7 @@ class ObsidianClient:
 
     async def list_commands(self) -> list[dict[str, Any]]:
         """Every command Obsidian knows: ``[{"id", "name"}]``."""
-        response = await self._send("GET", "/commands/", _Call("/commands/", _NO_SUCH_ROUTE))
+        response = await self._send("GET", "/commands/", _Call("/commands/", str(_NO_SUCH_ROUTE)))
         answer = parse_model(response, CommandsAnswer, "the command list")
         return [command.model_dump() for command in answer.commands]
 
@@ -491,13 +509,15 @@ class ObsidianClient:
         """Run a command by id, e.g. ``editor:toggle-bold``."""
         if command_id.strip() in ("", ".", ".."):
             raise InvalidArgument(
-                f"{command_id!r} is not a command id; use list_commands to see the command ids."
+                f"{command_id!r} is not a command id; {calls.call('list_commands')} lists them."
             )
         # one URL segment: '/' and the rest encoded, ':' (in every plugin's ids) kept
         require_whole_characters(command_id, "commandId")
         segment = quote(command_id, safe=":")
-        call = _Call(command_id, "Use list_commands to see the command ids.", _command_failure)
-        await self._send("POST", f"/commands/{segment}/", call)
+        about = _Call(
+            command_id, f"{calls.call('list_commands')} lists the command ids.", _command_failure
+        )
+        await self._send("POST", f"/commands/{segment}/", about)
 
     # --- periodic notes (plugin < 5.0.2) --------------------------------------------------
 
@@ -620,8 +640,8 @@ def folder_not_found(directory: str) -> NotFound:
     parent = normalize_directory(directory).removesuffix("/").rpartition("/")[0]
     return NotFound(
         directory,
-        f"Use list_vault_files with the parent folder (directory={parent!r}) to see what "
-        "exists; folders with no files in them do not exist for Obsidian.",
+        f"{calls.call('list_vault_files', directory=parent)} shows what exists; folders with no "
+        "files in them do not exist for Obsidian.",
     )
 
 
@@ -660,9 +680,9 @@ def _error_for(response: httpx.Response, call: _Call) -> ObsidianError:
     if status >= 500:
         hint = _INTERNAL_ERROR
     elif status == 405:
-        hint = _HINTS_405.get(code or 0, "The Local REST API does not allow that on this path.")
+        hint = str(_HINTS_405.get(code or 0, "The Local REST API does not allow that here."))
     elif status == 400:
-        hint = _HINTS_400.get(code or 0, "")
+        hint = str(_HINTS_400.get(code or 0, ""))
     elif status == 412:
         hint = _CHANGED_MEANWHILE
     else:
@@ -802,8 +822,8 @@ def _template_failure(name: str) -> Callable[[httpx.Response], ObsidianError | N
                 return FeatureUnavailable("templates", _TEMPLATES_MISSING)
             return NotFound(
                 name,
-                "Give the template's vault path, e.g. 'Templates/Meeting.md'; use "
-                "list_vault_files to find it.",
+                "Give the template's vault path, e.g. 'Templates/Meeting.md'; "
+                f"{calls.call('list_vault_files', directory='Templates')} finds it.",
             )
         if status == 400:
             return ObsidianAPIError(
@@ -826,12 +846,13 @@ def _template_failure(name: str) -> Callable[[httpx.Response], ObsidianError | N
 
 def _smart_search_failure(response: httpx.Response) -> ObsidianError | None:
     if response.status_code == 404:
-        return FeatureUnavailable("smart_search", _SMART_SEARCH_MISSING)
+        return FeatureUnavailable("smart_search", str(_SMART_SEARCH_MISSING))
     if response.status_code == 503:
         _code, detail = _error_body(response)
         return FeatureUnavailable(
             "smart_search",
             f"Semantic search is unavailable ({detail}): the Smart Connections plugin must be "
-            "installed, enabled and done indexing in Obsidian. Use search_vault meanwhile.",
+            "installed, enabled and done indexing in Obsidian. Meanwhile use "
+            f"{calls.call('search_vault_simple', query=_WORDS)}.",
         )
     return None

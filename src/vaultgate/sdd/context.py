@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from vaultgate.calls import Raw, call
 from vaultgate.errors import InvalidArgument, InvalidMemoryInput, MemoryStoreError
 from vaultgate.memory.gateway import MemoryGateway
 from vaultgate.memory.models import SearchOptions
@@ -48,8 +49,8 @@ async def get_context(vault: SddVault, memory: MemoryGateway, request: ContextRe
     the answer (and, at summary, with the footer)."""
     if request.stage is not None and request.change is None:
         raise InvalidArgument(
-            f"stage={request.stage!r} needs change=<slug>. Call sdd_get_context without stage "
-            "to list the changes and their stages."
+            f"stage={request.stage!r} needs change=<slug>. Call {call('sdd_get_context')} "
+            "without stage to list the changes and their stages."
         )
     level = request.detail_level
     query = search_words(request.change) if request.change else ""
@@ -115,8 +116,8 @@ async def _list_changes(
     )
     more = "Pass change=<slug> for one change"
     more += ", project=<name> for one project" if project is None else ""
-    more += f"; list every change with vault(operation='list', directory='{inventory.folder}"
-    more += f"{project or '<project>'}/changes/')."
+    folder = f"{inventory.folder}{project or '<project>'}/changes/"
+    more += f"; list every change with {call('list_vault_files', directory=folder)}."
     hint = render.changes_hint(fitted.shown, len(scope), more)
     return "\n".join(part for part in (head, fitted.text, hint) if part)
 
@@ -134,7 +135,7 @@ async def _one_stage(
     if artifact is None:  # deleted between listing and reading
         raise InvalidArgument(
             f"{layout.stages[stage]} is gone (deleted since it was listed). Call "
-            f"sdd_get_context(change={layout.slug!r}) to see what the change has now."
+            f"{call('sdd_get_context', change=layout.slug)} to see what the change has now."
         )
     others = [s for s in layout.stages if s != stage]
     head = (
@@ -150,9 +151,7 @@ async def _one_stage(
         case "full":
             # The window takes what the head, the notice and the metadata block leave.
             longest = {"path": artifact.path, "stage": stage, **_widest_metadata(artifact.size)}
-            notice = render.READ_MORE.format(
-                end=artifact.size, total=artifact.size, path=artifact.path
-            )
+            notice = render.read_more_line(artifact.path, artifact.size, artifact.size)
             room = budget - len(head) - len(notice) - len(compact_json(longest)) - 4
             window = window_text(
                 artifact.content, start_index=0, max_length=max(render.MIN_WINDOW, room)
@@ -264,7 +263,8 @@ async def _check_vault(
     tail = [f"Not matching: {render.names(others)}."] if others else []
     room = budget - sum(len(line) + 1 for line in (*lines, *tail)) - RESERVE
     fitted = render.fit_changes(changes, level, qualified=True, budget=room, notes=notes)
-    more = "Add words to the description, pass project=, or call sdd_get_context(change=<slug>)."
+    one = call("sdd_get_context", change=Raw("<slug>"))
+    more = f"Add words to the description, pass project=, or call {one}."
     hint = render.changes_hint(fitted.shown, len(ranked), more)
     return "\n".join(part for part in (*lines, fitted.text, hint, *tail) if part)
 
@@ -324,8 +324,9 @@ def _find_change(inventory: Inventory, project: str | None, slug: str) -> Change
     if not found:
         known = render.names([c.slug if project else c.name for c in scope]) or "none yet"
         raise InvalidArgument(
-            f"No change {slug!r} in {where}. Changes there: {known}. Call sdd_get_context"
-            f"{f'(project={project!r})' if project else '()'} to see their stages."
+            f"No change {slug!r} in {where}. Changes there: {known}. Call "
+            f"{call('sdd_get_context', **({'project': project} if project else {}))} to see "
+            "their stages."
         )
     if len(found) > 1:
         projects = ", ".join(c.project for c in found)

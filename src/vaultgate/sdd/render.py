@@ -3,7 +3,7 @@
 Pure functions of loaded changes and memory search results. Snippets, detail levels and the
 summary footer are the memory renderer's (vaultgate.memory.render), so the two families read
 alike. Windows of artifact text come from paging.window_text; a cut window ends with a line that
-says exactly which get_vault_file call reads on, since the SDD tools take no startIndex.
+says exactly which call reads on, since the SDD tools take no startIndex.
 
 - summary: artifact file names and sizes, change slugs, observation titles.
 - standard: adds 500-character artifact excerpts and 200-character observation snippets.
@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from vaultgate.calls import Raw, call
 from vaultgate.memory.models import SearchResult
 from vaultgate.memory.render import (
     MEMORY_SNIPPET_FOR_SDD,
     SUMMARY_FOOTER,
     DetailLevel,
     observation_entry,
+    open_observation,
     plural,
     truncate,
 )
@@ -35,15 +37,21 @@ MEMORY_BUDGET = 4_000  # characters the memory part may take at most
 MIN_WINDOW = 200  # a window shorter than this is left out in favour of a pointer to read it
 LIST_NAMES = 20  # names listed in one line ("a, b, ... and N more")
 
-MEMORY_HINT = "related observations. Use mem_search for more, or mem_get_observation #ID."
-READ_MORE = (
-    "Content truncated at {end:,} of {total:,} characters. Call get_vault_file (or vault with "
-    "operation='read') with filename='{path}' and startIndex={end} to get more."
-)
-NOT_SHOWN = (
-    "({size:,} characters, not shown to keep this answer small. Read it with get_vault_file "
-    "(or vault with operation='read') and filename='{path}'.)"
-)
+
+def memory_hint() -> str:
+    more = call("mem_search", query=Raw("<words>"))
+    return f"related observations. Use {more} for more, or {open_observation('ID')}."
+
+
+def read_more_line(path: str, end: int, total: int) -> str:
+    """The line after cut text: the call that reads on from where it was cut."""
+    read_on = call("get_vault_file", filename=path, startIndex=end)
+    return f"Content truncated at {end:,} of {total:,} characters. Call {read_on} to get more."
+
+
+def not_shown(artifact: Artifact) -> str:
+    read = call("get_vault_file", filename=artifact.path)
+    return f"({artifact.size:,} characters, not shown to keep this answer small. Read it: {read}.)"
 
 
 def chars(count: int) -> str:
@@ -58,7 +66,7 @@ def names(items: Sequence[str], limit: int = LIST_NAMES) -> str:
 
 
 def read_more(path: str, window: Window) -> str:
-    return READ_MORE.format(end=window.end_index, total=window.total_length, path=path)
+    return read_more_line(path, window.end_index, window.total_length)
 
 
 def unavailable(reason: str) -> str:
@@ -138,7 +146,7 @@ def change_full(change: Change, *, qualified: bool, room: int, note: str = "") -
     """
     heading = f"### {_label(change, qualified)}{note}{_missing(change)}{_others(change)}"
     headers = [artifact_header(a) for a in change.artifacts]
-    pointers = [NOT_SHOWN.format(size=a.size, path=a.path) for a in change.artifacts]
+    pointers = [not_shown(a) for a in change.artifacts]
     # Reserve what each artifact costs even when its text is left out: header and pointer.
     left = (
         room
@@ -163,7 +171,7 @@ def window_body(artifact: Artifact, room: int) -> str | None:
     less than MIN_WINDOW characters of a longer text would fit."""
     if artifact.size <= room:
         return artifact.content
-    longest = len(READ_MORE.format(end=artifact.size, total=artifact.size, path=artifact.path))
+    longest = len(read_more_line(artifact.path, artifact.size, artifact.size))
     length = room - longest - 2
     if length < MIN_WINDOW:
         return None
@@ -237,22 +245,22 @@ def memory_section(
     ]
     ids = [obs.id for obs in result.observations]
     worst_tail = len(_left_out(ids)) + len(
-        f"Showing {result.total} of {result.total} {MEMORY_HINT}"
+        f"Showing {result.total} of {result.total} {memory_hint()}"
     )
     room = budget - len(heading) - worst_tail - 3
     shown = fit_count(entries, room, at_least_one=False)
     lines = [heading, *entries[:shown]]
     if shown < len(entries):
         lines.append(_left_out(ids[shown:]))
-    hint = navigation_hint(shown, result.total, MEMORY_HINT)
+    hint = navigation_hint(shown, result.total, memory_hint())
     if hint:
         lines.append(hint)
     return "\n".join(lines)
 
 
 def _left_out(ids: Sequence[int]) -> str:
-    listed = ", ".join(str(i) for i in ids)
-    return f"Left out to stay small: mem_get_observations(ids=[{listed}]) shows them in full."
+    shows = call("mem_get_observations", ids=list(ids))
+    return f"Left out to stay small: {shows} shows them in full."
 
 
 def memory_unavailable(reason: str) -> str:

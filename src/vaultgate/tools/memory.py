@@ -10,6 +10,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from vaultgate.calls import call
 from vaultgate.errors import InvalidMemoryInput
 from vaultgate.memory.inputs import normalize_type, optional_project, parse_id_list
 from vaultgate.memory.models import CompactRequest, Scope, SearchOptions
@@ -89,8 +90,10 @@ async def mem_session_start(
     return [
         text(
             f"{state} session {session.id!r} for project {session.project or '(none)'} "
-            f"(started {session.started_at}). Pass session_id={session.id!r} to mem_save, "
-            "mem_save_prompt and mem_session_end."
+            f"(started {session.started_at}). Pass it on: "
+            f"{call('mem_save', session_id=session.id)}, "
+            f"{call('mem_save_prompt', session_id=session.id)}, "
+            f"{call('mem_session_end', session_id=session.id)}."
         )
     ]
 

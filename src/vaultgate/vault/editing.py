@@ -7,10 +7,12 @@ answers with the patched section only, bounded.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from vaultgate import markdown
+from vaultgate.calls import call
 from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.patch import Operation, PatchRequest, TargetType
@@ -78,8 +80,16 @@ async def patch_note(client: ObsidianClient, path: str | None, spec: PatchSpec) 
     shown = "::".join(target) if isinstance(target, tuple) else target
     return (
         f"Patched {where}: {spec.operation} on {spec.target_type} {shown!r}.\n"
-        f"{_patched_part(document, spec.target_type, target)}"
+        f"{_patched_part(document, spec.target_type, target, _reader(path))}"
     )
+
+
+def _reader(path: str | None) -> Callable[[str], str]:
+    """The call that reads a section of the patched note in full (the open note has no
+    section reads: the whole note, then)."""
+    if path is None:
+        return lambda _section: call("get_active_file", maxLength=100_000)
+    return lambda section: call("get_vault_file", filename=path, section=section)
 
 
 async def _resolve_target(
@@ -114,7 +124,12 @@ async def _resolve_target(
         return tuple(part.strip() for part in target.split("::"))
 
 
-def _patched_part(document: str, target_type: TargetType, target: tuple[str, ...] | str) -> str:
+def _patched_part(
+    document: str,
+    target_type: TargetType,
+    target: tuple[str, ...] | str,
+    reader: Callable[[str], str],
+) -> str:
     """The patched heading section, block or frontmatter value, cut to a preview."""
     match target_type:
         case "heading":
@@ -141,8 +156,8 @@ def _patched_part(document: str, target_type: TargetType, target: tuple[str, ...
     if len(part) <= SECTION_PREVIEW:
         return part
     return (
-        f"{part[:SECTION_PREVIEW]}\n… ({len(part) - SECTION_PREVIEW:,} more chars in this part; "
-        "read it with get_vault_file and section=)"
+        f"{part[:SECTION_PREVIEW]}\n… ({len(part) - SECTION_PREVIEW:,} more chars in this part"
+        + (f"; {reader('::'.join(target))} reads it all)" if isinstance(target, tuple) else ")")
     )
 
 

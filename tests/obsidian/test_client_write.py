@@ -961,7 +961,7 @@ async def test_an_unknown_period_is_refused_before_sending(
             error(404, 40461, "Periodic note does not exist for the specified period."),
             NotFound,
             "'the daily note for 2026-03-07' was not found. It has not been created yet; "
-            "append_to_periodic_note creates it.",
+            'append_to_periodic_note(period="daily", content=<text>) creates it.',
             id="40461-no-note-yet",
         ),
         pytest.param(

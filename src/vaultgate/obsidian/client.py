@@ -788,9 +788,10 @@ def _periodic_failure(
             if code == 40460:
                 return NotFound(f"the {period} period", f"Use one of: {', '.join(PERIODS)}.")
             if code == 40461:
-                return NotFound(
-                    subject, "It has not been created yet; append_to_periodic_note creates it."
+                create = calls.call(
+                    "append_to_periodic_note", period=period, content=calls.Raw("<text>")
                 )
+                return NotFound(subject, f"It has not been created yet; {create} creates it.")
             return FeatureUnavailable(
                 "periodic_notes",
                 "This Local REST API has no /periodic/ route; read or write the periodic note "

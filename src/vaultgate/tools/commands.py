@@ -55,7 +55,7 @@ async def list_commands(
 @model_facing_errors
 async def execute_command(
     ctx: ToolContext,
-    commandId: Annotated[str, Field(description="A command id from list_commands.")],
+    commandId: Annotated[str, Field(description="A command id from the command list.")],
 ) -> Blocks:
     """Run an Obsidian command by id, as if picked from the command palette."""
     await app_state(ctx).client.execute_command(commandId)

@@ -45,9 +45,10 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
         if operation is not None:
             entry = by_name.get(operation.strip())
             if entry is None:
+                examples = ", ".join(repr(entry.callable_as) for entry in catalogue[:2])
                 raise InvalidArgument(
                     f"No operation or tool {operation!r}. Call discover() for the list; names "
-                    "look like 'vault.read', 'active_file.patch' or 'mem_search'."
+                    f"look like {examples}."
                 )
             return [text(entry.describe(read_only=read_only))]
         if category is not None and category not in categories:

@@ -50,7 +50,7 @@ ProjectFilter = Annotated[str | None, Field(description="Only this project; omit
 ScopeFilter = Annotated[Scope | None, Field(description="Only 'project' or 'personal' memories.")]
 SessionId = Annotated[
     str | None,
-    Field(description="From mem_session_start; omit to use the project's session of the day."),
+    Field(description="From a session start; omit to use the project's session of the day."),
 ]
 Detail = Annotated[
     DetailLevel,
@@ -101,7 +101,7 @@ async def mem_session_start(
 @model_facing_errors
 async def mem_session_end(
     ctx: ToolContext,
-    session_id: Annotated[str, Field(description="The id mem_session_start returned.")],
+    session_id: Annotated[str, Field(description="The id the session's start returned.")],
     summary: Annotated[
         str | None, Field(description="What the session achieved, for later sessions.")
     ] = None,

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from vaultgate.calls import Later, Raw, call
 from vaultgate.paging import compact_json, page_within_budget
 from vaultgate.tools.base import (
     READ_ONLY,
@@ -22,9 +23,11 @@ from vaultgate.tools.base import (
 from vaultgate.vault.search import QueryType
 
 STRUCTURED_RESULT_LIMIT = 1_000
-RESULT_CUT_NOTICE = (
-    "A row marked resultTruncated (length: its full size) was cut to stay small; "
-    "read the note with get_vault_file for all of it."
+RESULT_CUT_NOTICE = Later(
+    lambda: (
+        "A row marked resultTruncated (length: its full size) was cut to stay small; "
+        f"{call('get_vault_file', filename=Raw('<filename>'), format='json')} reads all of it."
+    )
 )
 
 BUDGET_NOTICE = (
@@ -101,7 +104,7 @@ async def search_vault(
         shown, limit=limit, offset=offset, budget=items_budget(), render=compact_json
     )
     cut = any("resultTruncated" in row for row in page.items)
-    return json_blocks(page.envelope("results", notice=RESULT_CUT_NOTICE if cut else None))
+    return json_blocks(page.envelope("results", notice=str(RESULT_CUT_NOTICE) if cut else None))
 
 
 @model_facing_errors

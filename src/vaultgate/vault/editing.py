@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vaultgate import markdown
-from vaultgate.calls import call
+from vaultgate.calls import Raw, call
 from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.patch import Operation, PatchRequest, TargetType
@@ -31,8 +31,8 @@ async def create_note(client: ObsidianClient, path: str, content: str, *, overwr
     existing = await client.note_size(path)
     if existing is not None and not overwrite:
         raise InvalidArgument(
-            f"{path!r} exists ({existing:,} chars). Pass overwrite=true to replace it, "
-            "or use append_to_vault_file."
+            f"{path!r} exists ({existing:,} chars). Pass overwrite=true to replace it, or "
+            f"add to it: {call('append_to_vault_file', filename=path, content=Raw('<text>'))}."
         )
     await client.write_note(path, content)
     if existing is None:

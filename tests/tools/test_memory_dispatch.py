@@ -1,0 +1,172 @@
+"""Every `memory` operation answers exactly what its mem_* / sdd_* tool answers, and leaves
+the database exactly as that tool leaves it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from tests.tools.conftest import EmulatorFactory, texts
+
+from vaultgate.config import Settings
+from vaultgate.emulator.runner import RunningEmulator
+from vaultgate.memory.store import MemoryStore
+from vaultgate.server import build_server
+from vaultgate.tools.dispatch import MEMORY_ROUTES
+
+pytestmark = pytest.mark.anyio
+
+# (operation, single tool, arguments): every operation, `get` both ways, compact both steps.
+CASES: list[tuple[str, str, dict[str, Any]]] = [
+    ("search", "mem_search", {"query": "cache", "detail_level": "summary", "limit": 2}),
+    ("timeline", "mem_timeline", {"observation_id": 3, "before": 1}),
+    ("get", "mem_get_observation", {"id": 1}),
+    ("get", "mem_get_observations", {"ids": [4, 1, 99]}),
+    ("context", "mem_context", {"project": "atlas", "limit": 2}),
+    (
+        "save",
+        "mem_save",
+        {
+            "title": "Cache 🗄 eviction 缓存",
+            "content": "LRU\r\nwith a TTL",
+            "project": "atlas",
+            "session_id": "s1",
+            "topic_key": "cache/eviction",
+        },
+    ),
+    ("update", "mem_update", {"id": 2, "title": "Renamed", "topic_key": ""}),
+    ("delete", "mem_delete", {"id": 3, "hard": True}),
+    ("session_start", "mem_session_start", {"project": "atlas", "session_id": "s2"}),
+    ("session_end", "mem_session_end", {"session_id": "s1", "summary": "done"}),
+    ("save_prompt", "mem_save_prompt", {"content": "please #1 50%", "session_id": "s1"}),
+    ("stats", "mem_stats", {"project": "atlas"}),
+    ("compact", "mem_compact", {"older_than_days": 30, "project": "atlas"}),
+    (
+        "compact",
+        "mem_compact",
+        {
+            "older_than_days": 30,
+            "project": "atlas",
+            "compact_ids": "[1, 2]",
+            "summary_title": "Cache, so far",
+            "summary_content": "LRU won.",
+        },
+    ),
+    ("sdd_context", "sdd_get_context", {"detail_level": "standard"}),
+    ("sdd_check", "sdd_context_check", {"change_description": "memory store"}),
+]
+TIME = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
+
+
+def seed(path: Path) -> None:
+    """Observations old enough to compact, in one session, with a prompt."""
+    long_ago = datetime.now(UTC) - timedelta(days=90)
+    store = MemoryStore.open(str(path), clock=lambda: long_ago)
+    try:
+        store.start_session("atlas", "s1", None)
+        for n, (title, kind) in enumerate(
+            [
+                ("Cache decision", "decision"),
+                ("Cache bug 🐛", "bugfix"),
+                ("Memory store uses FTS5", "discovery"),
+                ("Naming pattern", "pattern"),
+            ]
+        ):
+            store.save(title, f"{title}: detail {n}", type=kind, project="atlas", session_id="s1")
+        store.save_prompt("make the cache faster", project="atlas", session_id="s1")
+    finally:
+        store.close()
+
+
+def settings(emulator: RunningEmulator, db: Path) -> Settings:
+    assert emulator.https_url is not None
+    return Settings.from_env(
+        {
+            "OBSIDIAN_API_KEY": emulator.api_key,
+            "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
+            "OBSIDIAN_CERT": str(emulator.certificate_path),
+            "VAULTGATE_TOOLS": "full",  # both spellings offered: hints read the same
+            "VAULTGATE_MEMORY_DB": str(db),
+        }
+    )
+
+
+def normalized(text: str, db: Path) -> str:
+    """Times (each side writes at its own moment) and the database's own path blanked."""
+    return TIME.sub("<time>", text.replace(str(db), "<db>"))
+
+
+def rows(db: Path) -> dict[str, list[str]]:
+    """Every row of every table, times blanked."""
+    with sqlite3.connect(db) as conn:
+        tables = [
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        return {
+            table: [
+                TIME.sub("<time>", repr(row)) for row in conn.execute(f'SELECT * FROM "{table}"')
+            ]
+            for table in tables
+        }
+
+
+def test_the_cases_walk_every_memory_operation() -> None:
+    assert {operation for operation, _, _ in CASES} == set(MEMORY_ROUTES)
+
+
+@pytest.mark.parametrize(
+    ("operation", "tool", "arguments"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}-{n}") for n, case in enumerate(CASES)],
+)
+async def test_each_memory_operation_answers_as_its_single_tool(
+    tmp_path: Path,
+    emulator_factory: EmulatorFactory,
+    operation: str,
+    tool: str,
+    arguments: dict[str, Any],
+) -> None:
+    emulator = emulator_factory()
+    seed(tmp_path / "seed.db")
+    answers = []
+    for side, call in (
+        ("dispatcher", ("memory", {"operation": operation, **arguments})),
+        ("single", (tool, arguments)),
+    ):
+        db = tmp_path / f"{side}.db"
+        shutil.copy(tmp_path / "seed.db", db)
+        async with Client(build_server(settings(emulator, db))) as client:
+            result = await client.call_tool(*call)
+        answers.append((result.is_error, [normalized(t, db) for t in texts(result)]))
+
+    assert not answers[0][0], answers[0]
+    assert answers[0] == answers[1]
+    assert rows(tmp_path / "dispatcher.db") == rows(tmp_path / "single.db")
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        pytest.param({}, id="neither"),
+        pytest.param({"id": 1, "ids": [1]}, id="both"),
+        pytest.param({"ids": list(range(1, 12))}, id="more-than-ten"),
+    ],
+)
+async def test_get_takes_id_or_ids(
+    tmp_path: Path, emulator_factory: EmulatorFactory, arguments: dict[str, Any]
+) -> None:
+    seed(tmp_path / "memory.db")
+    server = build_server(settings(emulator_factory(), tmp_path / "memory.db"))
+    async with Client(server) as client:
+        result = await client.call_tool("memory", {"operation": "get", **arguments})
+
+    assert result.is_error
+    assert "ids" in texts(result)[0]

@@ -184,3 +184,25 @@ async def test_errors_and_navigation_name_calls_of_the_profile_in_use(
     for answer in compact:
         assert not NAMED.search(answer), answer
     assert json.dumps(compact, ensure_ascii=False) != json.dumps(full, ensure_ascii=False)
+
+
+async def test_discover_describes_operations_with_the_names_of_the_profile(tmp_path: Path) -> None:
+    described = {}
+    for profile in ("compact", "full"):
+        settings = Settings.from_env(
+            {
+                "OBSIDIAN_API_KEY": "k",
+                "OBSIDIAN_PROTOCOL": "http",
+                "OBSIDIAN_PORT": "9",
+                "VAULTGATE_TOOLS": profile,
+                "VAULTGATE_MEMORY_DB": str(tmp_path / "memory.db"),
+            }
+        )
+        async with Client(build_server(settings)) as client:
+            result = await client.call_tool("discover", {"operation": "memory.search"})
+        described[profile] = texts(result)[0]
+
+    assert 'Call: memory(operation="search", query=' in described["compact"]
+    assert "then memory.timeline on a hit" in described["compact"]
+    assert not NAMED.search(described["compact"])
+    assert "then mem_timeline on a hit" in described["full"]

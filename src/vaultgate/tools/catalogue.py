@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +61,32 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     },
     "delete_active_file": {},
     "show_file_in_obsidian": {"filename": "Projects/plan.md"},
+    "list_commands": {"filter": "bold"},
+    "execute_command": {"commandId": "editor:toggle-bold"},
+    "get_periodic_note": {"period": "daily", "date": "2026-11-21"},
+    "append_to_periodic_note": {"period": "daily", "content": "- 10:00 call\n"},
+    "execute_template": {"name": "Templates/Meeting.md", "arguments": {"topic": "Pricing"}},
+    "mem_search": {"query": "auth token refresh", "detail_level": "summary"},
+    "mem_timeline": {"observation_id": 42},
+    "mem_get": {"ids": [42, 43]},
+    "mem_get_observation": {"id": 42},
+    "mem_get_observations": {"ids": [42, 43]},
+    "mem_context": {"project": "vaultgate"},
+    "mem_save": {
+        "title": "Chose SQLite FTS5 for memory search",
+        "content": "Why: local, no server; trigram tokenizer for code identifiers.",
+        "type": "decision",
+        "project": "vaultgate",
+    },
+    "mem_update": {"id": 42, "title": "Chose SQLite FTS5 (with triggers)"},
+    "mem_delete": {"id": 42},
+    "mem_session_start": {"project": "vaultgate"},
+    "mem_session_end": {"session_id": "<id>", "summary": "Paging done; tests pass."},
+    "mem_save_prompt": {"content": "Make search faster"},
+    "mem_stats": {"project": "vaultgate"},
+    "mem_compact": {"older_than_days": 90, "project": "vaultgate"},
+    "sdd_get_context": {"change": "add-dispatchers"},
+    "sdd_context_check": {"change_description": "page the search results"},
 }
 
 PAGING_BY_PARAMETER = {
@@ -72,6 +98,9 @@ ERRORS = (
     "names the parameters; a missing note points at listing its folder; a feature your plugin "
     "version lacks names the version that has it; an unreachable Obsidian says how to check."
 )
+
+
+Rename = Callable[[str], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +116,12 @@ class Entry:
         doc = inspect.getdoc(self.route.tool) or ""
         return doc.split("\n\n", 1)[0].replace("\n", " ")
 
-    def line(self) -> str:
-        return f"{self.name}({self.route.describe_parameters()}) — {self.summary}"
+    def line(self, rename: Rename = str) -> str:
+        return f"{self.name}({self.route.describe_parameters()}) — {rename(self.summary)}"
 
-    def describe(self, *, read_only: bool) -> str:
-        lines = [f"{self.name} — {inspect.getdoc(self.route.tool) or ''}", ""]
+    def describe(self, *, read_only: bool, rename: Rename = str) -> str:
+        """The full description; ``rename`` spells the tools its docstring names."""
+        lines = [f"{self.name} — {rename(inspect.getdoc(self.route.tool) or '')}", ""]
         lines.append(f"Call: {self.example()}")
         if self.callable_as != self.name:
             lines.append(f"(In this server's tool set it is reached as {self.callable_as}.)")
@@ -174,10 +204,13 @@ def build_catalogue(
     for dispatcher, (routes, operations) in DISPATCHERS.items():
         for operation in operations:
             route = routes[operation]
+            category = next(
+                (category_of[t] for t in route.single_tools if t in category_of), "read"
+            )
             entries.append(
                 Entry(
                     name=f"{dispatcher}.{operation}",
-                    category=category_of.get(route.tool_name, "read"),
+                    category=category,
                     route=route,
                     callable_as=f"{dispatcher}.{operation}",
                     writes=route.writes,
@@ -185,7 +218,7 @@ def build_catalogue(
             )
     for single in singles:
         via = next(
-            (e.name for e in entries if e.route.tool_name == single.name and not e.route.fixed),
+            (e.name for e in entries if single.name in e.route.single_tools and not e.route.fixed),
             single.name,
         )
         reachable = single.name if single.name in registered else via

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -19,13 +20,14 @@ from vaultgate.tools.base import (
     model_facing_errors,
     text,
 )
-from vaultgate.tools.catalogue import Entry
+from vaultgate.tools.catalogue import Entry, Rename
 
 
 def make_discover(catalogue: list[Entry]) -> ToolFunction:
     """The discover tool over this server's catalogue (which depends on its tool profile)."""
     by_name = {entry.name: entry for entry in catalogue}
     categories = sorted({entry.category for entry in catalogue})
+    in_profile = _renamer(catalogue)
 
     @model_facing_errors
     async def discover(
@@ -50,13 +52,13 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
                     f"No operation or tool {operation!r}. Call discover() for the list; names "
                     f"look like {examples}."
                 )
-            return [text(entry.describe(read_only=read_only))]
+            return [text(entry.describe(read_only=read_only, rename=in_profile))]
         if category is not None and category not in categories:
             raise InvalidArgument(
                 f"No category {category!r}; the categories are: {', '.join(categories)}."
             )
         chosen = [e for e in catalogue if category is None or e.category == category]
-        lines = [_line(e, read_only) for e in chosen]
+        lines = [_line(e, read_only, in_profile) for e in chosen]
         page = page_within_budget(
             lines, limit=limit, offset=offset, budget=items_budget(), render=compact_json
         )
@@ -67,8 +69,23 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
     return discover
 
 
-def _line(entry: Entry, read_only: bool) -> str:
-    line = entry.line()
+def _renamer(catalogue: list[Entry]) -> Rename:
+    """Text with each single tool this profile reaches only through a dispatcher named as
+    that operation (``mem_timeline`` → ``memory.timeline``), so descriptions, written once
+    for every profile, name what the model can call."""
+    renamed = {e.name: e.callable_as for e in catalogue if e.callable_as != e.name}
+    if not renamed:
+        return lambda text: text
+    names = re.compile(
+        r"(?<![\w.])("
+        + "|".join(sorted(map(re.escape, renamed), key=len, reverse=True))
+        + r")(?!\w)"
+    )
+    return lambda text: names.sub(lambda found: renamed[found.group(1)], text)
+
+
+def _line(entry: Entry, read_only: bool, rename: Rename) -> str:
+    line = entry.line(rename)
     if entry.writes and read_only:
         return f"{line} [not available: read-only]"
     return line

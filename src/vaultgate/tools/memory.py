@@ -314,8 +314,8 @@ async def mem_get(
     id: Annotated[int | None, Field(description="One observation id, e.g. 42.")] = None,
     ids: Annotated[list[int] | None, Field(description="Up to 10 ids, e.g. [42, 43].")] = None,
 ) -> Blocks:
-    """Observations in full: id=42 answers as mem_get_observation, ids=[42, 43] (up to 10) as
-    mem_get_observations. The memory dispatcher's `get`; not a tool of its own."""
+    """Observations in full: one (id=42), or up to 10 (ids=[42, 43]) in the order given, with
+    the ids not found listed."""
     if (id is None) == (ids is None):
         raise InvalidMemoryInput(
             "Give id (one observation, e.g. id=42) or ids (up to 10, e.g. ids=[42, 43]), "

@@ -1,8 +1,10 @@
 """How much a tools/list answer costs, per VAULTGATE_TOOLS profile.
 
 Every conversation pays for the tool list before its first message, so its size is measured
-here (compact JSON characters, and tokens estimated as ceil(chars / 4)) next to the figure
-published for mcp-obsidian: about 2,000 tokens for its 15 tools.
+here: the compact JSON of each tool's name, description and inputSchema (what a host puts in
+the model's context; issue 10's measure, vaultgate.tools.schema.listed_characters), tokens
+estimated as ceil(chars / 4), and the whole wire answer (titles and annotations too), next
+to the figure published for mcp-obsidian: about 2,000 tokens for its 15 tools.
 """
 
 from __future__ import annotations
@@ -17,16 +19,13 @@ from mcp import Client
 from report import write_section
 from vaultgate.config import Settings
 from vaultgate.server import build_server
+from vaultgate.tools.schema import listed_characters
 
-PROFILES = [
-    ("compact (default)", "compact"),
-    ("full", "full"),
-    ("vault only: vault, active_file, discover, fetch", "vault,active_file,discover,fetch"),
-]
+PROFILES = [("compact (default)", "compact"), ("full", "full")]
 MCP_OBSIDIAN = ("mcp-obsidian (published figure)", 15, None, 2_000)
 
 
-async def measure(profile: str) -> tuple[int, int, int]:
+async def measure(profile: str) -> tuple[int, int, int, int]:
     settings = Settings.from_env(
         {"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile, "VAULTGATE_MEMORY_DB": ":memory:"}
     )
@@ -37,31 +36,34 @@ async def measure(profile: str) -> tuple[int, int, int]:
         separators=(",", ":"),
         ensure_ascii=False,
     )
-    return len(tools), len(wire), math.ceil(len(wire) / 4)
+    listed = listed_characters(tools)
+    return len(tools), listed, math.ceil(listed / 4), len(wire)
 
 
 async def main() -> int:
     rows = []
     for label, profile in PROFILES:
-        count, chars, tokens = await measure(profile)
-        rows.append(f"| {label} | {count} | {chars:,} | {tokens:,} |")
+        count, chars, tokens, wire = await measure(profile)
+        rows.append(f"| {label} | {count} | {chars:,} | {tokens:,} | {wire:,} |")
     name, count, _, tokens = MCP_OBSIDIAN
-    rows.append(f"| {name} | {count} | – | ≈ {tokens:,} |")
+    rows.append(f"| {name} | {count} | – | ≈ {tokens:,} | – |")
     body = "\n".join(
         [
             "## Tool list size",
             "",
-            "The `tools/list` answer per `VAULTGATE_TOOLS` profile: compact JSON characters and",
-            "tokens estimated as ⌈chars / 4⌉ (schemas tidied: no titles, no null unions). Rerun",
-            "with `python bench/tools_list.py`.",
+            "The `tools/list` answer per `VAULTGATE_TOOLS` profile: the compact JSON of each",
+            "tool's name, description and inputSchema (what the model's context holds; the",
+            "compact profile's bar is 6,000, held by a test), tokens estimated as ⌈chars / 4⌉,",
+            "and the whole wire answer with titles and annotations. Schemas are tidied: no",
+            "titles, no null unions, no null defaults. Rerun with `python bench/tools_list.py`.",
             "",
-            "| Profile | tools | characters | ≈ tokens |",
-            "| --- | ---: | ---: | ---: |",
+            "| Profile | tools | characters | ≈ tokens | whole answer |",
+            "| --- | ---: | ---: | ---: | ---: |",
             *rows,
             "",
-            "The compact profile reaches every note operation through `vault` and `active_file`",
-            "(with `discover` to explain them) and keeps the memory tools; `full` adds 30 single",
-            "tools for hosts that prefer them. The memory tools are most of the compact list.",
+            "The compact profile reaches every operation through `vault`, `active_file` and",
+            "`memory`, with `discover` to explain each (its parameters and an example call);",
+            "`full` adds every single tool under its own name for hosts that prefer them.",
         ]
     )
     write_section("tools", body)

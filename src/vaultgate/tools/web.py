@@ -25,24 +25,16 @@ FETCH_HINTS = ToolAnnotations(read_only_hint=True, open_world_hint=True)
 @model_facing_errors
 async def fetch(
     ctx: ToolContext,
-    url: Annotated[str, Field(description="An http(s) URL, e.g. 'https://example.com/docs'.")],
-    maxLength: Annotated[
-        int, Field(ge=1, le=MAX_LENGTH_LIMIT, description="Characters per window (1-100000).")
-    ] = 5_000,
-    startIndex: Annotated[
-        int, Field(ge=0, description="Where the window starts; use nextIndex.")
-    ] = 0,
-    raw: Annotated[
-        bool, Field(description="true: the page as served (HTML source), not converted.")
-    ] = False,
+    url: Annotated[str, Field(description="http(s) only; private addresses are refused.")],
+    maxLength: Annotated[int, Field(ge=1, le=MAX_LENGTH_LIMIT)] = 5_000,
+    startIndex: Annotated[int, Field(ge=0, description="Use nextIndex.")] = 0,
+    raw: Annotated[bool, Field(description="The HTML source, not markdown.")] = False,
 ) -> Blocks:
-    """Fetch a web page and read it as markdown, in windows of maxLength characters.
+    """A web page as markdown (raw=true: its HTML), in windows of maxLength characters.
 
-    A cut window is followed by {truncated, totalLength, startIndex, endIndex, nextIndex,
-    hasMore}; when hasMore is true, call again with the same url and startIndex=nextIndex (the
-    page is cached for a few minutes, so later windows are not downloaded again). Use raw=true
-    for the HTML source. Only http(s); local and private addresses, pages over 5 MB and
-    non-text content are refused.
+    A cut window is followed by {truncated, ..., nextIndex, hasMore}: call again with the same
+    url and startIndex=nextIndex (the page is cached meanwhile). Public http(s) text pages up
+    to 5 MB only.
     """
     text = await app_state(ctx).web.text(url, raw=raw)
     return window_blocks(render_text(text, max_length=maxLength, start_index=startIndex))

@@ -7,6 +7,7 @@ indexes the vault); memory is an in-RAM store filled through mem_save.
 from __future__ import annotations
 
 import dataclasses
+import json
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -292,22 +293,40 @@ async def test_stage_returns_one_artifact(
     assert "Memory store uses FTS5" in text  # the related memory part, at every level
 
 
-async def test_stage_at_full_is_shaped_like_get_vault_file(client: Client, sdd_vault: Path) -> None:
+async def test_a_whole_stage_at_full_is_shaped_like_get_vault_file(
+    client: Client, sdd_vault: Path
+) -> None:
     path = "sdd/vaultgate/changes/memory-store/design.md"
 
-    window, metadata, rest = texts(
+    window, rest = texts(  # whole: no metadata block, as get_vault_file
         await call(
             client, "sdd_get_context", change="memory-store", stage="design", detail_level="full"
         )
     )
 
-    content = (sdd_vault / path).read_text(encoding="utf-8")
-    assert window == content
-    assert metadata == (
-        f'{{"path":"{path}","stage":"design","truncated":false,"totalLength":{len(content)},'
-        f'"startIndex":0,"endIndex":{len(content)},"nextIndex":null,"hasMore":false}}'
-    )
+    assert window == (sdd_vault / path).read_text(encoding="utf-8")
     assert rest.startswith("SDD vaultgate/memory-store design.md")
+
+
+async def test_a_cut_stage_at_full_carries_the_metadata_block(
+    client: Client, sdd_vault: Path
+) -> None:
+    path = "sdd/atlas/changes/huge-spec/spec.md"
+
+    window, metadata, rest = texts(
+        await call(client, "sdd_get_context", change="huge-spec", stage="spec", detail_level="full")
+    )
+
+    content = (sdd_vault / path).read_text(encoding="utf-8")
+    end = json.loads(metadata)["endIndex"]
+    assert 0 < end < len(content)
+    assert metadata == (
+        f'{{"path":"{path}","stage":"spec","truncated":true,"totalLength":{len(content)},'
+        f'"startIndex":0,"endIndex":{end},"nextIndex":{end},"hasMore":true}}'
+    )
+    assert window.startswith(content[:end])
+    assert window[end:].lstrip("\n").startswith(f"Content truncated at {end:,} of")
+    assert rest.startswith("SDD atlas/huge-spec spec.md")
 
 
 @pytest.mark.parametrize(

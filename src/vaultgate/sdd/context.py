@@ -160,6 +160,8 @@ async def _one_stage(
             if window.has_more:
                 separator = "" if body.endswith("\n") else "\n"
                 body = f"{body}{separator}\n{render.read_more(artifact.path, window)}"
+            if not window.truncated:  # as get_vault_file: a whole artifact needs no metadata
+                return [body, head]
             metadata = {"path": artifact.path, "stage": stage, **window.metadata()}
             return [body, compact_json(metadata), head]
 

@@ -8,28 +8,44 @@ store's BEGIN IMMEDIATE + retry take over.
 
 The file is opened on the first call, not at server start: tools that never touch memory never
 create the file, and a bad VAULTGATE_MEMORY_DB breaks only the memory tools, with a message.
+
+Quiet moments: once the store is open, one daemon thread waits for IDLE_SECONDS without a call
+and then checkpoints the WAL (``MemoryStore.checkpoint``) while holding the same lock, so the
+checkpoint is never inside a request's transaction and no request pays for it (wal.py). A call
+that arrives meanwhile waits for it, as it would for another call.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
 import anyio.to_thread
 
 from vaultgate.memory.store import Clock, MemoryStore, utc_now
+from vaultgate.memory.wal import IDLE_SECONDS
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 
 class MemoryGateway:
-    def __init__(self, path: str, *, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, path: str, *, clock: Clock = utc_now, idle_seconds: float = IDLE_SECONDS
+    ) -> None:
         self.path = path
         self._clock = clock
+        self._idle_seconds = idle_seconds
         self._lock = threading.Lock()
+        self._quiet = threading.Condition(self._lock)  # the checkpointer waits on it
         self._store: MemoryStore | None = None
         self._closed = False
+        self._last_call: float | None = None  # when the last call ended, until checkpointed
+        self._checkpointer: threading.Thread | None = None
 
     async def run(self, operation: Callable[[MemoryStore], T]) -> T:
         """``operation(store)`` in a worker thread, holding the store's lock."""
@@ -42,7 +58,14 @@ class MemoryGateway:
                 raise RuntimeError("the memory gateway is closed")
             if self._store is None:
                 self._store = MemoryStore.open(self.path, clock=self._clock)
-            return operation(self._store)
+                if self._store.wal.path is not None:
+                    self._start_checkpointer()
+            try:
+                return operation(self._store)
+            finally:
+                if self._last_call is None:
+                    self._quiet.notify()  # the checkpointer waits for a call without a timeout
+                self._last_call = time.monotonic()
 
     async def aclose(self) -> None:
         """close() off the event loop: it may wait for a call still running."""
@@ -51,6 +74,36 @@ class MemoryGateway:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+            self._quiet.notify()
             if self._store is not None:
-                self._store.close()
+                self._store.close()  # checkpoints, and empties the -wal file if it can
                 self._store = None
+            checkpointer, self._checkpointer = self._checkpointer, None
+        if checkpointer is not None:
+            checkpointer.join()
+
+    def _start_checkpointer(self) -> None:
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_when_quiet, name="vaultgate-memory-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_when_quiet(self) -> None:
+        """The checkpointer thread: after each run of calls, wait until none came for
+        ``idle_seconds``, then checkpoint (under the lock, so between two calls)."""
+        with self._quiet:
+            while not self._closed:
+                if self._last_call is None:
+                    self._quiet.wait()
+                    continue
+                left = self._last_call + self._idle_seconds - time.monotonic()
+                if left > 0:
+                    self._quiet.wait(left)
+                    continue
+                self._last_call = None
+                if self._store is None:  # pragma: no cover - closed, and the loop ends
+                    continue
+                try:
+                    self._store.checkpoint()
+                except Exception:  # pragma: no cover - checkpoint logs sqlite3 errors itself
+                    log.exception("memory WAL checkpoint failed")

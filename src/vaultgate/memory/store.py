@@ -6,7 +6,9 @@ threads by itself: MemoryGateway (gateway.py) gives it to one worker thread at a
 Every write is one ``BEGIN IMMEDIATE`` transaction, repeated a few times if another process holds
 the lock (connection.retrying); every read that takes more than one statement runs in one read
 transaction, so a page and its count see the same snapshot. sqlite3 errors become
-MemoryStoreError here and nowhere else.
+MemoryStoreError here and nowhere else. WAL checkpoints run between transactions, never inside
+one (wal.py): after a commit that leaves the log at its bound, when the gateway finds the store
+idle (``checkpoint``), and on ``close``.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from vaultgate.memory.models import (
     Stats,
     Timeline,
 )
+from vaultgate.memory.wal import CHECKPOINT_BYTES, WalKeeper
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
@@ -90,16 +93,33 @@ def utc_now() -> datetime:
 class MemoryStore:
     """The memory store over one SQLite file (or ``:memory:``)."""
 
-    def __init__(self, conn: sqlite3.Connection, *, path: str, clock: Clock = utc_now) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        path: str,
+        clock: Clock = utc_now,
+        wal_checkpoint_bytes: int = CHECKPOINT_BYTES,
+    ) -> None:
         self._conn = conn
         self.path = path
         self._clock = clock
+        self.wal = WalKeeper(conn, checkpoint_bytes=wal_checkpoint_bytes)
 
     @classmethod
     def open(
-        cls, path: str, *, clock: Clock = utc_now, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+        cls,
+        path: str,
+        *,
+        clock: Clock = utc_now,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        wal_checkpoint_bytes: int = CHECKPOINT_BYTES,
     ) -> MemoryStore:
-        """Open (creating it if needed) and migrate the database at ``path``."""
+        """Open (creating it if needed) and migrate the database at ``path``.
+
+        ``wal_checkpoint_bytes``: the -wal file size at which a commit is followed by a
+        checkpoint (wal.py); tests and benchmarks choose another.
+        """
         try:
             conn = connect(path, busy_timeout_ms=busy_timeout_ms)
         except (sqlite3.Error, OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -124,13 +144,21 @@ class MemoryStore:
                 "it was. Tell the user to check that VAULTGATE_MEMORY_DB is a vaultgate memory "
                 "database in a folder they can write to."
             ) from exc
-        return cls(conn, path=path, clock=clock)
+        return cls(conn, path=path, clock=clock, wal_checkpoint_bytes=wal_checkpoint_bytes)
 
     @classmethod
     def in_memory(cls, *, clock: Clock = utc_now) -> MemoryStore:
         return cls.open(MEMORY, clock=clock)
 
+    def checkpoint(self) -> None:
+        """Copy what this store wrote from the WAL into the database file, and empty the -wal
+        file if no other connection is in the way. For quiet moments (MemoryGateway); never
+        blocks another process, never fails a request (wal.py)."""
+        self.wal.when_idle()
+
     def close(self) -> None:
+        """Checkpoint (emptying the -wal file if possible), then close the connection."""
+        self.wal.when_idle()
         self._conn.close()
 
     # --- sessions ---------------------------------------------------------------------------
@@ -660,7 +688,9 @@ class MemoryStore:
                 raise
             return result
 
-        return self._translate(lambda: retrying(attempt), "save the change")
+        result = self._translate(lambda: retrying(attempt), "save the change")
+        self.wal.after_commit()  # outside the transaction: the change is already committed
+        return result
 
     def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._conn

@@ -1,0 +1,149 @@
+"""The write-ahead log: checkpoints outside request transactions, and a bound on its size.
+
+By default SQLite checkpoints inside a commit: the commit that takes the WAL past 1,000 pages
+also copies them into the database file and syncs it, so whichever request made that commit
+pays for it (about 10 ms of a 28 ms compaction of 200 ids at 100,000 observations, issue 11).
+The store's WalKeeper turns that off on its connection (``wal_autocheckpoint = 0``) and
+checkpoints itself, always between transactions, never inside one:
+
+- **when idle**: MemoryGateway calls ``WalKeeper.when_idle`` after IDLE_SECONDS without a call
+  (gateway.py). PASSIVE copies every frame it can; then TRUNCATE, without waiting, empties the
+  file when no other connection is in the way.
+- **at the bound**: after a commit that leaves the -wal file at CHECKPOINT_BYTES or more (a
+  burst of writes with no quiet moment, or a script that uses the store without the gateway),
+  a PASSIVE checkpoint, then the request returns. The next write starts the log again from its
+  beginning, and ``journal_size_limit`` (KEEP_BYTES) has SQLite cut the file back to that size
+  when it does, so the file's size always tells how much the log holds.
+- **on close**: as when idle, so the -wal file does not linger.
+
+The bound: the -wal file stays under CHECKPOINT_BYTES plus one transaction's pages. 32 MiB
+because a checkpoint costs a sync of the database file and each page's write-back, and pages
+that many commits touch (the FTS segments, the index leaves) are written back once per
+checkpoint however often they changed: at 100,000 observations a save writes about 20 pages
+(85 KB of log), so the bound is met about every 400 saves, where SQLite's 1,000 pages were met
+every 50. The log also stays cheap to read through: SQLite searches the wal-index for a page one
+4,096-frame block (16 MiB of log) at a time, newest first, so at most two blocks here. And a
+burst's disk use stays small beside a database that is itself hundreds of megabytes by then.
+
+PASSIVE never waits for and never blocks another connection, so several processes on one file
+(VAULTGATE_MEMORY_DB) keep writing through any checkpoint; TRUNCATE is only tried with
+busy_timeout 0, and gives way at once. ``wal_autocheckpoint`` is a setting of each connection,
+not of the file: another vaultgate process checkpoints by these same rules (each checks the bound
+after its own commits, so the shared log is bounded as one process's is), and any other program
+on the file (the sqlite3 shell, an older vaultgate) keeps SQLite's default, so its own commits
+checkpoint every 1,000 pages. That is harmless here: the automatic checkpoint is PASSIVE too, it
+costs that program's commit and not ours, and every frame it copies is one our checkpoint skips.
+What no checkpoint can pass is a read transaction kept open in another process: the log restarts
+only when no reader still needs its frames, so such a reader can hold the file above the bound
+until it ends (the store's reads are one short transaction each).
+
+Nothing committed waits on a checkpoint: with synchronous=NORMAL a commit is written to the -wal
+file before COMMIT returns (a crash of the process cannot undo that; only a power cut can lose
+the last commits, as before), and a process that stops between checkpoints leaves a log that the
+next connection reads as it opens (SQLite rebuilds the log's index from it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from dataclasses import dataclass
+from typing import Literal
+
+log = logging.getLogger(__name__)
+
+CHECKPOINT_BYTES = 32 * 1024 * 1024
+KEEP_BYTES = 4 * 1024 * 1024
+IDLE_SECONDS = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """What one ``PRAGMA wal_checkpoint`` did."""
+
+    busy: bool  # another connection was in the way: the rest waits for a later checkpoint
+    frames: int  # frames in the log when it ran (0 after a TRUNCATE)
+    copied: int  # of those, the frames now in the database file
+
+    @property
+    def complete(self) -> bool:
+        return not self.busy and self.copied == self.frames
+
+
+def checkpoint(
+    conn: sqlite3.Connection, mode: Literal["PASSIVE", "TRUNCATE"] = "PASSIVE"
+) -> Checkpoint:
+    """Run one checkpoint on ``conn``, which must not be inside a transaction."""
+    busy, frames, copied = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+    return Checkpoint(busy=bool(busy), frames=int(frames), copied=int(copied))
+
+
+def wal_file(conn: sqlite3.Connection) -> str | None:
+    """The path of ``conn``'s -wal file, or None when it keeps no log (``:memory:``)."""
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        return None
+    for _seq, name, file in conn.execute("PRAGMA database_list"):
+        if name == "main" and file:
+            return f"{file}-wal"
+    return None  # pragma: no cover - a WAL database always has a file
+
+
+class WalKeeper:
+    """The checkpoints of one store's connection: at the bound, when idle, on close.
+
+    Every method runs between transactions, from the thread that holds the store. A failed
+    checkpoint is logged and loses nothing (the frames stay in the log for the next one), so
+    it never turns a committed save into an error.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, *, checkpoint_bytes: int = CHECKPOINT_BYTES):
+        """Take over ``conn``'s checkpoints: SQLite's automatic one is turned off."""
+        self._conn = conn
+        self.checkpoint_bytes = checkpoint_bytes
+        # Per connection, not per file: see the module's docstring for other processes.
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        # Below the bound, or a file left at its largest would look full after a restart.
+        keep = min(KEEP_BYTES, checkpoint_bytes // 4)
+        conn.execute(f"PRAGMA journal_size_limit = {keep:d}")
+        self.path = wal_file(conn)
+
+    def size(self) -> int:
+        """The -wal file's size in bytes (0 when there is none)."""
+        if self.path is None:
+            return 0
+        try:
+            return os.stat(self.path).st_size
+        except FileNotFoundError:
+            return 0
+
+    def after_commit(self) -> None:
+        """A write committed: checkpoint (PASSIVE) when the log has reached the bound."""
+        if self.size() >= self.checkpoint_bytes:
+            self._run(truncate=False)
+
+    def when_idle(self) -> None:
+        """A quiet moment (or closing): copy every frame into the database file, then empty
+        the -wal file if no other connection is in the way."""
+        if self.size() > 0:
+            self._run(truncate=True)
+
+    def _run(self, *, truncate: bool) -> None:
+        conn = self._conn
+        if conn.in_transaction:  # pragma: no cover - the store never calls it inside one
+            return
+        try:
+            done = checkpoint(conn, "PASSIVE")
+            if truncate and done.complete:
+                # Only empty the file when that needs no waiting: TRUNCATE would otherwise wait
+                # (busy_timeout) for other writers and readers, and hold off their writes.
+                wait_ms = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
+                conn.execute("PRAGMA busy_timeout = 0")
+                try:
+                    done = checkpoint(conn, "TRUNCATE")
+                finally:
+                    conn.execute(f"PRAGMA busy_timeout = {wait_ms:d}")
+        except sqlite3.Error as exc:
+            log.warning("memory WAL checkpoint failed (the log keeps every frame): %s", exc)
+            return
+        log.debug("memory WAL checkpoint: %s", done)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import BaseModel
@@ -89,7 +89,16 @@ class VaultgateServer(MCPServer):
                     refuse_unknown(call, arguments, accepted)
                 except InvalidArgument as exc:
                     raise ToolError(str(exc)) from exc
-            return await super().call_tool(name, arguments, context)
+            try:
+                return await super().call_tool(name, arguments, context)
+            except UnexpectedToolError:
+                raise
+            except ToolError as exc:
+                # The SDK prefixes a tool's own message with "Error executing tool <name>: ";
+                # the model knows which tool it called, and every error pays for the prefix.
+                if type(exc.__cause__) is ToolError:
+                    raise ToolError(str(exc.__cause__)) from exc.__cause__
+                raise
 
     async def list_tools(self) -> list[MCPTool]:
         return [

@@ -173,8 +173,15 @@ async def test_errors_and_navigation_name_calls_of_the_profile_in_use(
             ]
 
     compact, full = seen["compact"], seen["full"]
-    assert 'vault(operation="list", directory="Projects")' in compact[0]
-    assert 'list_vault_files(directory="Projects")' in full[0]
+    # the whole error: no "Error executing tool vault: " before it, one call that helps
+    assert compact[0] == (
+        "'Projects/Nope.md' was not found. "
+        'vault(operation="list", directory="Projects") shows what exists.'
+    )
+    assert full[0] == (
+        "'Projects/Nope.md' was not found. "
+        'list_vault_files(directory="Projects") shows what exists.'
+    )
     assert 'vault(operation="bulk_delete", pattern="Projects/**", dryRun=true)' in compact[1]
     assert 'bulk_delete_files(pattern="Projects/**", dryRun=true)' in full[1]
     assert 'vault(operation="append", filename="Welcome.md", content=<text>)' in compact[2]

@@ -7,9 +7,9 @@ note open in Obsidian changing between the check and the write, a folder path se
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Callable
 
-import json
 import httpx
 import pytest
 import respx

@@ -340,8 +340,7 @@ class ObsidianClient:
         parent = path.rpartition("/")[0]
         return f"/vault/{encode_vault_path(path)}", _Call(
             path,
-            f"{calls.call('list_vault_files', directory=parent)} shows what exists; "
-            f"{calls.call('search_vault_simple', query=_WORDS)} finds a note by its words.",
+            f"{calls.call('list_vault_files', directory=parent)} shows what exists.",
         )
 
     # --- searching ------------------------------------------------------------------------

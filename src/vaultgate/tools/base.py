@@ -13,7 +13,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import TextContent, ToolAnnotations
 
 from vaultgate.errors import VaultgateError
-from vaultgate.paging import compact_json
 from vaultgate.state import AppState
 from vaultgate.vault.documents import RenderedDocument
 
@@ -107,6 +106,6 @@ def json_blocks(value: str) -> Blocks:
     return [text(value)]
 
 
-def document_blocks(document: RenderedDocument) -> Blocks:
-    """A content response: the window (with its notice) and the window's metadata."""
-    return [text(document.body), text(compact_json(document.window.metadata()))]
+def window_blocks(document: RenderedDocument) -> Blocks:
+    """A windowed read: the content alone when it all fits, else the window and its metadata."""
+    return [text(part) for part in document.parts()]

@@ -18,8 +18,9 @@ from vaultgate.tools.base import (
     model_facing_errors,
     text,
     titled,
+    window_blocks,
 )
-from vaultgate.tools.read import Format, MaxLength, StartIndex, window_blocks
+from vaultgate.tools.read import Format, MaxLength, StartIndex
 from vaultgate.vault.documents import read_document, render_text
 
 PeriodName = Literal["daily", "weekly", "monthly", "quarterly", "yearly"]

@@ -18,10 +18,10 @@ from vaultgate.tools.base import (
     items_budget,
     json_blocks,
     model_facing_errors,
-    text,
     titled,
+    window_blocks,
 )
-from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, RenderedDocument, read_document
+from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_document
 from vaultgate.vault.listing import Layout, compile_glob, group_by_folder, listing_costs
 
 LIST_LIMIT_MAX = 1000
@@ -48,11 +48,6 @@ Format = Annotated[
 ListLayout = Annotated[
     Layout, Field(description="flat: 'files' paths; tree: 'folders' {folder: [names]}.")
 ]
-
-
-def window_blocks(document: RenderedDocument) -> Blocks:
-    """A windowed read: the content alone when it all fits, else the window and its metadata."""
-    return [text(part) for part in document.parts()]
 
 
 @model_facing_errors

@@ -14,8 +14,8 @@ from vaultgate.tools.base import (
     app_state,
     model_facing_errors,
     titled,
+    window_blocks,
 )
-from vaultgate.tools.read import window_blocks
 from vaultgate.vault.documents import MAX_LENGTH_LIMIT, render_text
 
 # Reads only, but from the open web: a world the server does not control.

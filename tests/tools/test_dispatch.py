@@ -20,7 +20,9 @@ from tests.tools.conftest import (
 )
 
 from vaultgate.emulator.runner import start_emulator
+from vaultgate.tools.catalogue import build_catalogue
 from vaultgate.tools.dispatch import ACTIVE_ROUTES, DISPATCHERS, VAULT_ROUTES
+from vaultgate.tools.registry import single_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -216,3 +218,17 @@ async def test_discover_lists_every_operation_and_pages(
     assert page["plugin"]["version"] == "5.1.0"
     assert "patchOperation" in described
     assert 'vault(operation="patch"' in described
+
+
+def test_discover_has_an_example_call_for_every_operation() -> None:
+    catalogue = build_catalogue(single_tools(), {"vault", "active_file", "memory"})
+
+    for entry in catalogue:
+        if "." not in entry.name:
+            continue
+        dispatcher, operation = entry.name.split(".")
+        described = entry.describe(read_only=False)
+        assert f'Call: {dispatcher}(operation="{operation}"' in described, entry.name
+        assert "<" not in entry.example(), f"{entry.name}: an example with placeholders"
+        for parameter in entry.route.parameters:
+            assert f"- {parameter.name} (" in described, (entry.name, parameter.name)

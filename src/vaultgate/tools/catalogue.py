@@ -81,7 +81,7 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "mem_update": {"id": 42, "title": "Chose SQLite FTS5 (with triggers)"},
     "mem_delete": {"id": 42},
     "mem_session_start": {"project": "vaultgate"},
-    "mem_session_end": {"session_id": "<id>", "summary": "Paging done; tests pass."},
+    "mem_session_end": {"session_id": "s-2026-11-23", "summary": "Paging done; tests pass."},
     "mem_save_prompt": {"content": "Make search faster"},
     "mem_stats": {"project": "vaultgate"},
     "mem_compact": {"older_than_days": 90, "project": "vaultgate"},

@@ -89,19 +89,40 @@ def test_the_default_bound_holds_through_a_burst_of_large_saves(
     store.close()
 
 
-def test_an_idle_gateway_checkpoints_and_empties_the_wal(tmp_path: Path) -> None:
+def frames_in_log(path: Path) -> int:
+    """How many frames the log holds now, as a PASSIVE checkpoint from another connection
+    reports it (asking again while the store's own checkpoint is running)."""
+    conn = sqlite3.connect(path)
+    busy = True
+    while busy:
+        busy, frames, _copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    conn.close()
+    return int(frames)
+
+
+def test_an_idle_gateway_copies_the_log_into_the_database_file(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     gateway = MemoryGateway(str(path), idle_seconds=0.05)
     for i in range(20):
         gateway.run_sync(lambda store, i=i: store.save(f"note {i}", f"body {i}"))
-    wal = Path(f"{path}-wal")
-    reader = sqlite3.connect(path)  # keeps the file open, so only a checkpoint can empty it
-    reader.execute("SELECT 1 FROM observations LIMIT 1").fetchall()
+    first_size = path.stat().st_size  # with no automatic checkpoint, little more than a header
 
-    assert eventually(lambda: wal.stat().st_size == 0)
-    assert reader.execute("SELECT count(*) FROM observations").fetchone()[0] == 20
-    assert gateway.run_sync(lambda store: store.count_observations()) == 20
-    reader.close()
+    assert eventually(lambda: path.stat().st_size > first_size)  # the idle checkpoint ran
+
+    gateway.run_sync(lambda store: store.save("one more", "after the quiet moment"))
+    one_save = frames_in_log(path)
+    assert 0 < one_save < 20  # the log started again from its beginning: one save's frames
+    assert gateway.run_sync(lambda store: store.count_observations()) == 21
+    gateway.close()
+
+
+def test_no_checkpoint_runs_before_a_quiet_moment(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    gateway = MemoryGateway(str(path), idle_seconds=3600)
+    for i in range(20):
+        gateway.run_sync(lambda store, i=i: store.save(f"note {i}", f"body {i}"))
+
+    assert frames_in_log(path) > 20  # every save still in the log: nothing checkpointed it
     gateway.close()
 
 
@@ -122,7 +143,9 @@ def test_closing_the_store_empties_the_wal_another_connection_still_has_open(
     reader.close()
 
 
-def test_a_reader_in_the_way_makes_the_checkpoint_give_way_not_fail(tmp_path: Path) -> None:
+def test_a_reader_in_the_way_makes_the_checkpoint_wait_for_later_not_fail(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "m.db"
     store = MemoryStore.open(str(path))
     store.save("first", "one")
@@ -131,13 +154,15 @@ def test_a_reader_in_the_way_makes_the_checkpoint_give_way_not_fail(tmp_path: Pa
     assert reader.execute("SELECT count(*) FROM observations").fetchone()[0] == 1
     store.save("second", "two")
 
-    store.checkpoint()  # the reader's snapshot still needs the log: it stays
+    held = store.checkpoint()  # the reader's snapshot still needs the log's older frames
 
-    assert store.wal.size() > 0
+    assert held is not None
+    assert not held.complete
     assert store.count_observations() == 2
     reader.execute("COMMIT")
-    store.checkpoint()
-    assert store.wal.size() == 0
+    done = store.checkpoint()
+    assert done is not None
+    assert done.complete
     reader.close()
     store.close()
 
@@ -145,8 +170,8 @@ def test_a_reader_in_the_way_makes_the_checkpoint_give_way_not_fail(tmp_path: Pa
 def test_an_in_memory_store_has_no_wal_to_keep() -> None:
     store = MemoryStore.in_memory()
     store.save("a", "b")
-    store.checkpoint()
 
+    assert store.checkpoint() is None
     assert store.wal.path is None
     assert store.wal.size() == 0
     store.close()

@@ -71,7 +71,7 @@ from vaultgate.memory.models import (
     Stats,
     Timeline,
 )
-from vaultgate.memory.wal import CHECKPOINT_BYTES, WalKeeper
+from vaultgate.memory.wal import CHECKPOINT_BYTES, Checkpoint, WalKeeper
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
@@ -150,15 +150,15 @@ class MemoryStore:
     def in_memory(cls, *, clock: Clock = utc_now) -> MemoryStore:
         return cls.open(MEMORY, clock=clock)
 
-    def checkpoint(self) -> None:
-        """Copy what this store wrote from the WAL into the database file, and empty the -wal
-        file if no other connection is in the way. For quiet moments (MemoryGateway); never
-        blocks another process, never fails a request (wal.py)."""
-        self.wal.when_idle()
+    def checkpoint(self) -> Checkpoint | None:
+        """Copy the WAL into the database file as far as other connections' reads allow
+        (PASSIVE), for quiet moments (MemoryGateway): never blocks another process and never
+        fails (wal.py). None when there was no log to copy, or the checkpoint failed."""
+        return self.wal.when_idle()
 
     def close(self) -> None:
-        """Checkpoint (emptying the -wal file if possible), then close the connection."""
-        self.wal.when_idle()
+        """Checkpoint, emptying the -wal file if no other connection is in the way; close."""
+        self.wal.before_close()
         self._conn.close()
 
     # --- sessions ---------------------------------------------------------------------------

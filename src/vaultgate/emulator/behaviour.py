@@ -145,6 +145,12 @@ class Behaviour:
         return self.at_least("4.0.3")
 
     @property
+    def backlinks_index(self) -> bool:
+        """4.0.3+ builds the backlinks index once per request; 4.0.0-4.0.2 scan every note's
+        links for each note they describe."""
+        return self.at_least("4.0.3")
+
+    @property
     def tags(self) -> bool:
         return self.features.has("tags")
 

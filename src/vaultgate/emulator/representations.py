@@ -97,20 +97,31 @@ def note_json(
     include_content: bool = True,
     backlinks: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
-    """The note-JSON object (also the data every JsonLogic query is evaluated against)."""
+    """The note-JSON object (also the data every JsonLogic query is evaluated against).
+
+    It does the work the plugin's ``getFileMetadataObject`` does for one note: the content
+    is read from the file when it is included, and the backlinks come from ``backlinks``
+    (one index for a whole search), else from a new index (4.0.3+) or a scan of every
+    note's links (4.0.0-4.0.2).
+    """
     note = state.note(path)
     result: dict[str, Any] = {
         "tags": list(note.meta.tags),
         "frontmatter": dict(note.meta.frontmatter),
         "stat": {"ctime": note.stat.ctime, "mtime": note.stat.mtime, "size": note.stat.size},
         "path": path,
-        "content": note.text if include_content else "",
+        "content": state.read_from_disk(path) if include_content else "",
     }
     if behaviour.links:
         resolved, unresolved = state.links(path, note.meta)
-        index = backlinks if backlinks is not None else state.backlinks_index()
+        if backlinks is not None:
+            linking = backlinks.get(path, [])
+        elif behaviour.backlinks_index:
+            linking = state.backlinks_index().get(path, [])
+        else:
+            linking = state.backlinks_of(path)
         result["links"] = resolved
-        result["backlinks"] = list(index.get(path, []))
+        result["backlinks"] = list(linking)
         if behaviour.unresolved_links:
             result["unresolvedLinks"] = unresolved
     return result

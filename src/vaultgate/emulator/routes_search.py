@@ -72,12 +72,16 @@ def _parse_json(body: bytes) -> Any:
 
 
 def _run_jsonlogic(context: EmulatorContext, query: Any) -> list[dict[str, Any]]:
+    """Each note's JSON, then the query on it, doing per note what the plugin version does:
+    before 4.0.3 every note's content is read; 4.0.0-4.0.2 also scan every note's links for
+    its backlinks; 4.0.3+ build the backlinks index once and read content only when the
+    query mentions "content"."""
     state = context.state
     behaviour = context.behaviour
     include_content = not behaviour.lazy_content or '"content"' in json.dumps(
         query, ensure_ascii=False, separators=(",", ":")
     )
-    backlinks = state.backlinks_index() if behaviour.links else None
+    backlinks = state.backlinks_index() if behaviour.backlinks_index else None
     results: list[dict[str, Any]] = []
     for path in state.markdown_files():
         try:

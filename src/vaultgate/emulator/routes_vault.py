@@ -6,7 +6,8 @@ the document map before any target is read; anything else gets the raw bytes.
 
 Files are found on disk, as the adapter's ``stat`` finds them, so a file under a hidden
 folder (``.obsidian/app.json``) is served; listings come from the index, which leaves
-hidden paths out, and so do note JSON and the document map (404 for a hidden file).
+hidden paths out, and so do note JSON and the document map (404 for a hidden file). A
+listing passes over the whole index, as the plugin's does (``listing.py``).
 The file's Content-Type and Content-Disposition are set before anything else is
 checked, so every later answer carries them, errors included: Express's ``res.json``
 keeps the Content-Type already set (adding ``charset=utf-8``), and for a type it cannot
@@ -20,6 +21,7 @@ from starlette.responses import Response
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import EmulatorContext, context_of
+from vaultgate.emulator.listing import has_files_below, list_directory
 from vaultgate.emulator.representations import (
     DOCUMENT_MAP,
     NOTE_JSON,
@@ -88,9 +90,11 @@ def serve(context: EmulatorContext, request: Request, segments: list[str]) -> Re
         path = "/".join(segments).removesuffix("/")
         if path and state.on_disk(path) == "file":
             return _serve_file(context, request, path, None)
-        entries = state.listing(path)
-        if entries or (path == "" and context.behaviour.empty_root_lists):
-            return json_response({"files": entries})
+        prefix = f"{path}/" if path else ""
+        if has_files_below(state, prefix) or not path:
+            entries = list_directory(state, prefix)
+            if entries or (path == "" and context.behaviour.empty_root_lists):
+                return json_response({"files": entries})
     found = split_url_target(state, segments)
     if found is None:
         raise ApiError(status=404)
@@ -101,7 +105,7 @@ def serve(context: EmulatorContext, request: Request, segments: list[str]) -> Re
 def _serve_legacy(context: EmulatorContext, request: Request, path: str) -> Response:
     """Before 3.6.0: only a trailing-slash path lists; anything else must be a file."""
     if path == "" or path.endswith("/"):
-        entries = context.state.listing(path.removesuffix("/"))
+        entries = list_directory(context.state, path)  # the path itself is the prefix
         if not entries:
             raise ApiError(status=404)
         return json_response({"files": entries})

@@ -1,13 +1,18 @@
 """The emulator's picture of the vault, like Obsidian's file index and metadata cache.
 
 The file list (every extension; dot-files and dot-folders such as ``.obsidian`` and
-``.trash`` left out) is built at start and by :meth:`EmulatorState.refresh`. Note text is
+``.trash`` left out) is built at start and by :meth:`EmulatorState.refresh`. Like Obsidian's
+``vault.getFiles()``, :meth:`EmulatorState.get_files` builds a new list of every file on each
+call, from a file map that holds the folders too: the plugin's handlers pay for that pass on
+every request that asks, and so does the emulator (see ``listing.py``). Note text is
 read from disk on demand and cached by ``(mtime_ns, size)``, so edits made behind the
 emulator's back are seen; new or deleted files are seen after ``refresh()`` (or after the
 write endpoints report them through :meth:`record_write` / :meth:`record_delete`).
 ``executed_commands`` and ``opened`` record what POST /commands/ and POST /open/ did, for
 tests to check.
-Link resolution and backlinks use the index as of the last change to it.
+Link resolution and backlinks use the index as of the last change to it. The resolved links
+of every note (Obsidian's ``metadataCache.resolvedLinks``) are kept; each question about
+backlinks walks them again, as the plugin does.
 """
 
 from __future__ import annotations
@@ -60,11 +65,26 @@ class _Cached:
     meta: NoteMeta | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class IndexedFile:
+    """A file in the index (Obsidian's ``TFile``): its vault path."""
+
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFolder:
+    """A folder in the index (Obsidian's ``TFolder``): its vault path, no trailing slash."""
+
+    path: str
+
+
 @dataclass(slots=True)
 class _Index:
     files: list[str] = field(default_factory=list)  # code-unit sorted
     file_set: frozenset[str] = frozenset()
-    children: dict[str, list[str]] = field(default_factory=dict)  # "" or "a/b/" -> entries
+    # Obsidian's vault.fileMap: every folder that holds a file, then every file
+    file_map: tuple[IndexedFile | IndexedFolder, ...] = ()
     by_lower_path: dict[str, list[str]] = field(default_factory=dict)
     by_lower_name: dict[str, list[str]] = field(default_factory=dict)  # "note.md", "note"
 
@@ -80,7 +100,7 @@ class EmulatorState:
         self.opened: list[tuple[str, bool]] = []  # POST /open/{path}: (path, newLeaf)
         self._lock = threading.Lock()
         self._texts: dict[str, _Cached] = {}
-        self._backlinks: dict[str, list[str]] | None = None
+        self._resolved: dict[str, list[str]] | None = None
         self._index = _Index()
         self.refresh()
 
@@ -99,7 +119,7 @@ class EmulatorState:
         if path not in self._index.file_set:
             self._install([*self._index.files, path])
         else:
-            self._backlinks = None
+            self._resolved = None
 
     def record_delete(self, path: str) -> None:
         """A file was removed through the API."""
@@ -111,7 +131,7 @@ class EmulatorState:
         index = _build_index(paths)
         with self._lock:
             self._index = index
-            self._backlinks = None
+            self._resolved = None
             self._texts = {p: c for p, c in self._texts.items() if p in index.file_set}
 
     @property
@@ -157,10 +177,10 @@ class EmulatorState:
     def markdown_files(self) -> list[str]:
         return [path for path in self._index.files if path.endswith(".md")]
 
-    def listing(self, directory: str) -> list[str]:
-        """One level of ``directory`` ('' for the root, else 'a/b'); [] when it has no files."""
-        key = f"{directory}/" if directory else ""
-        return self._index.children.get(key, [])
+    def get_files(self) -> list[IndexedFile]:
+        """Obsidian's ``vault.getFiles()``: a new list of every file, from a pass over the file
+        map (folders included), on every call."""
+        return [entry for entry in self._index.file_map if isinstance(entry, IndexedFile)]
 
     # --- file contents ----------------------------------------------------------------------
 
@@ -175,6 +195,12 @@ class EmulatorState:
 
     def read_text(self, path: str) -> str:
         return self.note(path).text
+
+    def read_from_disk(self, path: str) -> str:
+        """The note's text read from its file now, past the text cache: the plugin's
+        ``cachedRead``, paid for each note whose content a search or a note JSON includes."""
+        with open(os.path.join(self._root, path), "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
 
     def meta(self, path: str) -> NoteMeta:
         return self.note(path).meta
@@ -191,7 +217,7 @@ class EmulatorState:
                 text = handle.read().decode("utf-8", "replace")
             cached = _Cached(key, text)
             self._texts[path] = cached
-            self._backlinks = None
+            self._resolved = None
         if cached.meta is None:
             cached.meta = _parse_meta(cached.text)
         return Note(cached.text, cached.meta, _file_stat(st))
@@ -243,21 +269,35 @@ class EmulatorState:
                 resolved[target] = None
         return list(resolved), list(unresolved)
 
-    def backlinks_index(self) -> dict[str, list[str]]:
-        """Target path -> paths of the notes that link to it (Obsidian's resolvedLinks, turned)."""
-        cached = self._backlinks
+    def resolved_links(self) -> dict[str, list[str]]:
+        """Every note's resolved link targets, notes in index order (Obsidian's
+        ``metadataCache.resolvedLinks``); a note that cannot be read has none."""
+        cached = self._resolved
         if cached is not None:
             return cached
-        index: dict[str, list[str]] = {}
+        resolved: dict[str, list[str]] = {}
         for source in self.markdown_files():
             try:
                 targets, _ = self.links(source)
             except OSError:
-                continue
+                targets = []
+            resolved[source] = targets
+        self._resolved = resolved
+        return resolved
+
+    def backlinks_index(self) -> dict[str, list[str]]:
+        """Target path -> paths of the notes that link to it: one pass over every note's
+        resolved links, built anew on each call as the plugin's ``buildBacklinksIndex`` is."""
+        index: dict[str, list[str]] = {}
+        for source, targets in self.resolved_links().items():
             for target in targets:
                 index.setdefault(target, []).append(source)
-        self._backlinks = index
         return index
+
+    def backlinks_of(self, path: str) -> list[str]:
+        """The notes linking to ``path``, found by scanning every note's resolved links: what
+        4.0.0-4.0.2 do for each note they describe (so a vault-wide search is quadratic)."""
+        return [source for source, targets in self.resolved_links().items() if path in targets]
 
 
 def _file_stat(st: os.stat_result) -> FileStat:
@@ -301,16 +341,13 @@ def _scan(vault: Path) -> list[str]:
 
 def _build_index(paths: Iterable[str]) -> _Index:
     files = sorted(set(paths), key=js_sort_key)
-    children: dict[str, set[str]] = {}
+    folders: dict[str, None] = {}
     by_lower_path: dict[str, list[str]] = {}
     by_lower_name: dict[str, list[str]] = {}
     for path in files:
         parts = path.split("/")
-        prefix = ""
-        for part in parts[:-1]:
-            children.setdefault(prefix, set()).add(f"{part}/")
-            prefix = f"{prefix}{part}/"
-        children.setdefault(prefix, set()).add(parts[-1])
+        for depth in range(1, len(parts)):
+            folders.setdefault("/".join(parts[:depth]))
         lower = path.lower()
         by_lower_path.setdefault(lower, []).append(path)
         name = parts[-1].lower()
@@ -320,7 +357,7 @@ def _build_index(paths: Iterable[str]) -> _Index:
     return _Index(
         files=files,
         file_set=frozenset(files),
-        children={key: sorted(value, key=js_sort_key) for key, value in children.items()},
+        file_map=(*map(IndexedFolder, folders), *map(IndexedFile, files)),
         by_lower_path=by_lower_path,
         by_lower_name=by_lower_name,
     )

@@ -153,13 +153,20 @@ def accepted_parameters(
 
 
 async def dispatch(
-    ctx: ToolContext, dispatcher: str, operation: str, arguments: dict[str, Any]
+    ctx: ToolContext, dispatcher: str, operation: str, arguments: Mapping[str, Any]
 ) -> Blocks:
+    """Run ``operation`` with the dispatcher's ``arguments``: its parameters as the model
+    passed them (a dispatcher hands over its locals, so a new parameter cannot be left out),
+    those not given being None."""
     routes, _ = DISPATCHERS[dispatcher]
     route = routes[operation]
     if route.writes and app_state(ctx).settings.safety.read_only:
-        raise ReadOnlyMode(f"{dispatcher}(operation={operation!r})")
-    given = {name: value for name, value in arguments.items() if value is not None}
+        raise ReadOnlyMode(render_call(dispatcher, {"operation": operation}))
+    given = {
+        name: value
+        for name, value in arguments.items()
+        if value is not None and name not in ("ctx", "operation")
+    }
     return await route.call(ctx, operation, given)
 
 
@@ -207,47 +214,7 @@ async def vault(
     targetPath: str | None = None,
 ) -> Blocks:
     """Notes in the Obsidian vault; discover(operation="vault.<op>") explains an op."""
-    given = {
-        "filename": filename,
-        "directory": directory,
-        "recursive": recursive,
-        "pattern": pattern,
-        "layout": layout,
-        "limit": limit,
-        "offset": offset,
-        "format": format,
-        "maxLength": maxLength,
-        "startIndex": startIndex,
-        "section": section,
-        "query": query,
-        "queryType": queryType,
-        "contextLength": contextLength,
-        "folder": folder,
-        "maxMatchesPerFile": maxMatchesPerFile,
-        "folders": folders,
-        "excludeFolders": excludeFolders,
-        "content": content,
-        "overwrite": overwrite,
-        "patchOperation": patchOperation,
-        "targetType": targetType,
-        "target": target,
-        "contentType": contentType,
-        "createTargetIfMissing": createTargetIfMissing,
-        "permanent": permanent,
-        "source": source,
-        "destination": destination,
-        "exclude": exclude,
-        "dryRun": dryRun,
-        "confirmAll": confirmAll,
-        "prefix": prefix,
-        "period": period,
-        "date": date,
-        "name": name,
-        "arguments": arguments,
-        "createFile": createFile,
-        "targetPath": targetPath,
-    }
-    return await dispatch(ctx, "vault", operation, given)
+    return await dispatch(ctx, "vault", operation, locals())
 
 
 @model_facing_errors
@@ -270,23 +237,7 @@ async def active_file(
     commandId: str | None = None,
 ) -> Blocks:
     """The note open in Obsidian, or open one; discover(operation="active_file.<op>")."""
-    arguments = {
-        "format": format,
-        "maxLength": maxLength,
-        "startIndex": startIndex,
-        "content": content,
-        "patchOperation": patchOperation,
-        "targetType": targetType,
-        "target": target,
-        "contentType": contentType,
-        "createTargetIfMissing": createTargetIfMissing,
-        "permanent": permanent,
-        "filename": filename,
-        "newLeaf": newLeaf,
-        "filter": filter,
-        "commandId": commandId,
-    }
-    return await dispatch(ctx, "active_file", operation, arguments)
+    return await dispatch(ctx, "active_file", operation, locals())
 
 
 @model_facing_errors
@@ -321,32 +272,4 @@ async def memory(
     change_description: str | None = None,
 ) -> Blocks:
     """Memory across sessions, spec-driven context; discover(operation="memory.<op>")."""
-    arguments = {
-        "query": query,
-        "id": id,
-        "ids": ids,
-        "observation_id": observation_id,
-        "project": project,
-        "scope": scope,
-        "type": type,
-        "title": title,
-        "content": content,
-        "topic_key": topic_key,
-        "session_id": session_id,
-        "directory": directory,
-        "summary": summary,
-        "hard": hard,
-        "limit": limit,
-        "before": before,
-        "after": after,
-        "detail_level": detail_level,
-        "max_tokens": max_tokens,
-        "older_than_days": older_than_days,
-        "compact_ids": compact_ids,
-        "summary_title": summary_title,
-        "summary_content": summary_content,
-        "change": change,
-        "stage": stage,
-        "change_description": change_description,
-    }
-    return await dispatch(ctx, "memory", operation, arguments)
+    return await dispatch(ctx, "memory", operation, locals())

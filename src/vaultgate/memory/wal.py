@@ -3,9 +3,8 @@
 By default SQLite checkpoints inside a commit: the commit that takes the WAL past 1,000 pages
 also copies them into the database file and syncs it, so whichever request made that commit
 pays for it (the commit was 10 ms of a 28 ms compaction of 200 ids at 100,000 observations,
-issue 11).
-The store's WalKeeper turns that off on its connection (``wal_autocheckpoint = 0``) and
-checkpoints itself, always between transactions, never inside one:
+issue 11). The store's WalKeeper turns that off on its connection (``wal_autocheckpoint = 0``)
+and checkpoints itself, always between transactions, never inside one:
 
 - **when idle**: MemoryGateway calls ``MemoryStore.checkpoint`` after IDLE_SECONDS without a
   call (gateway.py): PASSIVE, which copies every frame it can into the database file.
@@ -22,27 +21,35 @@ moment does not empty the file (TRUNCATE): the next write would have to grow it 
 next compaction took longer (p50 25.4 ms against 23.4 ms; 150 of each, interleaved, at 100,000
 observations).
 
-The bound: the -wal file stays under CHECKPOINT_BYTES plus one transaction's pages. 32 MiB
-because a checkpoint costs a sync of the database file and each page's write-back, and pages
-that many commits touch (the FTS segments, the index leaves) are written back once per
-checkpoint however often they changed: at 100,000 observations a save writes about 20 pages
-(85 KB of log), so the bound is met about every 400 saves, where SQLite's 1,000 pages were met
-every 50. The log also stays cheap to read through: SQLite searches the wal-index for a page one
-4,096-frame block (16 MiB of log) at a time, newest first, so two or three blocks at most here.
-And a burst's disk use stays small beside a database that is itself hundreds of megabytes by
-then.
+The bound: the -wal file stays under CHECKPOINT_BYTES plus one transaction (a save writes about
+85 KB of log at 100,000 observations, but one that makes FTS5 merge index segments writes
+megabytes: 2 MiB in a test at 10,000). Why 32 MiB: a checkpoint syncs the database file and
+writes back every page the log holds, once however many commits changed it, so fewer, larger
+checkpoints cost less in all. The checkpoints inside a burst of 2,000 saves at 100,000
+observations took 0.34 s with a 16 MiB bound, 0.22 s with 32, 0.20 s with 64 and 0.15 s with
+128 (medians of 3): past 32 MiB the gain is small, while the file, and the wal-index SQLite
+searches for each page (one 4,096-frame block, 16 MiB of log, at a time), keep growing.
+SQLite's own 1,000 pages (4 MiB) checkpointed every 50 saves.
 
 PASSIVE never waits for and never blocks another connection, so several processes on one file
-(VAULTGATE_MEMORY_DB) keep writing through any checkpoint; TRUNCATE is only tried with
-busy_timeout 0, and gives way at once. ``wal_autocheckpoint`` is a setting of each connection,
-not of the file: another vaultgate process checkpoints by these same rules (each checks the bound
-after its own commits, so the shared log is bounded as one process's is), and any other program
-on the file (the sqlite3 shell, an older vaultgate) keeps SQLite's default, so its own commits
-checkpoint every 1,000 pages. That is harmless here: the automatic checkpoint is PASSIVE too, it
-costs that program's commit and not ours, and every frame it copies is one our checkpoint skips.
-What no checkpoint can pass is a read transaction kept open in another process: the log restarts
-only when no reader still needs its frames, so such a reader can hold the file above the bound
-until it ends (the store's reads are one short transaction each).
+(VAULTGATE_MEMORY_DB) keep writing through any checkpoint; TRUNCATE, on close, is tried with
+busy_timeout 0 and gives way at once. Each process checks the bound after its own commits, but
+the log only starts again at a write that begins after a checkpoint copied every frame, and while
+other processes write without a pause the next write has often begun already: 4 processes each
+saving 1,000 times as fast as they could, at 100,000 observations, took the file to 64-72 MiB,
+about twice the bound, restarting it every few hundred saves. A RESTART checkpoint after each
+of a process's own PASSIVE ones did no better: 67-78 MiB when it did not wait, 64-68 MiB when it
+waited, holding every writer off for up to 89 ms each time (0.6 s when it also had to copy what
+another process's checkpoint was still copying). So the store uses neither.
+
+``wal_autocheckpoint`` is a setting of each connection, not of the file: another vaultgate
+process checkpoints by these same rules, and any other program on the file (the sqlite3 shell,
+an older vaultgate) keeps SQLite's default, so its own commits checkpoint every 1,000 pages.
+That is harmless here: the automatic checkpoint is PASSIVE too, it costs that program's commits
+and not ours, and every frame it copies is one our checkpoints skip. What no checkpoint can pass
+is a read transaction kept open in another process: the log restarts only when no reader still
+needs its frames, so such a reader can hold the file above the bound until it ends (the store's
+own reads are one short transaction each).
 
 Nothing committed waits on a checkpoint: with synchronous=NORMAL a commit is written to the -wal
 file before COMMIT returns (a crash of the process cannot undo that; only a power cut can lose
@@ -127,13 +134,13 @@ class WalKeeper:
     def after_commit(self) -> Checkpoint | None:
         """A write committed: checkpoint (PASSIVE) when the log has reached the bound."""
         if self.size() >= self.checkpoint_bytes:
-            return self._run(truncate=False)
+            return self._run()
         return None
 
     def when_idle(self) -> Checkpoint | None:
         """A quiet moment: copy every frame it can into the database file (PASSIVE)."""
         if self.size() > 0:
-            return self._run(truncate=False)
+            return self._run()
         return None
 
     def before_close(self) -> Checkpoint | None:
@@ -142,15 +149,17 @@ class WalKeeper:
             return self._run(truncate=True)
         return None
 
-    def _run(self, *, truncate: bool) -> Checkpoint | None:
+    def _run(self, *, truncate: bool = False) -> Checkpoint | None:
+        """PASSIVE, which copies without blocking anyone; with ``truncate``, once every frame is
+        copied, TRUNCATE without waiting, which empties the file. Waiting (busy_timeout) would
+        hold this call, and hold off other writers, for as long; without it, TRUNCATE gives way
+        at once to any other writer or reader."""
         conn = self._conn
         if conn.in_transaction:  # pragma: no cover - the store never calls it inside one
             return None
         try:
             done = checkpoint(conn, "PASSIVE")
             if truncate and done.complete:
-                # Only empty the file when that needs no waiting: TRUNCATE would otherwise wait
-                # (busy_timeout) for other writers and readers, and hold off their writes.
                 wait_ms = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
                 conn.execute("PRAGMA busy_timeout = 0")
                 try:

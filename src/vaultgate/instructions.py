@@ -28,9 +28,10 @@ bounded so it never floods your context:
   call again with startIndex=nextIndex.
 Work from small to large: {call("list_vault_files")} or {call("search_vault_simple", query=words)}
 to find notes (to list a whole vault, {call("list_vault_files", recursive=True, layout="tree")}
-groups the files by folder and costs about 40% less), then {call("get_vault_file", filename=note, format="map")} to see a long note's
-headings, then {call("get_vault_file", filename=note, section="Parent::Child")} to read only
-the part you need. Paths are vault-relative, e.g. '{note}'.
+groups the files by folder and costs about 40% less), then
+{call("get_vault_file", filename=note, format="map")} to see a long note's headings, then
+{call("get_vault_file", filename=note, section="Parent::Child")} to read only the part you
+need. Paths are vault-relative, e.g. '{note}'.
 
 Memory keeps what you learn across sessions, in a local database. Find before you read, in
 three steps: {call("mem_search", query=words, detail_level="summary")} (ids, types, titles: a

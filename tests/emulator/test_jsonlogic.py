@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from vaultgate.emulator.jsonlogic import JsonLogicError, apply, is_sane_truthy, truthy
+from vaultgate.engine.jsonlogic import JsonLogicError, apply, is_sane_truthy, truthy
 
 from .conftest import Api
 

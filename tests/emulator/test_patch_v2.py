@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from vaultgate.emulator.instruction import Instruction, InvalidInstruction, parse_instruction
 from vaultgate.emulator.patch_v2 import (
     CannotApply,
     ContentPreexists,
@@ -16,6 +15,7 @@ from vaultgate.emulator.patch_v2 import (
     apply_instruction,
 )
 from vaultgate.emulator.representations import content_version
+from vaultgate.engine.instruction import Instruction, InvalidInstruction, parse_instruction
 from vaultgate.markdown import DUPLICATE_MARKER, parse_frontmatter
 
 ONE = "# One\n\nbody of one\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from vaultgate.emulator.simple_search import js_slice, parse_int
+from vaultgate.engine.simple_search import js_slice, parse_int
 
 from .conftest import Api, MakeApp, build_vault, client
 

@@ -8,7 +8,7 @@ import pytest
 
 from vaultgate.emulator import vaultfs
 from vaultgate.emulator.apierrors import ApiError
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.emulator.workspace import EmulatorState
 
 
 @pytest.fixture

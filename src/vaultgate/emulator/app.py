@@ -24,11 +24,11 @@ from vaultgate.emulator import (
     templates,
 )
 from vaultgate.emulator.apierrors import ApiError
-from vaultgate.emulator.behaviour import Behaviour
 from vaultgate.emulator.context import EmulatorConfig, EmulatorContext
 from vaultgate.emulator.middleware import PluginMiddleware
 from vaultgate.emulator.responses import error_response
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.emulator.workspace import EmulatorState
+from vaultgate.engine.behaviour import Behaviour
 
 __all__ = ["EmulatorConfig", "create_app", "emulator_state"]
 

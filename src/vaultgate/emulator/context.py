@@ -9,8 +9,8 @@ from pathlib import Path
 
 from starlette.requests import Request
 
-from vaultgate.emulator.behaviour import Behaviour
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.emulator.workspace import EmulatorState
+from vaultgate.engine.behaviour import Behaviour
 
 
 @dataclass(frozen=True)

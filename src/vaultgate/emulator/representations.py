@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 from vaultgate import markdown
-from vaultgate.emulator.behaviour import Behaviour
-from vaultgate.emulator.state import EmulatorState
 from vaultgate.emulator.urlpath import encode_uri
+from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.vault import Vault
 
 NOTE_JSON = "application/vnd.olrapi.note+json"
 DOCUMENT_MAP = "application/vnd.olrapi.document-map+json"
@@ -90,7 +90,7 @@ def content_version(text: str) -> str:
 
 
 def note_json(
-    state: EmulatorState,
+    state: Vault,
     path: str,
     behaviour: Behaviour,
     *,

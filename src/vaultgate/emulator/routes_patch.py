@@ -35,8 +35,6 @@ from vaultgate.emulator import vaultfs
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.bodies import Body, read_body
 from vaultgate.emulator.context import EmulatorContext
-from vaultgate.emulator.instruction import OPERATIONS, SCOPES, InvalidInstruction
-from vaultgate.emulator.instruction import parse_instruction as parse_v2
 from vaultgate.emulator.patch_v2 import (
     CannotApply,
     ContentPreexists,
@@ -47,6 +45,8 @@ from vaultgate.emulator.patch_v2 import (
 )
 from vaultgate.emulator.targets import TARGET_TYPES, Target
 from vaultgate.emulator.urlpath import decode_component
+from vaultgate.engine.instruction import OPERATIONS, SCOPES, InvalidInstruction
+from vaultgate.engine.instruction import parse_instruction as parse_v2
 from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter, apply_patch
 
 DEPRECATION = 'true; sunset-version="6.0"'

@@ -13,13 +13,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator import jsonlogic
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import EmulatorContext, context_of
-from vaultgate.emulator.dql import DqlError, run_dql
 from vaultgate.emulator.representations import note_json
 from vaultgate.emulator.responses import json_response
-from vaultgate.emulator.simple_search import (
+from vaultgate.engine import jsonlogic
+from vaultgate.engine.dql import DqlError, run_dql
+from vaultgate.engine.simple_search import (
     DEFAULT_CONTEXT_LENGTH,
     SimpleSearchOptions,
     parse_int,

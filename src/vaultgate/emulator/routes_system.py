@@ -12,10 +12,10 @@ from starlette.responses import Response
 
 from vaultgate.emulator import vaultfs
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.behaviour import Behaviour
 from vaultgate.emulator.context import EmulatorContext, context_of
 from vaultgate.emulator.responses import json_response
 from vaultgate.emulator.urlpath import decode_component, raw_path
+from vaultgate.engine.behaviour import Behaviour
 
 PLUGIN_ID = "obsidian-local-rest-api"
 CERT_NAME = "obsidian-local-rest-api.crt"

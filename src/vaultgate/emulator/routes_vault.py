@@ -21,7 +21,6 @@ from starlette.responses import Response
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import EmulatorContext, context_of
-from vaultgate.emulator.listing import has_files_below, list_directory
 from vaultgate.emulator.representations import (
     DOCUMENT_MAP,
     NOTE_JSON,
@@ -45,6 +44,7 @@ from vaultgate.emulator.targets import (
     split_url_target,
 )
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+from vaultgate.engine.listing import has_files_below, list_directory
 
 _DEPRECATION = 'true; sunset-version="6.0"'
 _PATCH_VERSION = "markdown-patch-version"

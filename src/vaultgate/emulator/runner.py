@@ -29,8 +29,8 @@ import uvicorn
 from starlette.applications import Starlette
 
 from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
-from vaultgate.emulator.state import EmulatorState
 from vaultgate.emulator.tls import make_self_signed_certificate
+from vaultgate.emulator.workspace import EmulatorState
 from vaultgate.serving import NotifyingServer, listen_tcp
 
 DEFAULT_HTTPS_PORT = 27124

@@ -30,7 +30,7 @@ from starlette.responses import Response
 from vaultgate import markdown
 from vaultgate.emulator.context import context_of
 from vaultgate.emulator.responses import json_response
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.engine.vault import Vault
 
 DEFAULT_LIMIT = 10
 _WORD = re.compile(r"\w+")
@@ -115,7 +115,7 @@ def _blocks(text: str) -> list[tuple[tuple[str, ...], str]]:
     return blocks
 
 
-def smart_search(state: EmulatorState, query: SmartQuery) -> list[dict[str, Any]]:
+def smart_search(state: Vault, query: SmartQuery) -> list[dict[str, Any]]:
     wanted = _words(query.query)
     if not wanted:
         return []

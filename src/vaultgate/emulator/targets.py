@@ -14,7 +14,7 @@ from typing import Any
 
 from vaultgate import markdown
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.engine.vault import Vault
 from vaultgate.errors import SectionNotFound
 
 TARGET_TYPES = ("heading", "block", "frontmatter")
@@ -47,7 +47,7 @@ class TargetRead:
     is_json: bool
 
 
-def split_url_target(state: EmulatorState, segments: Sequence[str]) -> tuple[str, Target] | None:
+def split_url_target(state: Vault, segments: Sequence[str]) -> tuple[str, Target] | None:
     """Walk back to the longest prefix of ``segments`` that is a file; the rest is a target."""
     for i in range(len(segments) - 1, 0, -1):
         head = segments[:i]

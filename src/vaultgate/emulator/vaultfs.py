@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.emulator.workspace import EmulatorState
 
 TRASH = ".trash"
 

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.engine.vault import Vault
 
 DEFAULT_CONTEXT_LENGTH = 100
 _PARSE_INT = re.compile(r"\s*([+-]?\d+)")
@@ -50,7 +50,7 @@ def parse_int(text: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def simple_search(state: EmulatorState, options: SimpleSearchOptions) -> list[dict[str, Any]]:
+def simple_search(state: Vault, options: SimpleSearchOptions) -> list[dict[str, Any]]:
     patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in options.query.split()]
     if not patterns:
         return []

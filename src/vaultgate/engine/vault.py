@@ -1,15 +1,14 @@
-"""The emulator's picture of the vault, like Obsidian's file index and metadata cache.
+"""The vault as Obsidian sees it: the file index, note texts, metadata and links.
 
 The file list (every extension; dot-files and dot-folders such as ``.obsidian`` and
-``.trash`` left out) is built at start and by :meth:`EmulatorState.refresh`. Like Obsidian's
-``vault.getFiles()``, :meth:`EmulatorState.get_files` builds a new list of every file on each
+``.trash`` left out) is built at start and by :meth:`Vault.refresh`. Like Obsidian's
+``vault.getFiles()``, :meth:`Vault.get_files` builds a new list of every file on each
 call, from a file map that holds the folders too: the plugin's handlers pay for that pass on
-every request that asks, and so does the emulator (see ``listing.py``). Note text is
+every request that asks, and so does the engine (see ``listing.py``). Note text is
 read from disk on demand and cached by ``(mtime_ns, size)``, so edits made behind the
-emulator's back are seen; new or deleted files are seen after ``refresh()`` (or after the
-write endpoints report them through :meth:`record_write` / :meth:`record_delete`).
-``executed_commands`` and ``opened`` record what POST /commands/ and POST /open/ did, for
-tests to check.
+engine's back are seen; new or deleted files are seen after ``refresh()`` (or after the
+writes in ``vaultfs.py`` report them through :meth:`Vault.record_write` /
+:meth:`Vault.record_delete`).
 Link resolution and backlinks use the index as of the last change to it. The resolved links
 of every note (Obsidian's ``metadataCache.resolvedLinks``) are kept; each question about
 backlinks walks them again, as the plugin does.
@@ -89,15 +88,12 @@ class _Index:
     by_lower_name: dict[str, list[str]] = field(default_factory=dict)  # "note.md", "note"
 
 
-class EmulatorState:
-    """Mutable vault state shared by every request (and by tests: ``active_file``)."""
+class Vault:
+    """One vault folder and its index, shared by every caller (thread-safe installs)."""
 
-    def __init__(self, vault: Path, *, active_file: str | None = None) -> None:
+    def __init__(self, vault: Path) -> None:
         self.vault = vault.resolve()
         self._root = str(self.vault)
-        self.active_file = active_file
-        self.executed_commands: list[str] = []  # POST /commands/{id}/, in order
-        self.opened: list[tuple[str, bool]] = []  # POST /open/{path}: (path, newLeaf)
         self._lock = threading.Lock()
         self._texts: dict[str, _Cached] = {}
         self._resolved: dict[str, list[str]] | None = None

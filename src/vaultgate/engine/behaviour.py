@@ -1,7 +1,8 @@
 """What the emulated plugin version does, in one place (NOTES.md §0 version table).
 
 Named features that the client also cares about come from ``obsidian/features.py``; the
-rest are emulator-only details of how a version answers (sort order, error codes, ...).
+rest are details of how a version answers (sort order, error codes, ...), read by the engine
+and by the emulator's HTTP face.
 """
 
 from __future__ import annotations

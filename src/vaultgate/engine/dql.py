@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vaultgate.emulator.state import EmulatorState
+from vaultgate.engine.vault import Vault
 
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -372,7 +372,7 @@ def _length(value: Any) -> int:
 # --- evaluation -----------------------------------------------------------------------------
 
 
-def _page(state: EmulatorState, path: str) -> _Page:
+def _page(state: Vault, path: str) -> _Page:
     meta = state.meta(path)
     stat = state.stat(path)
     fields: dict[str, Any] = dict(meta.frontmatter)
@@ -428,7 +428,7 @@ def _field_sort_key(name: str) -> Callable[[_Page], tuple[int, Any]]:
     return lambda page: _sort_key(page.get(name))
 
 
-def run_dql(state: EmulatorState, text: str) -> list[dict[str, Any]]:
+def run_dql(state: Vault, text: str) -> list[dict[str, Any]]:
     """Evaluate ``text``; DqlError when it is not a supported TABLE query."""
     query = _Parser(text).parse()
     pages = [_page(state, path) for path in state.markdown_files()]

@@ -6,21 +6,21 @@ its first segment below it (a folder keeps its '/'), drops duplicates and sorts.
 GET that is not a file first asks whether any file lies below the path at all, with a second
 ``getFiles()``. So one listing costs the same for a folder of one note as for the root, in
 proportion to the whole vault: about 9 ms on 20,000 notes in Obsidian, and a walk of 2,000
-folders 18-21 s, since the plugin answers one request at a time. The emulator does the same
+folders 18-21 s, since the plugin answers one request at a time. The engine does the same
 work per request, so benchmarks and tests meet the cost a client meets in Obsidian.
 """
 
 from __future__ import annotations
 
-from vaultgate.emulator.state import EmulatorState, js_sort_key
+from vaultgate.engine.vault import Vault, js_sort_key
 
 
-def has_files_below(state: EmulatorState, prefix: str) -> bool:
+def has_files_below(state: Vault, prefix: str) -> bool:
     """Whether any file's path starts with ``prefix`` ('' or 'a/b/'): the 3.6.0+ check."""
     return any(file.path.startswith(prefix) for file in state.get_files())
 
 
-def list_directory(state: EmulatorState, prefix: str) -> list[str]:
+def list_directory(state: Vault, prefix: str) -> list[str]:
     """The names one level below ``prefix`` ('' or 'a/b/'), folders ending in '/', sorted by
     UTF-16 code units as JavaScript sorts; [] when no file lies below it."""
     paths = [file.path for file in state.get_files()]

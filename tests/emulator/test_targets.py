@@ -8,7 +8,7 @@ from urllib.parse import quote
 import pytest
 
 from vaultgate import markdown
-from vaultgate.emulator.targets import Target, heading_addresses, read_target
+from vaultgate.engine.targets import Target, heading_addresses, read_target
 
 from .conftest import Api
 

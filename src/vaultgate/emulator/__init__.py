@@ -10,10 +10,11 @@ codes (``vaultgate.engine.behaviour``).
 
 Reads live in ``routes_vault.py`` and ``routes_search.py``; whole-file writes (PUT, POST,
 DELETE, MOVE, COPY) in ``routes_write.py``; PATCH and targeted PUT/POST in
-``routes_patch.py`` (1.x engine: ``vaultgate.patching``; 5.x JSON instructions:
-``vaultgate.engine.instruction`` and ``patch_v2.py``); ``/periodic/`` in ``periodic.py``;
+``routes_patch.py`` (1.x engine: ``vaultgate.patching``; 5.x JSON instructions: the
+engine's ``instruction.py`` and ``patch_v2.py``); ``/periodic/`` in ``periodic.py``;
 commands and ``/open/`` in ``routes_system.py``; the companion plugin in ``smart.py`` and
-``templates.py``. Every change to the vault folder goes through ``vaultfs.py``.
+``templates.py``. Every change to the vault folder goes through the engine's
+``vaultfs.py``; engine errors become the plugin's answers in ``apierrors.py``.
 """
 
 from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state

@@ -18,8 +18,8 @@ from starlette.requests import Request
 
 from vaultgate.emulator.apierrors import ApiError
 from vaultgate.emulator.context import EmulatorContext
-from vaultgate.emulator.targets import TARGET_TYPES, Target, split_url_target
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+from vaultgate.engine.targets import TARGET_TYPES, Target, split_url_target
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,14 +1,26 @@
 """The plugin's error answers: ``{"message", "errorCode"}`` with status ``errorCode // 100``.
 
 Handlers raise ApiError; one exception handler in ``app.py`` turns it into the JSON body.
+The engine's errors become ApiErrors here (:func:`from_engine`): by that handler, or sooner
+(:func:`engine_errors`) where a handler adds headers to whatever error it meets.
 The canned sentences are the plugin's own (constants.ts), so clients that show them to a
 person see what the real server says.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import IntEnum
 from http import HTTPStatus
+
+from vaultgate.engine.errors import (
+    DiskFailed,
+    EngineError,
+    InvalidFrontmatter,
+    NotFound,
+    PathRefused,
+)
 
 
 class ErrorCode(IntEnum):
@@ -165,6 +177,28 @@ class ApiError(Exception):
 
     def body(self) -> dict[str, object]:
         return {"message": self.message, "errorCode": self.error_code}
+
+
+def from_engine(error: EngineError) -> ApiError:
+    """The plugin's answer to what the engine reports."""
+    if isinstance(error, PathRefused):
+        return ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
+    if isinstance(error, NotFound):
+        return ApiError(status=404)
+    if isinstance(error, InvalidFrontmatter):
+        return ApiError(ErrorCode.INVALID_FRONTMATTER)
+    if isinstance(error, DiskFailed):
+        return ApiError(status=500, detail=error.reason)
+    return ApiError(status=500, detail=str(error))
+
+
+@contextmanager
+def engine_errors() -> Iterator[None]:
+    """Engine errors raised inside leave as the ApiErrors they map to."""
+    try:
+        yield
+    except EngineError as error:
+        raise from_engine(error) from error
 
 
 def _canned(error_code: int) -> str | None:

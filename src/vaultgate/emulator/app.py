@@ -23,12 +23,13 @@ from vaultgate.emulator import (
     smart,
     templates,
 )
-from vaultgate.emulator.apierrors import ApiError
+from vaultgate.emulator.apierrors import ApiError, from_engine
 from vaultgate.emulator.context import EmulatorConfig, EmulatorContext
 from vaultgate.emulator.middleware import PluginMiddleware
 from vaultgate.emulator.responses import error_response
 from vaultgate.emulator.workspace import EmulatorState
 from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.errors import EngineError
 
 __all__ = ["EmulatorConfig", "create_app", "emulator_state"]
 
@@ -49,7 +50,11 @@ def create_app(config: EmulatorConfig) -> Starlette:
                 periodic=behaviour.periodic,
             )
         ],
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
+        exception_handlers={
+            ApiError: _api_error,
+            EngineError: _engine_error,
+            HTTPException: _http_error,
+        },
     )
     app.router.redirect_slashes = False
     app.state.emulator = EmulatorContext(config=config, state=state, behaviour=behaviour)
@@ -100,6 +105,11 @@ def _routes(config: EmulatorConfig, behaviour: Behaviour) -> list[BaseRoute]:
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     return error_response(exc)
+
+
+async def _engine_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, EngineError)
+    return error_response(from_engine(exc))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

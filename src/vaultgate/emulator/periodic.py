@@ -30,11 +30,12 @@ import re
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator import routes_vault, routes_write, vaultfs
+from vaultgate.emulator import routes_vault, routes_write
 from vaultgate.emulator.addressing import note_address, suffix_segments
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import context_of
 from vaultgate.emulator.urlpath import decode_component, encode_uri, raw_path
+from vaultgate.engine import vaultfs
 
 PERIODS = ("daily", "weekly", "monthly", "quarterly", "yearly")
 _DATED = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2})/")

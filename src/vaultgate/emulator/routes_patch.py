@@ -10,10 +10,11 @@
 Success is 200 with the whole note, sent as Express sends a string (``text/html``); a
 failed patch is 400 ``40080`` with the reason on the message's second line.
 
-2.x (5.x default, ``patch_v2.py``): a JSON instruction body (``application/json`` or
-``application/vnd.olrapi.patch-instruction+json``), or raw-content mode (target in the URL,
-or in ``Target-Type``/``Target`` headers with an explicit ``Markdown-Patch-Version: 2``;
-instruction fields in headers; the body is the payload). 1.x headers without a version
+2.x (5.x default, ``vaultgate.engine.patch_v2``): a JSON instruction body
+(``application/json`` or ``application/vnd.olrapi.patch-instruction+json``), or
+raw-content mode (target in the URL, or in ``Target-Type``/``Target`` headers with an
+explicit ``Markdown-Patch-Version: 2``; instruction fields in headers; the body is the
+payload). 1.x headers without a version
 header are 400 ``40084``. Success is 200 ``text/markdown`` with the whole note.
 
 PUT (replace, creating the target) and POST (append) to ``.../heading/A/B`` (3.6.0+) go
@@ -31,11 +32,14 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator import vaultfs
-from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.apierrors import ApiError, ErrorCode, engine_errors
 from vaultgate.emulator.bodies import Body, read_body
 from vaultgate.emulator.context import EmulatorContext
-from vaultgate.emulator.patch_v2 import (
+from vaultgate.emulator.urlpath import decode_component
+from vaultgate.engine import vaultfs
+from vaultgate.engine.instruction import OPERATIONS, SCOPES, InvalidInstruction
+from vaultgate.engine.instruction import parse_instruction as parse_v2
+from vaultgate.engine.patch_v2 import (
     CannotApply,
     ContentPreexists,
     KeyCollision,
@@ -43,10 +47,7 @@ from vaultgate.emulator.patch_v2 import (
     TargetNotFound,
     apply_instruction,
 )
-from vaultgate.emulator.targets import TARGET_TYPES, Target
-from vaultgate.emulator.urlpath import decode_component
-from vaultgate.engine.instruction import OPERATIONS, SCOPES, InvalidInstruction
-from vaultgate.engine.instruction import parse_instruction as parse_v2
+from vaultgate.engine.targets import TARGET_TYPES, Target
 from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter, apply_patch
 
 DEPRECATION = 'true; sunset-version="6.0"'
@@ -142,7 +143,8 @@ async def patch(
         if target is not None:
             raise ApiError(ErrorCode.INVALID_PATCH_VERSION_HEADER, detail=_URL_TARGET_NEEDS_V2)
         try:
-            response = _patch_v1(context, request, path, None, body)
+            with engine_errors():
+                response = _patch_v1(context, request, path, None, body)
         except ApiError as error:
             error.headers["Deprecation"] = DEPRECATION
             raise
@@ -451,9 +453,18 @@ async def targeted_write(
                 raise ApiError(ErrorCode.INVALID_TARGET_TYPE_HEADER)
             if not raw:
                 raise ApiError(ErrorCode.MISSING_TARGET_HEADER)
-            response = _apply_v1(
-                context, request, path, target.kind, raw, delimiter, operation, body, create=create
-            )
+            with engine_errors():
+                response = _apply_v1(
+                    context,
+                    request,
+                    path,
+                    target.kind,
+                    raw,
+                    delimiter,
+                    operation,
+                    body,
+                    create=create,
+                )
         except ApiError as error:
             if behaviour.markdown_patch_2:
                 error.headers["Deprecation"] = DEPRECATION

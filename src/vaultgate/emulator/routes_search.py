@@ -15,10 +15,10 @@ from starlette.responses import Response
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import EmulatorContext, context_of
-from vaultgate.emulator.representations import note_json
 from vaultgate.emulator.responses import json_response
 from vaultgate.engine import jsonlogic
 from vaultgate.engine.dql import DqlError, run_dql
+from vaultgate.engine.representations import note_json
 from vaultgate.engine.simple_search import (
     DEFAULT_CONTEXT_LENGTH,
     SimpleSearchOptions,

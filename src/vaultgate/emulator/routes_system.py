@@ -10,11 +10,11 @@ from cryptography import x509
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator import vaultfs
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import EmulatorContext, context_of
 from vaultgate.emulator.responses import json_response
 from vaultgate.emulator.urlpath import decode_component, raw_path
+from vaultgate.engine import vaultfs
 from vaultgate.engine.behaviour import Behaviour
 
 PLUGIN_ID = "obsidian-local-rest-api"

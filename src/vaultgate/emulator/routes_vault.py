@@ -7,7 +7,7 @@ the document map before any target is read; anything else gets the raw bytes.
 Files are found on disk, as the adapter's ``stat`` finds them, so a file under a hidden
 folder (``.obsidian/app.json``) is served; listings come from the index, which leaves
 hidden paths out, and so do note JSON and the document map (404 for a hidden file). A
-listing passes over the whole index, as the plugin's does (``listing.py``).
+listing passes over the whole index, as the plugin's does (``vaultgate.engine.listing``).
 The file's Content-Type and Content-Disposition are set before anything else is
 checked, so every later answer carries them, errors included: Express's ``res.json``
 keeps the Content-Type already set (adding ``charset=utf-8``), and for a type it cannot
@@ -19,16 +19,9 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.apierrors import ApiError, ErrorCode, engine_errors
 from vaultgate.emulator.context import EmulatorContext, context_of
-from vaultgate.emulator.representations import (
-    DOCUMENT_MAP,
-    NOTE_JSON,
-    document_map_v1,
-    document_map_v2,
-    file_headers,
-    note_json,
-)
+from vaultgate.emulator.media import DOCUMENT_MAP, NOTE_JSON, file_headers
 from vaultgate.emulator.responses import (
     JSON_UTF8,
     express_error_page,
@@ -36,15 +29,16 @@ from vaultgate.emulator.responses import (
     json_response,
     with_utf8_charset,
 )
-from vaultgate.emulator.targets import (
+from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+from vaultgate.engine.listing import has_files_below, list_directory
+from vaultgate.engine.representations import document_map_v1, document_map_v2, note_json
+from vaultgate.engine.targets import (
     SCOPES,
     TARGET_TYPES,
     Target,
     read_target,
     split_url_target,
 )
-from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
-from vaultgate.engine.listing import has_files_below, list_directory
 
 _DEPRECATION = 'true; sunset-version="6.0"'
 _PATCH_VERSION = "markdown-patch-version"
@@ -72,7 +66,8 @@ async def active_get(request: Request) -> Response:
         decoded = [s for s in decode_component("/".join(suffix)).split("/") if s]
     location = {"Content-Location": encode_uri(active)}
     try:
-        response = serve(context, request, [*active.split("/"), *decoded])
+        with engine_errors():
+            response = serve(context, request, [*active.split("/"), *decoded])
     except ApiError as error:  # the plugin names the note before it looks at anything
         error.headers.update(location)
         raise
@@ -119,7 +114,8 @@ def _serve_file(
 ) -> Response:
     headers = file_headers(path)
     try:
-        return _file_answer(context, request, path, url_target, headers)
+        with engine_errors():
+            return _file_answer(context, request, path, url_target, headers)
     except FileNotFoundError:  # deleted behind the index's back
         return _error_after_file_headers(ApiError(status=404), headers)
     except ApiError as error:

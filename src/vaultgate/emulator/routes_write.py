@@ -27,12 +27,13 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator import routes_patch, vaultfs
+from vaultgate.emulator import routes_patch
 from vaultgate.emulator.addressing import Address, active_address, vault_address
-from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.emulator.apierrors import ApiError, ErrorCode, engine_errors
 from vaultgate.emulator.bodies import Body, read_body, stored_form
 from vaultgate.emulator.context import EmulatorContext, context_of
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+from vaultgate.engine import vaultfs
 
 _TARGETED_DELETE = (
     "Deleting a targeted section via URL is not supported. Use PATCH with Operation: replace "
@@ -112,8 +113,10 @@ async def delete(context: EmulatorContext, request: Request, address: Address) -
     if context.behaviour.trash_delete and not permanent:
         if state.is_file(path):
             vaultfs.delete(state, path, to_trash=True)
+            state.note_deleted(path)
         elif state.is_folder(path):
             vaultfs.trash_folder(state, path)
+            state.folder_deleted(path)
         else:
             raise ApiError(status=404)
         return Response(status_code=204)
@@ -125,6 +128,7 @@ async def delete(context: EmulatorContext, request: Request, address: Address) -
             await anyio.sleep_forever()
         raise ApiError(status=500)
     vaultfs.delete(state, path, to_trash=False)
+    state.note_deleted(path)
     return Response(status_code=204)
 
 
@@ -167,7 +171,8 @@ async def answer_with_location(pending: Awaitable[Response], address: Address) -
     """Await ``pending`` and add ``Content-Location`` to its answer, errors included."""
     location = {"Content-Location": address.location} if address.location else {}
     try:
-        response = await pending
+        with engine_errors():
+            response = await pending
     except ApiError as error:
         error.headers.update(location)
         raise
@@ -243,4 +248,5 @@ async def _transfer(request: Request, *, keep_source: bool) -> Response:
         vaultfs.copy(state, source, destination)
     else:
         vaultfs.move(state, source, destination)
+        state.note_moved(source, destination)
     return Response(status_code=204, headers=located)

@@ -24,11 +24,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator import vaultfs
-from vaultgate.emulator.apierrors import ApiError
 from vaultgate.emulator.bodies import read_body
 from vaultgate.emulator.context import context_of
 from vaultgate.emulator.responses import json_response
+from vaultgate.engine import vaultfs
+from vaultgate.engine.errors import EngineError, PathRefused
 from vaultgate.paths import is_hidden
 
 _PROMPT = re.compile(
@@ -100,7 +100,7 @@ async def templates_execute(request: Request) -> Response:
         )
     try:
         found = not is_hidden(name) and vaultfs.is_file(state, name)
-    except ApiError:
+    except PathRefused:
         found = False
     if not found:
         return json_response({"error": "Template not found"}, status=404)
@@ -109,7 +109,7 @@ async def templates_execute(request: Request) -> Response:
         path = target if target.endswith(".md") else f"{target}.md"
         try:
             vaultfs.write_text(state, vaultfs.free_name(state, path), content)
-        except ApiError:
+        except EngineError:  # a path that leaves the vault, or the disk refusing
             return json_response(
                 {"error": "Invalid request body", "summary": "targetPath must stay in the vault"},
                 status=400,

@@ -20,3 +20,17 @@ class EmulatorState(Vault):
         self.active_file = active_file
         self.executed_commands: list[str] = []  # POST /commands/{id}/, in order
         self.opened: list[tuple[str, bool]] = []  # POST /open/{path}: (path, newLeaf)
+
+    def note_deleted(self, path: str) -> None:
+        """The open note is gone: nothing is open."""
+        if self.active_file == path:
+            self.active_file = None
+
+    def folder_deleted(self, path: str) -> None:
+        if self.active_file is not None and self.active_file.startswith(f"{path}/"):
+            self.active_file = None
+
+    def note_moved(self, source: str, destination: str) -> None:
+        """The open note moved: the editor follows it."""
+        if self.active_file == source:
+            self.active_file = destination

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vaultgate import markdown
-from vaultgate.emulator.apierrors import ApiError, ErrorCode
+from vaultgate.engine.errors import InvalidFrontmatter, NotFound
 from vaultgate.engine.vault import Vault
 from vaultgate.errors import SectionNotFound
 
@@ -62,7 +62,7 @@ def split_url_target(state: Vault, segments: Sequence[str]) -> tuple[str, Target
 def read_target(
     text: str, target: Target, *, engine: int, scope: str = "content", strict_yaml: bool = False
 ) -> TargetRead:
-    """The targeted part of ``text``; ApiError 404 when the note has no such target."""
+    """The targeted part of ``text``; NotFound when the note has no such target."""
     if target.kind == "heading":
         return _read_heading(text, target.heading, engine=engine, scope=scope)
     if target.kind == "block":
@@ -72,8 +72,8 @@ def read_target(
     )
 
 
-def _not_found() -> ApiError:
-    return ApiError(status=404)
+def _not_found(target: str) -> NotFound:
+    return NotFound(target=target)
 
 
 # --- headings -------------------------------------------------------------------------------
@@ -106,12 +106,12 @@ def _read_heading(text: str, wanted: tuple[str, ...], *, engine: int, scope: str
         # markdown-patch 1.x keys its map by path: the last of identical paths wins
         found = next((h for h in reversed(headings) if h.path == wanted), None)
         if found is None:
-            raise _not_found()
+            raise _not_found("::".join(wanted))
         return TargetRead(markdown.section_text(text, found), is_json=False)
     addresses = heading_addresses(headings)
     found = next((h for h, a in zip(headings, addresses, strict=True) if a == wanted), None)
     if found is None:
-        raise _not_found()
+        raise _not_found("::".join(wanted))
     if scope == "marker":
         return TargetRead(found.text, is_json=False)
     inner = [h for h in headings if found.body_start <= h.start < found.end]
@@ -144,7 +144,7 @@ def _read_block(text: str, block_id: str, *, scope: str) -> TargetRead:
     try:
         start, end = markdown.find_block(text, block_id)
     except SectionNotFound:
-        raise _not_found() from None
+        raise _not_found(f"^{block_id}") from None
     if scope == "marker":
         return TargetRead(block_id, is_json=False)
     if scope == "markerAndContent":
@@ -156,9 +156,9 @@ def _read_block(text: str, block_id: str, *, scope: str) -> TargetRead:
 def _read_frontmatter(text: str, key: str, *, scope: str, strict: bool) -> TargetRead:
     frontmatter = markdown.parse_frontmatter(text)
     if strict and not frontmatter.valid:
-        raise ApiError(ErrorCode.INVALID_FRONTMATTER)
+        raise InvalidFrontmatter()
     if key not in frontmatter.data:
-        raise _not_found()
+        raise _not_found(key)
     value = frontmatter.data[key]
     if scope == "marker":
         return TargetRead(key, is_json=False)

@@ -1,11 +1,12 @@
-"""Changing files in the vault folder, keeping the emulator's index in step.
+"""Changing files in the vault folder, keeping the vault's index in step.
 
 Every function takes a decoded vault-relative path and checks it again before touching the
 disk: no empty, ``.`` or ``..`` segment, and the resolved location (symlinks followed) must
-lie inside the vault. A path that fails is 400 ``40021``, so no request can write outside
-the vault whatever the route did before. Each change is reported to the state
-(``record_write`` / ``record_delete``), and moving or deleting the open note updates
-``active_file`` as Obsidian's workspace would.
+lie inside the vault. A path that fails is :class:`PathRefused` (the emulator's 400
+``40021``), so no caller can write outside the vault whatever it checked before. Each
+change is reported to the index (``record_write`` / ``record_delete``); a failing disk
+operation is :class:`DiskFailed`. What the workspace makes of a moved or deleted note (the
+open file) is the caller's to update.
 
 Deleting to the trash (5.0+) moves the file to ``<vault>/.trash/<its vault path>``; when
 that name is taken, `` 1``, `` 2``... is added before the extension.
@@ -19,56 +20,56 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.workspace import EmulatorState
+from vaultgate.engine.errors import DiskFailed, PathRefused
+from vaultgate.engine.vault import Vault
 
 TRASH = ".trash"
 
 
-def disk_path(state: EmulatorState, path: str) -> Path:
-    """Where ``path`` lives on disk; ApiError 40021 if it could leave the vault."""
+def disk_path(state: Vault, path: str) -> Path:
+    """Where ``path`` lives on disk; PathRefused if it could leave the vault."""
     location = state.location(path)
     if location is None:
-        raise ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
+        raise PathRefused(path)
     return location
 
 
-def is_file(state: EmulatorState, path: str) -> bool:
+def is_file(state: Vault, path: str) -> bool:
     return disk_path(state, path).is_file()
 
 
-def is_dir(state: EmulatorState, path: str) -> bool:
+def is_dir(state: Vault, path: str) -> bool:
     return disk_path(state, path).is_dir()
 
 
 @contextmanager
-def _disk_errors() -> Iterator[None]:
-    """A failing disk operation (a file where a folder should be...) is the plugin's 500."""
+def _disk_errors(path: str) -> Iterator[None]:
+    """A failing disk operation (a file where a folder should be...) is DiskFailed."""
     try:
         yield
     except OSError as exc:
-        raise ApiError(status=500, detail=f"{exc.strerror or exc}") from exc
+        raise DiskFailed(path, f"{exc.strerror or exc}") from exc
 
 
-def write_bytes(state: EmulatorState, path: str, data: bytes) -> None:
+def write_bytes(state: Vault, path: str, data: bytes) -> None:
     """Create or replace a file, making its folders first."""
     location = disk_path(state, path)
-    with _disk_errors():
+    with _disk_errors(path):
         location.parent.mkdir(parents=True, exist_ok=True)
         location.write_bytes(data)
     state.record_write(path)
 
 
-def write_text(state: EmulatorState, path: str, text: str) -> None:
+def write_text(state: Vault, path: str, text: str) -> None:
     write_bytes(state, path, text.encode("utf-8", "surrogatepass"))
 
 
-def read_text(state: EmulatorState, path: str) -> str:
+def read_text(state: Vault, path: str) -> str:
     """The current text of a file, read past the cache (the next write depends on it)."""
     return disk_path(state, path).read_bytes().decode("utf-8", "replace")
 
 
-def append_text(state: EmulatorState, path: str, text: str) -> None:
+def append_text(state: Vault, path: str, text: str) -> None:
     """Append, starting a new line if an existing file lacks a final one (even when empty).
 
     "Existing" means known to the index, as the plugin asks it: a hidden file is not, so
@@ -81,40 +82,36 @@ def append_text(state: EmulatorState, path: str, text: str) -> None:
     write_text(state, path, (existing or "") + text)
 
 
-def delete(state: EmulatorState, path: str, *, to_trash: bool) -> str | None:
+def delete(state: Vault, path: str, *, to_trash: bool) -> str | None:
     """Remove a file, or move it into ``.trash/``; returns its path in the trash, if any."""
     location = disk_path(state, path)
     trashed = None
     if to_trash:
         trashed = free_name(state, posixpath.join(TRASH, path))
         target = disk_path(state, trashed)
-        with _disk_errors():
+        with _disk_errors(path):
             target.parent.mkdir(parents=True, exist_ok=True)
             location.rename(target)
     else:
-        with _disk_errors():
+        with _disk_errors(path):
             location.unlink()
     state.record_delete(path)
-    if state.active_file == path:
-        state.active_file = None
     return trashed
 
 
-def trash_folder(state: EmulatorState, path: str) -> str:
+def trash_folder(state: Vault, path: str) -> str:
     """Move a whole folder into ``.trash/`` (a free name there); returns where it went."""
     location = disk_path(state, path)
     trashed = free_name(state, posixpath.join(TRASH, path))
     target = disk_path(state, trashed)
-    with _disk_errors():
+    with _disk_errors(path):
         target.parent.mkdir(parents=True, exist_ok=True)
         location.rename(target)
-    if state.active_file is not None and state.active_file.startswith(f"{path}/"):
-        state.active_file = None
     state.refresh()
     return trashed
 
 
-def free_name(state: EmulatorState, path: str) -> str:
+def free_name(state: Vault, path: str) -> str:
     """``path``, or ``path`` with `` 1``, `` 2``... before the extension when taken."""
     if not disk_path(state, path).exists():
         return path
@@ -125,27 +122,25 @@ def free_name(state: EmulatorState, path: str) -> str:
     return f"{stem} {n}{extension}"
 
 
-def move(state: EmulatorState, source: str, destination: str) -> None:
+def move(state: Vault, source: str, destination: str) -> None:
     """Rename a file (the destination must be free), making folders as needed."""
     target = disk_path(state, destination)
-    with _disk_errors():
+    with _disk_errors(source):
         target.parent.mkdir(parents=True, exist_ok=True)
         disk_path(state, source).rename(target)
     state.record_delete(source)
     state.record_write(destination)
-    if state.active_file == source:
-        state.active_file = destination
 
 
-def copy(state: EmulatorState, source: str, destination: str) -> None:
+def copy(state: Vault, source: str, destination: str) -> None:
     target = disk_path(state, destination)
-    with _disk_errors():
+    with _disk_errors(source):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(disk_path(state, source), target)
     state.record_write(destination)
 
 
-def remove_for_overwrite(state: EmulatorState, path: str) -> None:
+def remove_for_overwrite(state: Vault, path: str) -> None:
     """Clear a destination before MOVE/COPY with ``Allow-Overwrite: true``."""
     disk_path(state, path).unlink()
     state.record_delete(path)

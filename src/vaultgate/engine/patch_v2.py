@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vaultgate import markdown
-from vaultgate.emulator.representations import content_version
-from vaultgate.emulator.targets import heading_addresses
 from vaultgate.engine.instruction import Instruction, InvalidInstruction
+from vaultgate.engine.representations import content_version
+from vaultgate.engine.targets import heading_addresses
 from vaultgate.patching import (
     PatchFailed,
     UnparseableFrontmatter,

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from vaultgate.emulator.patch_v2 import (
+from vaultgate.engine.instruction import Instruction, InvalidInstruction, parse_instruction
+from vaultgate.engine.patch_v2 import (
     CannotApply,
     ContentPreexists,
     KeyCollision,
@@ -14,8 +15,7 @@ from vaultgate.emulator.patch_v2 import (
     TargetNotFound,
     apply_instruction,
 )
-from vaultgate.emulator.representations import content_version
-from vaultgate.engine.instruction import Instruction, InvalidInstruction, parse_instruction
+from vaultgate.engine.representations import content_version
 from vaultgate.markdown import DUPLICATE_MARKER, parse_frontmatter
 
 ONE = "# One\n\nbody of one\n"

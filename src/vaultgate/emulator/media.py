@@ -1,17 +1,12 @@
-"""The shapes a file is served in: raw bytes, note JSON and the document map (NOTES §5)."""
+"""Media types: the Accept values that pick a representation, and every file's Content-Type."""
 
 from __future__ import annotations
 
-import hashlib
 import mimetypes
 import posixpath
 import re
-from typing import Any
 
-from vaultgate import markdown
 from vaultgate.emulator.urlpath import encode_uri
-from vaultgate.engine.behaviour import Behaviour
-from vaultgate.engine.vault import Vault
 
 NOTE_JSON = "application/vnd.olrapi.note+json"
 DOCUMENT_MAP = "application/vnd.olrapi.document-map+json"
@@ -81,67 +76,4 @@ def file_headers(path: str) -> dict[str, str]:
     return {
         "Content-Type": f"{kind}; charset=utf-8" if charset else kind,
         "Content-Disposition": f'attachment; filename="{filename}"',
-    }
-
-
-def content_version(text: str) -> str:
-    """The 2.x document map's ``version``: a hash of the content, the token for ``ifMatch``."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def note_json(
-    state: Vault,
-    path: str,
-    behaviour: Behaviour,
-    *,
-    include_content: bool = True,
-    backlinks: dict[str, list[str]] | None = None,
-) -> dict[str, Any]:
-    """The note-JSON object (also the data every JsonLogic query is evaluated against).
-
-    It does the work the plugin's ``getFileMetadataObject`` does for one note: the content
-    is read from the file when it is included, and the backlinks come from ``backlinks``
-    (one index for a whole search), else from a new index (4.0.3+) or a scan of every
-    note's links (4.0.0-4.0.2).
-    """
-    note = state.note(path)
-    result: dict[str, Any] = {
-        "tags": list(note.meta.tags),
-        "frontmatter": dict(note.meta.frontmatter),
-        "stat": {"ctime": note.stat.ctime, "mtime": note.stat.mtime, "size": note.stat.size},
-        "path": path,
-        "content": state.read_from_disk(path) if include_content else "",
-    }
-    if behaviour.links:
-        resolved, unresolved = state.links(path, note.meta)
-        if backlinks is not None:
-            linking = backlinks.get(path, [])
-        elif behaviour.backlinks_index:
-            linking = state.backlinks_index().get(path, [])
-        else:
-            linking = state.backlinks_of(path)
-        result["links"] = resolved
-        result["backlinks"] = list(linking)
-        if behaviour.unresolved_links:
-            result["unresolvedLinks"] = unresolved
-    return result
-
-
-def document_map_v1(text: str) -> dict[str, Any]:
-    """``{"headings": ["A", "A::B"], "blocks": [...], "frontmatterFields": [...]}``."""
-    mapped = markdown.document_map(text)
-    return {
-        "headings": mapped.headings,
-        "blocks": mapped.blocks,
-        "frontmatterFields": mapped.frontmatter_fields,
-    }
-
-
-def document_map_v2(text: str) -> dict[str, Any]:
-    """The 5.x map: a nested heading tree plus the content ``version`` token."""
-    return {
-        "headings": markdown.heading_tree(text),
-        "blocks": markdown.block_ids(text),
-        "frontmatterFields": list(markdown.parse_frontmatter(text).data),
-        "version": content_version(text),
     }

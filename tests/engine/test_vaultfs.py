@@ -1,4 +1,4 @@
-"""vaultfs: every write stays in the vault and keeps the emulator's index in step."""
+"""vaultfs: every write stays in the vault and keeps the index in step."""
 
 from __future__ import annotations
 
@@ -6,34 +6,34 @@ from pathlib import Path
 
 import pytest
 
-from vaultgate.emulator import vaultfs
-from vaultgate.emulator.apierrors import ApiError
-from vaultgate.emulator.workspace import EmulatorState
+from vaultgate.engine import vaultfs
+from vaultgate.engine.errors import PathRefused
+from vaultgate.engine.vault import Vault
 
 
 @pytest.fixture
-def state(vault: Path) -> EmulatorState:
-    return EmulatorState(vault)
+def state(vault: Path) -> Vault:
+    return Vault(vault)
 
 
 @pytest.mark.parametrize(
     "path",
     ["", "../x.md", "a/../../x.md", "a//b.md", "./x.md", "a\\..\\x.md", "a/"],
 )
-def test_paths_that_could_leave_the_vault_are_refused(state: EmulatorState, path: str) -> None:
-    with pytest.raises(ApiError) as caught:
+def test_paths_that_could_leave_the_vault_are_refused(state: Vault, path: str) -> None:
+    with pytest.raises(PathRefused) as caught:
         vaultfs.disk_path(state, path)
-    assert caught.value.error_code == 40021
+    assert caught.value.path == path
 
 
-def test_writes_are_indexed_and_hidden_ones_are_not(state: EmulatorState) -> None:
+def test_writes_are_indexed_and_hidden_ones_are_not(state: Vault) -> None:
     vaultfs.write_text(state, "New/a.md", "x")
     vaultfs.write_text(state, ".obsidian/workspace.json", "{}")
     assert state.is_file("New/a.md")
     assert not state.is_file(".obsidian/workspace.json")
 
 
-def test_delete_to_trash_names_free_slots(state: EmulatorState, vault: Path) -> None:
+def test_delete_to_trash_names_free_slots(state: Vault, vault: Path) -> None:
     for _ in range(2):
         vaultfs.write_text(state, "Notes/x.md", "x")
         vaultfs.delete(state, "Notes/x.md", to_trash=True)
@@ -41,14 +41,14 @@ def test_delete_to_trash_names_free_slots(state: EmulatorState, vault: Path) -> 
     assert not state.is_file("Notes/x.md")
 
 
-def test_move_and_copy_update_the_index(state: EmulatorState) -> None:
+def test_move_and_copy_update_the_index(state: Vault) -> None:
     vaultfs.move(state, "Welcome.md", "Archive/Welcome.md")
     vaultfs.copy(state, "Archive/Welcome.md", "Welcome.md")
     assert state.is_file("Archive/Welcome.md")
     assert state.is_file("Welcome.md")
 
 
-def test_a_rewrite_is_never_served_stale(state: EmulatorState) -> None:
+def test_a_rewrite_is_never_served_stale(state: Vault) -> None:
     assert state.read_text("Notes/space name.md") == "Spaces in the name.\n"
     vaultfs.write_text(state, "Notes/space name.md", "Spaces in the NAME.\n")  # same size
     assert state.read_text("Notes/space name.md") == "Spaces in the NAME.\n"

@@ -1,0 +1,50 @@
+"""The engine's errors: what went wrong, in the vault's terms, never as an HTTP answer.
+
+    EngineError                 the root; ``str()`` is a sentence for a log, not for a client
+    ├── PathRefused             empty, '.' or '..' segments, a backslash, or out through a
+    │                           symlink: the path could leave the vault            (path)
+    ├── NotFound                no such file, or no such target in the note   (path, target)
+    ├── InvalidFrontmatter      the frontmatter the operation needs does not parse  (path)
+    └── DiskFailed              the disk refused (a file where a folder should be...)
+                                                                          (path, reason)
+
+The PATCH engines keep their own trees (``patch_v2.PatchError``, ``vaultgate.patching``),
+as do the query languages (``jsonlogic.JsonLogicError``, ``dql.DqlError``). Each face
+translates once, at its boundary: the emulator into the plugin's status and ``errorCode``
+(``emulator/apierrors.py``); a backend calling the engine directly into vaultgate's own
+errors. These stay outside ``vaultgate.errors`` because their messages are not written
+for the model: the face that translates them writes those.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Something the engine could not do; the subclass says what, the fields say where."""
+
+
+class PathRefused(EngineError):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"Path {path!r} could leave the vault.")
+
+
+class NotFound(EngineError):
+    def __init__(self, path: str | None = None, target: str | None = None) -> None:
+        self.path = path  # None: the text was given, not the note's path
+        self.target = target  # None: the file itself is missing
+        where = " in ".join(repr(part) for part in (target, path) if part is not None)
+        super().__init__(f"Not found: {where or 'the file'}.")
+
+
+class InvalidFrontmatter(EngineError):
+    def __init__(self, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(f"The frontmatter of {path or 'the note'!r} does not parse.")
+
+
+class DiskFailed(EngineError):
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"Disk operation on {path!r} failed: {reason}")

@@ -9,6 +9,7 @@ from vaultgate.engine.errors import (
     DiskFailed,
     EngineError,
     InvalidFrontmatter,
+    InvalidQuery,
     NotFound,
     PathRefused,
 )
@@ -20,6 +21,7 @@ from vaultgate.engine.errors import (
         pytest.param(PathRefused("../x.md"), 400, 40021, id="path-refused"),
         pytest.param(NotFound("a.md", target="Goals"), 404, 40400, id="not-found"),
         pytest.param(InvalidFrontmatter("a.md"), 400, 40005, id="invalid-frontmatter"),
+        pytest.param(InvalidQuery("bad", path="a.md"), 400, 40070, id="invalid-query"),
         pytest.param(DiskFailed("a.md", "Not a directory"), 500, 50000, id="disk-failed"),
     ],
 )

@@ -18,6 +18,7 @@ from vaultgate.engine.errors import (
     DiskFailed,
     EngineError,
     InvalidFrontmatter,
+    InvalidQuery,
     NotFound,
     PathRefused,
 )
@@ -187,6 +188,8 @@ def from_engine(error: EngineError) -> ApiError:
         return ApiError(status=404)
     if isinstance(error, InvalidFrontmatter):
         return ApiError(ErrorCode.INVALID_FRONTMATTER)
+    if isinstance(error, InvalidQuery):
+        return ApiError(ErrorCode.INVALID_FILTER_QUERY, detail=str(error))
     if isinstance(error, DiskFailed):
         return ApiError(status=500, detail=error.reason)
     return ApiError(status=500, detail=str(error))

@@ -6,7 +6,6 @@ Vault-wide scans run in a worker thread so one slow search does not stall other 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -14,11 +13,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.context import EmulatorContext, context_of
+from vaultgate.emulator.context import context_of
 from vaultgate.emulator.responses import json_response
-from vaultgate.engine import jsonlogic
 from vaultgate.engine.dql import DqlError, run_dql
-from vaultgate.engine.representations import note_json
+from vaultgate.engine.search import jsonlogic_search, tag_counts
 from vaultgate.engine.simple_search import (
     DEFAULT_CONTEXT_LENGTH,
     SimpleSearchOptions,
@@ -28,7 +26,6 @@ from vaultgate.engine.simple_search import (
 
 JSONLOGIC = "application/vnd.olrapi.jsonlogic+json"
 DATAVIEW_DQL = "application/vnd.olrapi.dataview.dql+txt"
-_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
 
 
 async def search(request: Request) -> Response:
@@ -40,7 +37,7 @@ async def search(request: Request) -> Response:
     if _media_type(content_type) == JSONLOGIC:
         query = _parse_json(body)  # the body parser runs (and fails) before the dispatch
     if content_type == JSONLOGIC:
-        results = await run_in_threadpool(_run_jsonlogic, context, query)
+        results = await run_in_threadpool(jsonlogic_search, context.state, behaviour, query)
         return json_response(results)
     if content_type == DATAVIEW_DQL and behaviour.dataview:
         text = body.decode("utf-8", "replace")
@@ -69,36 +66,6 @@ def _parse_json(body: bytes) -> Any:
         return json.loads(body.decode("utf-8"), parse_constant=_reject_constant)
     except (UnicodeDecodeError, ValueError):
         raise ApiError(ErrorCode.INVALID_CONTENT_FOR_CONTENT_TYPE) from None
-
-
-def _run_jsonlogic(context: EmulatorContext, query: Any) -> list[dict[str, Any]]:
-    """Each note's JSON, then the query on it, doing per note what the plugin version does:
-    before 4.0.3 every note's content is read; 4.0.0-4.0.2 also scan every note's links for
-    its backlinks; 4.0.3+ build the backlinks index once and read content only when the
-    query mentions "content"."""
-    state = context.state
-    behaviour = context.behaviour
-    include_content = not behaviour.lazy_content or '"content"' in json.dumps(
-        query, ensure_ascii=False, separators=(",", ":")
-    )
-    backlinks = state.backlinks_index() if behaviour.backlinks_index else None
-    results: list[dict[str, Any]] = []
-    for path in state.markdown_files():
-        try:
-            data = note_json(
-                state, path, behaviour, include_content=include_content, backlinks=backlinks
-            )
-        except OSError:
-            continue
-        try:
-            result = jsonlogic.apply(query, data)
-        except jsonlogic.JsonLogicError as exc:
-            raise ApiError(
-                ErrorCode.INVALID_FILTER_QUERY, detail=f"{exc} (while processing {path})"
-            ) from None
-        if jsonlogic.is_sane_truthy(result):
-            results.append({"filename": path, "result": result})
-    return results
 
 
 async def search_simple(request: Request) -> Response:
@@ -134,28 +101,5 @@ async def tags(request: Request) -> Response:
     context = context_of(request)
     if not context.behaviour.tags:
         raise ApiError(status=404)
-    counts = await run_in_threadpool(_tag_counts, context)
+    counts = await run_in_threadpool(tag_counts, context.state)
     return json_response({"tags": [{"name": name, "count": n} for name, n in counts]})
-
-
-def _tag_counts(context: EmulatorContext) -> list[tuple[str, int]]:
-    """Each note's tags (de-duplicated per note), each also counted for its parent prefixes.
-
-    The plugin counts a tag before its parents, so ``a/b`` enters the (insertion-ordered)
-    table ahead of ``a`` when it is met first.
-    """
-    counts: dict[str, int] = {}
-    for path in context.state.markdown_files():
-        try:
-            note_tags = context.state.meta(path).tags
-        except OSError:
-            continue
-        for tag in note_tags:
-            parts = tag.split("/")
-            for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
-                if name:
-                    counts[name] = counts.get(name, 0) + 1
-    # a JavaScript object lists integer-like keys first, ascending, then insertion order
-    numeric = sorted((k for k in counts if _ARRAY_INDEX.fullmatch(k)), key=int)
-    others = [k for k in counts if not _ARRAY_INDEX.fullmatch(k)]
-    return [(name, counts[name]) for name in [*numeric, *others]]

@@ -5,6 +5,7 @@
     │                           symlink: the path could leave the vault            (path)
     ├── NotFound                no such file, or no such target in the note   (path, target)
     ├── InvalidFrontmatter      the frontmatter the operation needs does not parse  (path)
+    ├── InvalidQuery            a search query that fails on a note          (reason, path)
     └── DiskFailed              the disk refused (a file where a folder should be...)
                                                                           (path, reason)
 
@@ -41,6 +42,13 @@ class InvalidFrontmatter(EngineError):
     def __init__(self, path: str | None = None) -> None:
         self.path = path
         super().__init__(f"The frontmatter of {path or 'the note'!r} does not parse.")
+
+
+class InvalidQuery(EngineError):
+    def __init__(self, reason: str, *, path: str | None = None) -> None:
+        self.reason = reason
+        self.path = path  # the note the query was evaluated on when it failed
+        super().__init__(f"{reason} (while processing {path})" if path else reason)
 
 
 class DiskFailed(EngineError):

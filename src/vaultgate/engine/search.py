@@ -1,0 +1,72 @@
+"""Vault-wide questions as the plugin answers them: JsonLogic over every note, and tags.
+
+Both walk every markdown note, as the plugin does on each request; a note that cannot be
+read is left out. The simple search lives in ``simple_search.py``, Dataview's DQL (3.x) in
+``dql.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from vaultgate.engine import jsonlogic
+from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.errors import InvalidQuery
+from vaultgate.engine.representations import note_json
+from vaultgate.engine.vault import Vault
+
+_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
+
+
+def jsonlogic_search(vault: Vault, behaviour: Behaviour, query: Any) -> list[dict[str, Any]]:
+    """``{"filename", "result"}`` for each note whose JSON the query finds truthy.
+
+    Per note it does what the plugin version does: before 4.0.3 every note's content is
+    read; 4.0.0-4.0.2 also scan every note's links for its backlinks; 4.0.3+ build the
+    backlinks index once and read content only when the query mentions "content". A query
+    that fails on a note is InvalidQuery naming that note.
+    """
+    include_content = not behaviour.lazy_content or '"content"' in json.dumps(
+        query, ensure_ascii=False, separators=(",", ":")
+    )
+    backlinks = vault.backlinks_index() if behaviour.backlinks_index else None
+    results: list[dict[str, Any]] = []
+    for path in vault.markdown_files():
+        try:
+            data = note_json(
+                vault, path, behaviour, include_content=include_content, backlinks=backlinks
+            )
+        except OSError:
+            continue
+        try:
+            result = jsonlogic.apply(query, data)
+        except jsonlogic.JsonLogicError as exc:
+            raise InvalidQuery(str(exc), path=path) from exc
+        if jsonlogic.is_sane_truthy(result):
+            results.append({"filename": path, "result": result})
+    return results
+
+
+def tag_counts(vault: Vault) -> list[tuple[str, int]]:
+    """Each note's tags (de-duplicated per note), each also counted for its parent prefixes.
+
+    The plugin counts a tag before its parents, so ``a/b`` enters the (insertion-ordered)
+    table ahead of ``a`` when it is met first.
+    """
+    counts: dict[str, int] = {}
+    for path in vault.markdown_files():
+        try:
+            note_tags = vault.meta(path).tags
+        except OSError:
+            continue
+        for tag in note_tags:
+            parts = tag.split("/")
+            for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
+                if name:
+                    counts[name] = counts.get(name, 0) + 1
+    # a JavaScript object lists integer-like keys first, ascending, then insertion order
+    numeric = sorted((k for k in counts if _ARRAY_INDEX.fullmatch(k)), key=int)
+    others = [k for k in counts if not _ARRAY_INDEX.fullmatch(k)]
+    return [(name, counts[name]) for name in [*numeric, *others]]

@@ -1,0 +1,33 @@
+"""JsonLogic over every note and tag counts, asked of the engine directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.errors import InvalidQuery
+from vaultgate.engine.search import jsonlogic_search, tag_counts
+from vaultgate.engine.vault import Vault
+
+V5 = Behaviour.for_version("5.1.0")
+
+
+def test_a_query_finds_notes_by_frontmatter(vault: Path) -> None:
+    query = {"==": [{"var": "frontmatter.status"}, "active"]}
+    assert jsonlogic_search(Vault(vault), V5, query) == [
+        {"filename": "Projects/plan.md", "result": True}
+    ]
+
+
+def test_a_query_that_fails_names_the_note_it_failed_on(vault: Path) -> None:
+    with pytest.raises(InvalidQuery) as caught:
+        jsonlogic_search(Vault(vault), V5, {"no such operation": []})
+    assert caught.value.path == "Notes/space name.md"  # the first note in index order
+
+
+def test_tags_are_counted_with_their_parents(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("#work/tasks\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("#work/tasks and #home, #home\n", encoding="utf-8")
+    assert tag_counts(Vault(tmp_path)) == [("work/tasks", 2), ("work", 2), ("home", 1)]

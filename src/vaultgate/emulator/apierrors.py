@@ -15,10 +15,14 @@ from enum import IntEnum
 from http import HTTPStatus
 
 from vaultgate.engine.errors import (
+    CannotReplace,
+    DestinationExists,
     DiskFailed,
     EngineError,
     InvalidFrontmatter,
     InvalidQuery,
+    IsAFolder,
+    NotAFile,
     NotFound,
     PathRefused,
 )
@@ -186,6 +190,17 @@ def from_engine(error: EngineError) -> ApiError:
         return ApiError(ErrorCode.PATH_TRAVERSAL_NOT_ALLOWED)
     if isinstance(error, NotFound):
         return ApiError(status=404)
+    if isinstance(error, NotAFile):
+        return ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
+    if isinstance(error, IsAFolder):
+        return ApiError(status=500)  # the adapter's remove fails on a folder
+    if isinstance(error, DestinationExists):
+        return ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)
+    if isinstance(error, CannotReplace):
+        return ApiError(
+            ErrorCode.FILE_OPERATION_FAILED,
+            detail=f"Failed to {error.operation} file: the destination cannot be replaced.",
+        )
     if isinstance(error, InvalidFrontmatter):
         return ApiError(ErrorCode.INVALID_FRONTMATTER)
     if isinstance(error, InvalidQuery):

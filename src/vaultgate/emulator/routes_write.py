@@ -33,18 +33,14 @@ from vaultgate.emulator.apierrors import ApiError, ErrorCode, engine_errors
 from vaultgate.emulator.bodies import Body, read_body, stored_form
 from vaultgate.emulator.context import EmulatorContext, context_of
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
-from vaultgate.engine import vaultfs
+from vaultgate.engine import writes
+from vaultgate.engine.errors import IsAFolder
 
 _TARGETED_DELETE = (
     "Deleting a targeted section via URL is not supported. Use PATCH with Operation: replace "
     "and an empty body instead."
 )
 _SYNTHETIC_ROOT = "/vault"
-
-
-def _require_file_path(context: EmulatorContext, path: str) -> None:
-    if not path or path.endswith("/") or vaultfs.is_dir(context.state, path):
-        raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
 
 
 async def _targeted(
@@ -69,21 +65,21 @@ async def _targeted(
 async def put(context: EmulatorContext, request: Request, address: Address) -> Response:
     if (targeted := await _targeted(context, request, address, "replace")) is not None:
         return targeted
-    _require_file_path(context, address.path)
+    writes.check_file_path(context.state, address.path)
     body = await read_body_for(context, request)
     # whatever the parsers left is written: no Content-Type stores "{}", JSON is re-serialised
-    vaultfs.write_bytes(context.state, address.path, stored_form(body.parsed))
+    writes.write(context.state, address.path, stored_form(body.parsed))
     return Response(status_code=204)
 
 
 async def post(context: EmulatorContext, request: Request, address: Address) -> Response:
     if (targeted := await _targeted(context, request, address, "append")) is not None:
         return targeted
-    _require_file_path(context, address.path)
+    writes.check_file_path(context.state, address.path)
     body = await read_body_for(context, request)
     if not isinstance(body.parsed, str):
         raise ApiError(ErrorCode.TEXT_CONTENT_ENCODING_REQUIRED)
-    vaultfs.append_text(context.state, address.path, body.parsed)
+    writes.append(context.state, address.path, body.parsed)
     return Response(status_code=204)
 
 
@@ -105,30 +101,20 @@ async def delete(context: EmulatorContext, request: Request, address: Address) -
     """
     if address.target is not None:
         raise ApiError(status=405, detail=_TARGETED_DELETE)
-    path = address.path
-    if not path or path.endswith("/"):
-        raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
     state = context.state
     permanent = request.query_params.get("permanent") == "true"
-    if context.behaviour.trash_delete and not permanent:
-        if state.is_file(path):
-            vaultfs.delete(state, path, to_trash=True)
-            state.note_deleted(path)
-        elif state.is_folder(path):
-            vaultfs.trash_folder(state, path)
-            state.folder_deleted(path)
-        else:
-            raise ApiError(status=404)
-        return Response(status_code=204)
-    found = state.on_disk(path)
-    if found is None:
-        raise ApiError(status=404)
-    if found == "folder":
+    try:
+        deleted = writes.delete(
+            state, address.path, to_trash=context.behaviour.trash_delete and not permanent
+        )
+    except IsAFolder:
         if not context.behaviour.caught_handler_errors:
             await anyio.sleep_forever()
-        raise ApiError(status=500)
-    vaultfs.delete(state, path, to_trash=False)
-    state.note_deleted(path)
+        raise
+    if deleted.kind == "folder":
+        state.folder_deleted(address.path)
+    else:
+        state.note_deleted(address.path)
     return Response(status_code=204)
 
 
@@ -227,26 +213,10 @@ async def _transfer(request: Request, *, keep_source: bool) -> Response:
         raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
     destination = destination_path(request, source)
     overwrite = request.headers.get("allow-overwrite") == "true"
-    verb = "copy" if keep_source else "move"
     located = {"Content-Location": encode_uri(destination)}
-    if destination == source and not keep_source:
-        return Response(status_code=204, headers=located)  # before the source is looked up
-    if not state.is_file(source):  # the index: a folder or a hidden file is 404
-        raise ApiError(status=404)
-    if destination == source:
-        raise ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)
-    if vaultfs.disk_path(state, destination).exists():  # the disk: hidden files count
-        if not overwrite:
-            raise ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)
-        if vaultfs.is_dir(state, destination):
-            raise ApiError(
-                ErrorCode.FILE_OPERATION_FAILED,
-                detail=f"Failed to {verb} file: the destination cannot be replaced.",
-            )
-        vaultfs.remove_for_overwrite(state, destination)
     if keep_source:
-        vaultfs.copy(state, source, destination)
+        writes.copy(state, source, destination, overwrite=overwrite)
     else:
-        vaultfs.move(state, source, destination)
+        writes.move(state, source, destination, overwrite=overwrite)
         state.note_moved(source, destination)
     return Response(status_code=204, headers=located)

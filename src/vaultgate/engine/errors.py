@@ -4,6 +4,12 @@
     ├── PathRefused             empty, '.' or '..' segments, a backslash, or out through a
     │                           symlink: the path could leave the vault            (path)
     ├── NotFound                no such file, or no such target in the note   (path, target)
+    ├── NotAFile                a file operation on '', a path ending in '/', or a folder
+    │                                                                              (path)
+    ├── IsAFolder               a folder where only a file can go (a delete for good) (path)
+    ├── DestinationExists       a move or copy onto a taken name, without overwrite  (path)
+    ├── CannotReplace           overwrite asked, but the destination is a folder
+    │                                                                   (path, operation)
     ├── InvalidFrontmatter      the frontmatter the operation needs does not parse  (path)
     ├── InvalidQuery            a search query that fails on a note          (reason, path)
     └── DiskFailed              the disk refused (a file where a folder should be...)
@@ -36,6 +42,31 @@ class NotFound(EngineError):
         self.target = target  # None: the file itself is missing
         where = " in ".join(repr(part) for part in (target, path) if part is not None)
         super().__init__(f"Not found: {where or 'the file'}.")
+
+
+class NotAFile(EngineError):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{path!r} does not name a file.")
+
+
+class IsAFolder(EngineError):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{path!r} is a folder.")
+
+
+class DestinationExists(EngineError):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{path!r} already exists.")
+
+
+class CannotReplace(EngineError):
+    def __init__(self, path: str, operation: str) -> None:
+        self.path = path
+        self.operation = operation  # "move" or "copy"
+        super().__init__(f"Cannot {operation} onto {path!r}: it is a folder.")
 
 
 class InvalidFrontmatter(EngineError):

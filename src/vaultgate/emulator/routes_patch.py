@@ -36,19 +36,17 @@ from vaultgate.emulator.apierrors import ApiError, ErrorCode, engine_errors
 from vaultgate.emulator.bodies import Body, read_body
 from vaultgate.emulator.context import EmulatorContext
 from vaultgate.emulator.urlpath import decode_component
-from vaultgate.engine import vaultfs
 from vaultgate.engine.instruction import OPERATIONS, SCOPES, InvalidInstruction
-from vaultgate.engine.instruction import parse_instruction as parse_v2
+from vaultgate.engine.patch import patch_v1, patch_v2
 from vaultgate.engine.patch_v2 import (
     CannotApply,
     ContentPreexists,
     KeyCollision,
     PreconditionFailed,
     TargetNotFound,
-    apply_instruction,
 )
 from vaultgate.engine.targets import TARGET_TYPES, Target
-from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter, apply_patch
+from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter
 
 DEPRECATION = 'true; sunset-version="6.0"'
 PATCH_INSTRUCTION = "application/vnd.olrapi.patch-instruction+json"
@@ -227,8 +225,6 @@ def _apply_v1(
                 detail=detail if behaviour.markdown_patch_2 else "",
             )
     content_type, content = _v1_content(context, body)
-    if not context.state.is_file(path):
-        raise ApiError(status=404)
     instruction = Patch(
         operation=operation,  # type: ignore[arg-type]  # validated against _V1_OPERATIONS
         target_type=target_type,  # type: ignore[arg-type]  # validated against TARGET_TYPES
@@ -242,16 +238,14 @@ def _apply_v1(
         guard=_guard(context, request),
         scope=scope,  # type: ignore[arg-type]  # validated against _V1_SCOPES
     )
-    text = vaultfs.read_text(context.state, path)
     try:
-        patched = apply_patch(text, instruction)
+        patched = patch_v1(context.state, path, instruction)
     except PatchFailed as failed:
         raise ApiError(ErrorCode.PATCH_FAILED, detail=failed.reason) from None
     except UnparseableFrontmatter as broken:
         if behaviour.frontmatter_errors:
             raise ApiError(ErrorCode.INVALID_FRONTMATTER, detail=str(broken)) from None
         raise ApiError(status=500, detail=str(broken)) from None
-    vaultfs.write_text(context.state, path, patched)
     return Response(patched.encode("utf-8", "surrogatepass"), media_type=_EXPRESS_STRING)
 
 
@@ -387,10 +381,7 @@ def _raw_mode(
 def respond_v2(context: EmulatorContext, path: str, candidate: dict[str, Any]) -> Response:
     """Validate a 2.x instruction, apply it to ``path``, write, answer 200 with the note."""
     try:
-        instruction = parse_v2(candidate)
-        if not context.state.is_file(path):
-            raise ApiError(status=404)
-        result = apply_instruction(vaultfs.read_text(context.state, path), instruction)
+        result = patch_v2(context.state, path, candidate)
     except InvalidInstruction as invalid:
         raise ApiError(ErrorCode.INVALID_PATCH_INSTRUCTION, detail=str(invalid)) from None
     except TargetNotFound as missing:
@@ -403,7 +394,6 @@ def respond_v2(context: EmulatorContext, path: str, candidate: dict[str, Any]) -
         raise ApiError(ErrorCode.PATCH_FAILED, detail=str(failed)) from None
     except UnparseableFrontmatter as broken:
         raise ApiError(ErrorCode.INVALID_FRONTMATTER, detail=str(broken)) from None
-    vaultfs.write_text(context.state, path, result.document)
     headers: dict[str, str] = {}
     if result.warnings:
         warnings = json.dumps(result.warnings, separators=(",", ":"), ensure_ascii=False)

@@ -30,7 +30,7 @@ from vaultgate.emulator.responses import (
     with_utf8_charset,
 )
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
-from vaultgate.engine.listing import has_files_below, list_directory
+from vaultgate.engine.listing import list_folder
 from vaultgate.engine.representations import document_map_v1, document_map_v2, note_json
 from vaultgate.engine.targets import (
     SCOPES,
@@ -85,11 +85,9 @@ def serve(context: EmulatorContext, request: Request, segments: list[str]) -> Re
         path = "/".join(segments).removesuffix("/")
         if path and state.on_disk(path) == "file":
             return _serve_file(context, request, path, None)
-        prefix = f"{path}/" if path else ""
-        if has_files_below(state, prefix) or not path:
-            entries = list_directory(state, prefix)
-            if entries or (path == "" and context.behaviour.empty_root_lists):
-                return json_response({"files": entries})
+        entries = list_folder(state, context.behaviour, path)
+        if entries is not None:
+            return json_response({"files": entries})
     found = split_url_target(state, segments)
     if found is None:
         raise ApiError(status=404)
@@ -100,8 +98,8 @@ def serve(context: EmulatorContext, request: Request, segments: list[str]) -> Re
 def _serve_legacy(context: EmulatorContext, request: Request, path: str) -> Response:
     """Before 3.6.0: only a trailing-slash path lists; anything else must be a file."""
     if path == "" or path.endswith("/"):
-        entries = list_directory(context.state, path)  # the path itself is the prefix
-        if not entries:
+        entries = list_folder(context.state, context.behaviour, path.removesuffix("/"))
+        if entries is None:
             raise ApiError(status=404)
         return json_response({"files": entries})
     if context.state.on_disk(path) != "file":

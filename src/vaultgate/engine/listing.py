@@ -12,7 +12,26 @@ work per request, so benchmarks and tests meet the cost a client meets in Obsidi
 
 from __future__ import annotations
 
+from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.vault import Vault, js_sort_key
+
+
+def list_folder(vault: Vault, behaviour: Behaviour, path: str) -> list[str] | None:
+    """What ``GET /vault/<path>/`` lists (``path`` without its final '/', '' for the root).
+
+    From 3.6.0: the names one level below a folder that holds a file somewhere below it;
+    the root lists even when empty from 3.6.1. None when the plugin lists nothing there, so
+    the path may still name a note and a target. Before 3.6.0: None when nothing lies
+    below it, the root included.
+    """
+    prefix = f"{path}/" if path else ""
+    if not behaviour.subdocument_paths:
+        return list_directory(vault, prefix) or None
+    if has_files_below(vault, prefix) or not path:
+        entries = list_directory(vault, prefix)
+        if entries or (path == "" and behaviour.empty_root_lists):
+            return entries
+    return None
 
 
 def has_files_below(state: Vault, prefix: str) -> bool:

@@ -277,6 +277,22 @@ async def test_the_1x_map_on_5x_needs_markdown_patch_version_1_and_is_deprecated
     assert response.headers["deprecation"] == 'true; sunset-version="6.0"'
 
 
+@pytest.mark.parametrize(
+    ("version", "status", "error_code"),
+    [pytest.param("5.1.0", 400, 40005, id="5.1.0"), pytest.param("4.1.4", 200, None, id="4.1.4")],
+)
+async def test_a_map_of_broken_frontmatter_is_40005_from_4_1_5_typed_as_a_map(
+    api: Api, vault: Path, version: str, status: int, error_code: int | None
+) -> None:
+    (vault / "broken.md").write_text("---\nkey: [unclosed\n---\n# Body\n", encoding="utf-8")
+    async with api(version) as http:
+        response = await http.get("/vault/broken.md", headers={"Accept": DOCUMENT_MAP})
+    assert response.status_code == status
+    assert response.headers["content-type"].startswith(DOCUMENT_MAP)
+    if error_code is not None:
+        assert response.json()["errorCode"] == error_code
+
+
 async def test_4x_serves_the_1x_map(api: Api) -> None:
     async with api("4.1.7") as http:
         response = await http.get("/vault/Projects/plan.md", headers={"Accept": DOCUMENT_MAP})

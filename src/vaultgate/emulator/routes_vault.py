@@ -30,8 +30,9 @@ from vaultgate.emulator.responses import (
     with_utf8_charset,
 )
 from vaultgate.emulator.urlpath import decode_component, decode_segments, encode_uri, raw_path
+from vaultgate.engine.errors import InvalidFrontmatter
 from vaultgate.engine.listing import list_folder
-from vaultgate.engine.representations import document_map_v1, document_map_v2, note_json
+from vaultgate.engine.representations import document_map, note_json
 from vaultgate.engine.targets import (
     SCOPES,
     TARGET_TYPES,
@@ -171,17 +172,15 @@ def _patch_engine(context: EmulatorContext, request: Request) -> int:
 def _document_map(
     context: EmulatorContext, request: Request, path: str, headers: dict[str, str]
 ) -> Response:
-    engine = _patch_engine(context, request)
-    text = context.state.read_text(path)
+    version = _patch_engine(context, request)
+    try:
+        mapped = document_map(context.state, context.behaviour, path, version=version)
+    except InvalidFrontmatter:
+        headers["Content-Type"] = f"{DOCUMENT_MAP}; charset=utf-8"  # set before the check
+        raise
     headers["Content-Type"] = f"{DOCUMENT_MAP}; charset=utf-8"
-    if context.behaviour.frontmatter_errors and not context.state.meta(path).frontmatter_valid:
-        raise ApiError(ErrorCode.INVALID_FRONTMATTER)
-    if engine == 1:
-        mapped = document_map_v1(text)
-        if context.behaviour.markdown_patch_2:
-            headers["Deprecation"] = _DEPRECATION
-    else:
-        mapped = document_map_v2(text)
+    if version == 1 and context.behaviour.markdown_patch_2:
+        headers["Deprecation"] = _DEPRECATION
     return Response(json_bytes(mapped), headers=headers)
 
 

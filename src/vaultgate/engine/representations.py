@@ -10,6 +10,7 @@ from typing import Any
 
 from vaultgate import markdown
 from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.errors import InvalidFrontmatter
 from vaultgate.engine.vault import Vault
 
 
@@ -74,3 +75,15 @@ def document_map_v2(text: str) -> dict[str, Any]:
         "frontmatterFields": list(markdown.parse_frontmatter(text).data),
         "version": content_version(text),
     }
+
+
+def document_map(vault: Vault, behaviour: Behaviour, path: str, *, version: int) -> dict[str, Any]:
+    """The note's document map in markdown-patch ``version`` 1 or 2's shape.
+
+    InvalidFrontmatter from 4.1.5 when the note's frontmatter does not parse (earlier
+    versions map what they can).
+    """
+    text = vault.read_text(path)
+    if behaviour.frontmatter_errors and not vault.meta(path).frontmatter_valid:
+        raise InvalidFrontmatter(path)
+    return document_map_v1(text) if version == 1 else document_map_v2(text)

@@ -17,12 +17,7 @@ from vaultgate.emulator.context import context_of
 from vaultgate.emulator.responses import json_response
 from vaultgate.engine.dql import DqlError, run_dql
 from vaultgate.engine.search import jsonlogic_search, tag_counts
-from vaultgate.engine.simple_search import (
-    DEFAULT_CONTEXT_LENGTH,
-    SimpleSearchOptions,
-    parse_int,
-    simple_search,
-)
+from vaultgate.engine.simple_search import SimpleSearchOptions, parse_int, simple_search
 
 JSONLOGIC = "application/vnd.olrapi.jsonlogic+json"
 DATAVIEW_DQL = "application/vnd.olrapi.dataview.dql+txt"
@@ -83,16 +78,7 @@ async def search_simple(request: Request) -> Response:
         )
     raw_length = request.query_params.getlist("contextLength")
     context_length = parse_int(",".join(raw_length)) if raw_length else None
-    if context_length is None and behaviour.context_length_default:
-        context_length = DEFAULT_CONTEXT_LENGTH
-    options = SimpleSearchOptions(
-        query=queries[0],
-        context_length=context_length,
-        filenames=behaviour.filename_search,
-        descending=behaviour.search_descending,
-        with_source=behaviour.filename_search,
-        whole_characters=behaviour.whole_character_contexts,
-    )
+    options = SimpleSearchOptions.for_version(behaviour, queries[0], context_length)
     results = await run_in_threadpool(simple_search, context.state, options)
     return json_response(results)
 

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.vault import Vault
 
 DEFAULT_CONTEXT_LENGTH = 100
@@ -40,6 +41,23 @@ class SimpleSearchOptions:
     descending: bool  # 4.0+
     with_source: bool  # 3.3.0+: match.source exists
     whole_characters: bool = False  # after 5.1.0: no context starts or ends in half an emoji
+
+    @classmethod
+    def for_version(
+        cls, behaviour: Behaviour, query: str, context_length: int | None
+    ) -> SimpleSearchOptions:
+        """The search a plugin version runs; ``context_length`` None (missing, or NaN to
+        ``parseInt``) is 100 from 3.4.3, and empty contexts before."""
+        if context_length is None and behaviour.context_length_default:
+            context_length = DEFAULT_CONTEXT_LENGTH
+        return cls(
+            query=query,
+            context_length=context_length,
+            filenames=behaviour.filename_search,
+            descending=behaviour.search_descending,
+            with_source=behaviour.filename_search,
+            whole_characters=behaviour.whole_character_contexts,
+        )
 
 
 def parse_int(text: str | None) -> int | None:

@@ -1,14 +1,23 @@
-"""The vault engine: a folder of notes served with the Obsidian Local REST API's semantics.
+"""The vault engine: a folder of notes with the Obsidian Local REST API's semantics.
 
 No HTTP here (no Starlette, no status codes): the emulator (``vaultgate.emulator``) is one
 face over this package, parsing requests and turning results and errors into the plugin's
-answers; a later folder backend calls the same functions directly.
+answers; a later folder backend calls the same functions directly. Every function takes the
+:class:`~vaultgate.engine.vault.Vault` first and, where versions differ, the plugin's
+:class:`~vaultgate.engine.behaviour.Behaviour`.
 
-``vault.py`` holds the vault and its index (files, note texts, metadata, links), and
-``vaultfs.py`` every change to the folder (paths checked again, ``.trash/``);
-``behaviour.py`` says what each plugin version does; ``listing.py`` lists folders;
-``representations.py`` makes note JSON and document maps; ``targets.py`` reads a heading,
-block or frontmatter field; ``simple_search.py``, ``jsonlogic.py`` and ``dql.py`` are the
-three searches; ``instruction.py`` and ``patch_v2.py`` the 5.x PATCH (the 1.x one is
-``vaultgate.patching``). Failures are the small tree in ``errors.py``.
+- ``vault.py``: the vault and its index (files without dot-paths, note texts cached by mtime
+  and size, metadata, links and backlinks).
+- ``vaultfs.py``: every change to the folder (paths checked again, ``.trash/``).
+- ``writes.py``: whole-file writes, appends, deletes, moves and copies with the plugin's rules.
+- ``listing.py``: ``list_folder``, one level as the plugin lists it.
+- ``representations.py``: ``note_json`` and ``document_map``; ``targets.py``: ``read_target``
+  (a heading, block or frontmatter field).
+- ``simple_search.py``, ``search.py`` (JsonLogic over every note, tags), ``jsonlogic.py``,
+  ``dql.py`` (3.x).
+- ``patch.py``: ``patch_v1`` and ``patch_v2``, a note patched and written back
+  (``vaultgate.patching`` for 1.x; ``instruction.py`` and ``patch_v2.py`` for 2.x).
+- ``errors.py``: the engine's failures, which each face translates once.
+
+Importing the package imports none of its modules (a test checks none of them loads HTTP).
 """

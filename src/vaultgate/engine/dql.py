@@ -372,11 +372,11 @@ def _length(value: Any) -> int:
 # --- evaluation -----------------------------------------------------------------------------
 
 
-def _page(state: Vault, path: str) -> _Page:
-    meta = state.meta(path)
-    stat = state.stat(path)
+def _page(vault: Vault, path: str) -> _Page:
+    meta = vault.meta(path)
+    stat = vault.stat(path)
     fields: dict[str, Any] = dict(meta.frontmatter)
-    for match in _INLINE_FIELD.finditer(state.read_text(path)):
+    for match in _INLINE_FIELD.finditer(vault.read_text(path)):
         fields.setdefault(match.group(1).strip(), _inline_value(match.group(2)))
     expanded: list[str] = []
     for tag in meta.tags:
@@ -428,10 +428,10 @@ def _field_sort_key(name: str) -> Callable[[_Page], tuple[int, Any]]:
     return lambda page: _sort_key(page.get(name))
 
 
-def run_dql(state: Vault, text: str) -> list[dict[str, Any]]:
+def run_dql(vault: Vault, text: str) -> list[dict[str, Any]]:
     """Evaluate ``text``; DqlError when it is not a supported TABLE query."""
     query = _Parser(text).parse()
-    pages = [_page(state, path) for path in state.markdown_files()]
+    pages = [_page(vault, path) for path in vault.markdown_files()]
     if query.source is not None:
         source = query.source
         pages = [page for page in pages if source(page)]

@@ -34,15 +34,15 @@ def list_folder(vault: Vault, behaviour: Behaviour, path: str) -> list[str] | No
     return None
 
 
-def has_files_below(state: Vault, prefix: str) -> bool:
+def has_files_below(vault: Vault, prefix: str) -> bool:
     """Whether any file's path starts with ``prefix`` ('' or 'a/b/'): the 3.6.0+ check."""
-    return any(file.path.startswith(prefix) for file in state.get_files())
+    return any(file.path.startswith(prefix) for file in vault.get_files())
 
 
-def list_directory(state: Vault, prefix: str) -> list[str]:
+def list_directory(vault: Vault, prefix: str) -> list[str]:
     """The names one level below ``prefix`` ('' or 'a/b/'), folders ending in '/', sorted by
     UTF-16 code units as JavaScript sorts; [] when no file lies below it."""
-    paths = [file.path for file in state.get_files()]
+    paths = [file.path for file in vault.get_files()]
     start = len(prefix)
     names = {_first_segment(path, start) for path in paths if path.startswith(prefix)}
     return sorted(names, key=js_sort_key)

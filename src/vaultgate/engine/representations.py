@@ -20,7 +20,7 @@ def content_version(text: str) -> str:
 
 
 def note_json(
-    state: Vault,
+    vault: Vault,
     path: str,
     behaviour: Behaviour,
     *,
@@ -34,22 +34,22 @@ def note_json(
     (one index for a whole search), else from a new index (4.0.3+) or a scan of every
     note's links (4.0.0-4.0.2).
     """
-    note = state.note(path)
+    note = vault.note(path)
     result: dict[str, Any] = {
         "tags": list(note.meta.tags),
         "frontmatter": dict(note.meta.frontmatter),
         "stat": {"ctime": note.stat.ctime, "mtime": note.stat.mtime, "size": note.stat.size},
         "path": path,
-        "content": state.read_from_disk(path) if include_content else "",
+        "content": vault.read_from_disk(path) if include_content else "",
     }
     if behaviour.links:
-        resolved, unresolved = state.links(path, note.meta)
+        resolved, unresolved = vault.links(path, note.meta)
         if backlinks is not None:
             linking = backlinks.get(path, [])
         elif behaviour.backlinks_index:
-            linking = state.backlinks_index().get(path, [])
+            linking = vault.backlinks_index().get(path, [])
         else:
-            linking = state.backlinks_of(path)
+            linking = vault.backlinks_of(path)
         result["links"] = resolved
         result["backlinks"] = list(linking)
         if behaviour.unresolved_links:

@@ -68,14 +68,14 @@ def parse_int(text: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def simple_search(state: Vault, options: SimpleSearchOptions) -> list[dict[str, Any]]:
+def simple_search(vault: Vault, options: SimpleSearchOptions) -> list[dict[str, Any]]:
     patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in options.query.split()]
     if not patterns:
         return []
     results: list[tuple[float, dict[str, Any]]] = []
-    for path in state.markdown_files():
+    for path in vault.markdown_files():
         try:
-            content = state.read_text(path)
+            content = vault.read_text(path)
         except OSError:
             continue
         basename = posixpath.splitext(posixpath.basename(path))[0]

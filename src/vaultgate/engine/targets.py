@@ -47,14 +47,14 @@ class TargetRead:
     is_json: bool
 
 
-def split_url_target(state: Vault, segments: Sequence[str]) -> tuple[str, Target] | None:
+def split_url_target(vault: Vault, segments: Sequence[str]) -> tuple[str, Target] | None:
     """Walk back to the longest prefix of ``segments`` that is a file; the rest is a target."""
     for i in range(len(segments) - 1, 0, -1):
         head = segments[:i]
         if any("/" in segment for segment in head):
             continue
         candidate = "/".join(head)
-        if state.on_disk(candidate) == "file":  # the adapter, hidden files included
+        if vault.on_disk(candidate) == "file":  # the adapter, hidden files included
             return candidate, Target.from_segments(segments[i], segments[i + 1 :])
     return None
 

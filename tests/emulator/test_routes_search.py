@@ -1,4 +1,4 @@
-"""POST /search/ content types, and GET /tags/."""
+"""POST /search/ with JsonLogic and its content types, and GET /tags/."""
 
 from __future__ import annotations
 
@@ -79,3 +79,76 @@ async def test_a_tag_is_listed_before_its_parents_as_the_plugin_counts_them(
         ("beta/gamma", 1),
         ("alpha", 1),
     ]
+
+
+# --- JsonLogic ------------------------------------------------------------------------------
+
+JSONLOGIC = {"Content-Type": "application/vnd.olrapi.jsonlogic+json"}
+
+
+async def test_search_returns_notes_with_truthy_results(api: Api) -> None:
+    async with api() as http:
+        response = await http.post(
+            "/search/", json={"in": ["project", {"var": "tags"}]}, headers=JSONLOGIC
+        )
+    assert response.status_code == 200
+    assert response.json() == [
+        {"filename": "Projects/plan.md", "result": True},
+        {"filename": "Welcome.md", "result": True},
+    ]
+
+
+async def test_search_result_values_are_returned_as_computed(api: Api) -> None:
+    query = {"if": [{"glob": ["Projects/**", {"var": "path"}]}, {"var": "frontmatter"}, {}]}
+    async with api() as http:
+        results = (await http.post("/search/", json=query, headers=JSONLOGIC)).json()
+    assert results == [
+        {"filename": "Projects/Archive/old.md", "result": {"status": "done", "priority": 3}},
+        {
+            "filename": "Projects/plan.md",
+            "result": {"tags": ["project", "work/tasks"], "status": "active", "priority": 42},
+        },
+    ]
+
+
+async def test_search_sees_links_and_backlinks_from_4_0(api: Api) -> None:
+    query = {"in": ["Welcome.md", {"var": "backlinks"}]}
+    async with api("3.6.2") as http:
+        old = (await http.post("/search/", json=query, headers=JSONLOGIC)).json()
+    async with api("4.0.0") as http:
+        new = (await http.post("/search/", json=query, headers=JSONLOGIC)).json()
+    assert old == []
+    assert new == [{"filename": "Projects/plan.md", "result": True}]
+
+
+@pytest.mark.parametrize(
+    ("version", "found"),
+    [pytest.param("4.0.2", 7, id="4.0.2"), pytest.param("4.0.3", 0, id="4.0.3")],
+)
+async def test_content_is_only_loaded_when_the_query_names_it_from_4_0_3(
+    api: Api, version: str, found: int
+) -> None:
+    spelled = {"var": "content"}
+    assembled = {"var": {"cat": ["con", "tent"]}}  # reads content without naming it
+    async with api(version) as http:
+        named = (await http.post("/search/", json=spelled, headers=JSONLOGIC)).json()
+        hidden = (await http.post("/search/", json=assembled, headers=JSONLOGIC)).json()
+    assert len(named) == 7
+    assert len(hidden) == found
+
+
+async def test_an_evaluation_error_is_40070_naming_the_file(api: Api) -> None:
+    async with api() as http:
+        response = await http.post("/search/", json={"nope": [1]}, headers=JSONLOGIC)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errorCode"] == 40070
+    assert body["message"].startswith("The query you provided could not be processed.\n")
+    assert "Unrecognized operation nope (while processing " in body["message"]
+
+
+async def test_a_body_that_is_not_json_is_40015(api: Api) -> None:
+    async with api() as http:
+        response = await http.post("/search/", content=b"{nope", headers=JSONLOGIC)
+    assert response.status_code == 400
+    assert response.json()["errorCode"] == 40015

@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from vaultgate.engine.simple_search import js_slice, parse_int
-
 from .conftest import Api, MakeApp, build_vault, client
 
 pytestmark = pytest.mark.anyio
@@ -160,21 +158,6 @@ async def test_offsets_count_utf16_code_units_like_javascript(
     (m,) = results[0]["matches"]
     assert m["match"]["start"] == 3  # the emoji is two UTF-16 code units, then a space
     assert m["context"] == " needle"
-
-
-def test_js_slice_follows_javascript() -> None:
-    assert js_slice("abcdef", 2, -1) == "cde"
-    assert js_slice("abcdef", -2, 100) == "ef"
-    assert js_slice("abcdef", 4, 2) == ""
-    assert js_slice("a😀b", 1, 3) == "😀"
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [("10", 10), (" 7px", 7), ("-3", -3), ("abc", None), ("", None), (None, None)],
-)
-def test_parse_int_follows_javascript(text: str | None, value: int | None) -> None:
-    assert parse_int(text) == value
 
 
 # --- contexts cut inside a surrogate pair ---------------------------------------------------

@@ -8,7 +8,6 @@ from urllib.parse import quote
 import pytest
 
 from vaultgate import markdown
-from vaultgate.engine.targets import Target, heading_addresses, read_target
 
 from .conftest import Api
 
@@ -198,30 +197,6 @@ async def test_a_url_target_and_header_target_together_conflict(api: Api) -> Non
         )
     assert response.status_code == 422
     assert response.json()["errorCode"] == 42200
-
-
-# --- the pure reader ------------------------------------------------------------------------
-
-
-def test_addresses_mark_later_repeats_like_the_heading_tree() -> None:
-    addresses = heading_addresses(markdown.parse_headings(NESTED))
-    tree = markdown.heading_tree(NESTED)
-
-    def walk(node: dict[str, object], prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
-        found: list[tuple[str, ...]] = []
-        for key, child in node.items():
-            assert isinstance(child, dict)
-            found.append((*prefix, key))
-            found.extend(walk(child, (*prefix, key)))
-        return found
-
-    assert addresses == walk(tree, ())
-
-
-def test_a_block_marker_and_content_read_keeps_the_id() -> None:
-    text = "Para one ^b1\n\nnext\n"
-    read = read_target(text, Target("block", name="b1"), engine=2, scope="markerAndContent")
-    assert read.value == "Para one ^b1"
 
 
 async def test_the_1x_engine_reads_the_last_of_identical_paths(api: Api, vault: Path) -> None:

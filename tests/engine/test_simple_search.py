@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 
 from vaultgate.engine.behaviour import Behaviour
-from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search
+from vaultgate.engine.simple_search import (
+    SimpleSearchOptions,
+    js_slice,
+    parse_int,
+    simple_search,
+)
 from vaultgate.engine.vault import Vault
 
 
@@ -30,3 +35,18 @@ def test_a_term_in_a_name_is_a_filename_match_from_3_3(vault: Path) -> None:
         "match": {"start": 0, "end": 5, "source": "filename"},
         "context": "space name",
     }
+
+
+def test_js_slice_follows_javascript() -> None:
+    assert js_slice("abcdef", 2, -1) == "cde"
+    assert js_slice("abcdef", -2, 100) == "ef"
+    assert js_slice("abcdef", 4, 2) == ""
+    assert js_slice("a😀b", 1, 3) == "😀"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("10", 10), (" 7px", 7), ("-3", -3), ("abc", None), ("", None), (None, None)],
+)
+def test_parse_int_follows_javascript(text: str | None, value: int | None) -> None:
+    assert parse_int(text) == value

@@ -978,6 +978,19 @@ async def test_search_timeouts_report_the_search_timeout(
     assert caught.value.seconds == 30.0
 
 
+async def test_searches_wait_for_the_search_timeout_and_reads_for_the_timeout(
+    client: ObsidianClient, router: respx.Router
+) -> None:
+    search = router.post("/search/simple/").respond(200, json=[])
+    read = router.get("/vault/a.md").respond(200, text="x")
+
+    await client.search_simple("x", 10)
+    await client.read_note("a.md")
+
+    assert search.calls.last.request.extensions["timeout"]["read"] == 30.0
+    assert read.calls.last.request.extensions["timeout"]["read"] == 2.0
+
+
 async def test_no_error_message_or_log_line_contains_the_key(
     settings: ObsidianSettings,
     client: ObsidianClient,
@@ -1153,7 +1166,7 @@ async def test_each_request_is_logged_at_debug_with_status_and_time(
 
 
 async def test_base_url_and_aclose(settings: ObsidianSettings, router: respx.Router) -> None:
-    http = httpx.AsyncClient(transport=httpx.MockTransport(router.async_handler))
+    http = await build_http_client(settings, transport=httpx.MockTransport(router.async_handler))
     client = ObsidianClient(settings, http)
 
     assert client.base_url == "http://127.0.0.1:27123"

@@ -60,9 +60,23 @@ async def test_client_has_base_url_key_and_timeout() -> None:
     async with await build_http_client(settings, transport=mock(router)) as http:
         assert str(http.base_url) == "http://127.0.0.1:27123"
         assert http.timeout == httpx.Timeout(3.0)
-        await http.get("/")
+        await http.request("GET", "/")
 
-    assert route.calls.last.request.headers["Authorization"] == f"Bearer {API_KEY}"
+    sent = route.calls.last.request
+    assert sent.headers["Authorization"] == f"Bearer {API_KEY}"
+    assert sent.headers["User-Agent"].startswith("vaultgate/")
+    assert sent.extensions["timeout"] == httpx.Timeout(3.0).as_dict()
+
+
+async def test_a_request_may_carry_its_own_timeout() -> None:
+    settings = https_settings(protocol="http", port=27123)
+    router = respx.Router(base_url="http://127.0.0.1:27123")
+    route = router.post("/search/").respond(200, json=[])
+
+    async with await build_http_client(settings, transport=mock(router)) as http:
+        await http.request("POST", "/search/", io_timeout=30.0)
+
+    assert route.calls.last.request.extensions["timeout"] == httpx.Timeout(30.0).as_dict()
 
 
 async def test_without_a_key_no_authorization_header_is_sent() -> None:
@@ -71,25 +85,58 @@ async def test_without_a_key_no_authorization_header_is_sent() -> None:
     route = router.get("/").respond(200, json={})
 
     async with await build_http_client(settings, transport=mock(router)) as http:
-        await http.get("/")
+        await http.request("GET", "/")
 
     assert "Authorization" not in route.calls.last.request.headers
 
 
+async def test_a_closed_client_sends_nothing() -> None:
+    settings = https_settings(protocol="http", port=27123)
+    router = respx.Router(base_url="http://127.0.0.1:27123")
+    http = await build_http_client(settings, transport=mock(router))
+    await http.aclose()
+
+    assert http.is_closed
+    with pytest.raises(RuntimeError, match="closed"):
+        await http.request("GET", "/")
+    assert router.calls.call_count == 0
+
+
+async def test_transport_errors_carry_their_request() -> None:
+    settings = https_settings(protocol="http", port=27123)
+    router = respx.Router(base_url="http://127.0.0.1:27123")
+    router.get("/vault/a.md").mock(side_effect=httpx.ConnectError("refused"))
+
+    async with await build_http_client(settings, transport=mock(router)) as http:
+        with pytest.raises(httpx.ConnectError) as caught:
+            await http.request("GET", "/vault/a.md")
+
+    assert caught.value.request.url == "http://127.0.0.1:27123/vault/a.md"
+
+
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
+
+
 @pytest.mark.parametrize(
-    ("host", "trust_env"),
+    ("host", "no_proxy", "proxy"),
     [
-        pytest.param("127.0.0.1", False, id="loopback-ignores-proxy-variables"),
-        pytest.param("obsidian.example.com", True, id="remote-may-use-a-proxy"),
+        pytest.param("127.0.0.1", "", None, id="loopback-ignores-proxy-variables"),
+        pytest.param("obsidian.example.com", "", "http://proxy.example:3128", id="remote"),
+        pytest.param("obsidian.example.com", "example.com", None, id="remote-in-no-proxy"),
     ],
 )
 async def test_environment_proxies_are_only_trusted_for_remote_hosts(
-    host: str, trust_env: bool
+    host: str, no_proxy: str, proxy: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", no_proxy)
     settings = https_settings(protocol="http", host=host)
 
     async with await build_http_client(settings) as http:
-        assert http.trust_env is trust_env
+        assert http.proxy == proxy
 
 
 async def test_without_a_key_only_the_status_is_asked_and_nothing_else_is_sent() -> None:

@@ -65,7 +65,7 @@ from vaultgate.obsidian.models import (
     TagsAnswer,
 )
 from vaultgate.obsidian.patch import PatchRequest, encode_patch
-from vaultgate.obsidian.transport import tls_failure, tls_trust
+from vaultgate.obsidian.transport import PluginHTTP, tls_failure, tls_trust
 from vaultgate.paths import (
     encode_header_value,
     encode_vault_path,
@@ -228,14 +228,14 @@ class _Call:
     """What a request is about, so that its failure can say what to try next."""
 
     subject: str  # named by NotFound
-    not_found: str  # the hint for a 404
+    not_found: str | calls.Later  # the hint for a 404 (a Later is spelled only if needed)
     special: Callable[[httpx.Response], ObsidianError | None] | None = None
 
 
 class ObsidianClient:
-    """Typed calls to one Local REST API; takes a ready ``httpx.AsyncClient`` (see transport)."""
+    """Typed calls to one Local REST API; takes a ready PluginHTTP (see transport)."""
 
-    def __init__(self, settings: ObsidianSettings, http: httpx.AsyncClient) -> None:
+    def __init__(self, settings: ObsidianSettings, http: PluginHTTP) -> None:
         self._settings = settings
         self._http = http
         self._status: ServerStatus | None = None
@@ -340,7 +340,9 @@ class ObsidianClient:
         parent = path.rpartition("/")[0]
         return f"/vault/{encode_vault_path(path)}", _Call(
             path,
-            f"{calls.call('list_vault_files', directory=parent)} shows what exists.",
+            calls.Later(
+                lambda: f"{calls.call('list_vault_files', directory=parent)} shows what exists."
+            ),
         )
 
     # --- searching ------------------------------------------------------------------------
@@ -607,7 +609,7 @@ class ObsidianClient:
             started = time.perf_counter()
             try:
                 response = await self._http.request(
-                    method, url, headers=headers, params=params, content=content, timeout=timeout
+                    method, url, headers=headers, params=params, content=content, io_timeout=timeout
                 )
             except httpx.InvalidURL as exc:  # raised before anything is sent
                 raise InvalidArgument(
@@ -670,7 +672,7 @@ def _error_for(response: httpx.Response, call: _Call) -> ObsidianError:
     if status == 401:
         return AuthenticationFailed()
     if status == 404:
-        return NotFound(call.subject, call.not_found)
+        return NotFound(call.subject, str(call.not_found))
     code, message = _error_body(response)
     if status == 400 and code == PATCH_FAILED:
         reason = _patch_reason(response)
@@ -738,7 +740,7 @@ def _patch_failure(response: httpx.Response) -> ObsidianError | None:
     return None
 
 
-def _missing_note_or_target(note_hint: str, request: PatchRequest) -> str:
+def _missing_note_or_target(note_hint: str | calls.Later, request: PatchRequest) -> str:
     target = request.target_value()
     if isinstance(target, tuple):
         shown = "::".join(target)

@@ -1,4 +1,8 @@
-"""The httpx client that talks to the Local REST API, and what its TLS trusts.
+"""The HTTP connection to the Local REST API, and what its TLS trusts.
+
+Requests go straight to an httpx transport (PluginHTTP), not through httpx.AsyncClient: the
+plugin needs no cookies, redirects, auth flows or URL merging, and on a note read those cost
+about as much of vaultgate's CPU as the request itself (docs/design.md, "The call path").
 
 TLS is decided for this one client's SSLContext and never weakened for the process:
 
@@ -22,12 +26,17 @@ from __future__ import annotations
 
 import logging
 import ssl
+import urllib.request
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 import anyio
 import certifi
 import httpx
 
+from vaultgate import __version__
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import ConfigError, TLSTrust
 
@@ -37,33 +46,162 @@ CERTIFICATE_PATH = "/obsidian-local-rest-api.crt"
 _PEM_MARKER = "-----BEGIN CERTIFICATE-----"
 
 
+class PluginHTTP:
+    """Requests to one Local REST API, each handed straight to the transport.
+
+    What httpx.AsyncClient would add per request and the plugin never needs (a cookie jar,
+    redirect and auth flows, merging URLs, per-request logging) is left out; what is kept is a
+    base URL, default headers (the key), a timeout, and the transport's pool of kept-alive
+    connections. Requests and responses are httpx's own types, so any httpx transport serves:
+    httpcore's pool, PluginCertificateTransport, and in tests httpx.MockTransport (respx) or
+    httpx.ASGITransport. Transport errors are httpx's, each carrying its request. Observers
+    (tests, benchmarks) hook in as with httpx: ``event_hooks["request"]`` and ``["response"]``.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        headers: Mapping[str, str],
+        timeout: float,
+        transport: httpx.AsyncBaseTransport,
+        proxy: str | None = None,
+    ) -> None:
+        self.base_url = httpx.URL(base_url)
+        self.timeout = httpx.Timeout(timeout)
+        self.proxy = proxy  # what build_http_client found in the environment, for a remote host
+        self._prefix = base_url.rstrip("/")
+        self._headers = {"Accept": "*/*", "User-Agent": f"vaultgate/{__version__}", **headers}
+        self._transport = transport
+        self._timeouts: dict[float, dict[str, float | None]] = {}
+        self._closed = False
+        self.event_hooks: dict[str, list[Callable[[Any], Awaitable[None]]]] = {
+            "request": [],
+            "response": [],
+        }
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        params: Mapping[str, str | int] | None = None,
+        content: bytes | None = None,
+        io_timeout: float | None = None,
+    ) -> httpx.Response:
+        """Send ``method`` to ``url`` (a path with its segments already encoded) and read the
+        whole answer; ``io_timeout`` bounds each step (connect, write, read, a pooled
+        connection), as httpx's timeout does. Raises httpx.InvalidURL before sending, other
+        httpx errors after."""
+        if self._closed:
+            raise RuntimeError("The connection to the Local REST API has been closed.")
+        request = httpx.Request(
+            method,
+            self._prefix + url,
+            params=params,
+            headers={**self._headers, **headers} if headers else self._headers,
+            content=content,
+            extensions={"timeout": self._timeout(io_timeout)},
+        )
+        for hook in self.event_hooks["request"]:
+            await hook(request)
+        try:
+            response = await self._transport.handle_async_request(request)
+        except httpx.RequestError as exc:
+            exc.request = request
+            raise
+        response.request = request
+        try:
+            for hook in self.event_hooks["response"]:
+                await hook(response)
+            await response.aread()  # reading to the end hands the connection back to the pool
+        except BaseException as exc:
+            await response.aclose()
+            if isinstance(exc, httpx.RequestError):
+                exc.request = request
+            raise
+        return response
+
+    async def aclose(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._transport.aclose()
+
+    async def __aenter__(self) -> PluginHTTP:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def _timeout(self, seconds: float | None) -> dict[str, float | None]:
+        if seconds is None:
+            return self.timeout.as_dict()
+        if seconds not in self._timeouts:
+            self._timeouts[seconds] = httpx.Timeout(seconds).as_dict()
+        return self._timeouts[seconds]
+
+
 async def build_http_client(
     settings: ObsidianSettings, *, transport: httpx.AsyncBaseTransport | None = None
-) -> httpx.AsyncClient:
-    """The client for ``settings.base_url``: bearer key, timeout and TLS trust set up.
+) -> PluginHTTP:
+    """The connection to ``settings.base_url``: bearer key, timeout and TLS trust set up.
 
     Nothing is sent here: on loopback https the plugin's certificate is fetched by the first
     request (PluginCertificateTransport). ``transport`` lets tests route requests (respx, an
     ASGI app) without a network; with one, the certificate is fetched through it at once.
     """
-    if transport is None and tls_trust(settings) == "fetched":
-        transport = PluginCertificateTransport(settings)
-        verify: ssl.SSLContext | bool = True  # unused: the transport brings its own TLS
-    else:
-        verify = await resolve_verify(settings, transport=transport)
     headers: dict[str, str] = {}
     if settings.api_key is not None:
         headers["Authorization"] = f"Bearer {settings.api_key.reveal()}"
-    return httpx.AsyncClient(
-        base_url=settings.base_url,
+    proxy = None
+    if transport is None and tls_trust(settings) == "fetched":
+        transport = PluginCertificateTransport(settings)
+    elif transport is None:
+        proxy = environment_proxy(settings)
+        verify = await resolve_verify(settings)
+        transport = httpx.AsyncHTTPTransport(
+            verify=_unused_tls_context() if verify is True else verify,
+            proxy=proxy,
+            trust_env=False,
+        )
+    else:
+        await resolve_verify(settings, transport=transport)  # its warnings, its fetch
+    return PluginHTTP(
+        settings.base_url,
         headers=headers,
         timeout=settings.timeout,
-        verify=verify,
         transport=transport,
-        # On loopback, proxy variables and SSL_CERT_FILE from the environment must not see
-        # (or reroute) the key; a remote host may legitimately sit behind a proxy.
-        trust_env=not settings.is_loopback,
+        proxy=proxy,
     )
+
+
+def environment_proxy(settings: ObsidianSettings) -> str | None:
+    """The proxy that the environment (``HTTPS_PROXY``, ``ALL_PROXY``, ``NO_PROXY``, ...) sets
+    for ``settings``' host, as httpx would read it; never one on loopback, where proxy
+    variables must not see (or reroute) the key. A remote host may sit behind a proxy."""
+    if settings.is_loopback:
+        return None
+    proxies = urllib.request.getproxies()
+    proxy = proxies.get(settings.protocol) or proxies.get("all")
+    if not proxy or urllib.request.proxy_bypass(settings.host):
+        return None
+    return proxy if "://" in proxy else f"http://{proxy}"
+
+
+def _unused_tls_context() -> ssl.SSLContext:
+    """For plain http, where httpx still wants a context: one that trusts nothing and so loads
+    no trust store (httpx's default loads two, about 0.1 s at start)."""
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
 async def resolve_verify(

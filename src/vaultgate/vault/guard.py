@@ -21,8 +21,6 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-import httpx
-
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     AccessDenied,
@@ -36,6 +34,7 @@ from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import Note, ObsidianClient, folder_not_found
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.obsidian.transport import PluginHTTP
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.vault.policy import AccessPolicy
 
@@ -44,9 +43,7 @@ _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 
 
 class GuardedClient(ObsidianClient):
-    def __init__(
-        self, settings: ObsidianSettings, http: httpx.AsyncClient, policy: AccessPolicy
-    ) -> None:
+    def __init__(self, settings: ObsidianSettings, http: PluginHTTP, policy: AccessPolicy) -> None:
         super().__init__(settings, http)
         self.policy = policy
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -67,3 +69,32 @@ async def test_other_answers_pass_untouched() -> None:
         SimpleNamespace(method="tools/list"),
         call_next,
     ) == {"tools": []}
+
+
+# What only some tools need is imported by their first use, never by a server start.
+OPTIONAL_MODULES = (
+    "bs4",  # fetch's HTML converter
+    "markdownify",
+    "vaultgate.web.convert",
+    "vaultgate.emulator",
+    "vaultgate.memory.store",
+    "yaml",  # frontmatter: parsed by the first note that has some
+)
+_BUILD_A_SERVER = """
+import sys
+from vaultgate.cli import main  # what `vaultgate serve` imports
+from vaultgate.config import Settings
+from vaultgate.server import build_server
+
+build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16, "VAULTGATE_TOOLS": "full"}))
+print("\\n".join(sys.modules))
+"""
+
+
+def test_building_a_server_imports_nothing_that_only_some_tools_need() -> None:
+    loaded = subprocess.run(
+        [sys.executable, "-c", _BUILD_A_SERVER], capture_output=True, text=True, check=True
+    ).stdout.split()
+
+    assert "vaultgate.server" in loaded
+    assert [name for name in loaded if name.startswith(OPTIONAL_MODULES)] == []

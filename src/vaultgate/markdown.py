@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import math
 import re
 from bisect import bisect_right
@@ -40,8 +41,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 from urllib.parse import unquote
-
-import yaml
 
 from vaultgate.errors import AmbiguousSection, InvalidArgument, SectionNotFound
 
@@ -206,28 +205,35 @@ class Frontmatter:
     valid: bool
 
 
-# libyaml's parser when PyYAML was built with it: parsing every note's frontmatter (search,
-# tags) is several times faster; the safe constructor and our resolvers are the same either way.
-_SafeLoaderBase: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+@functools.cache
+def _yaml_loader() -> type[Any]:
+    """The loader for frontmatter, built (and PyYAML imported) by the first note parsed, so that
+    a server start does not wait for PyYAML. It is libyaml's parser when PyYAML was built with
+    it: parsing every note's frontmatter (search, tags) is several times faster; the safe
+    constructor and our resolvers are the same either way."""
+    import yaml
 
+    base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-class _YamlLoader(_SafeLoaderBase):  # type: ignore[valid-type,misc]
-    """A safe loader that reads values as Obsidian does.
+    class _YamlLoader(base):  # type: ignore[valid-type,misc]
+        """A safe loader that reads values as Obsidian does.
 
-    YAML 1.2 booleans (only true/false, never yes/no/on/off), and no implicit timestamps: a
-    date or time stays the string written (``2026-11-17 08:00``), as Obsidian shows it. An
-    explicit ``!!timestamp`` tag still makes a date, rendered in ISO form.
-    """
+        YAML 1.2 booleans (only true/false, never yes/no/on/off), and no implicit timestamps: a
+        date or time stays the string written (``2026-11-17 08:00``), as Obsidian shows it. An
+        explicit ``!!timestamp`` tag still makes a date, rendered in ISO form.
+        """
 
-
-_NOT_IMPLICIT = {"tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp"}
-_YamlLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag not in _NOT_IMPLICIT]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_YamlLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
+    not_implicit = {"tag:yaml.org,2002:bool", "tag:yaml.org,2002:timestamp"}
+    _YamlLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag not in not_implicit]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    _YamlLoader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool",
+        re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+        list("tTfF"),
+    )
+    return _YamlLoader
 
 
 class _Unconvertible(Exception):
@@ -270,9 +276,12 @@ def parse_frontmatter(text: str) -> Frontmatter:
     if bounds is None:
         return Frontmatter({}, 0, True)
     yaml_start, yaml_end, end = bounds
+    loader = _yaml_loader()
+    import yaml  # loaded by _yaml_loader(); named here for load() and YAMLError
+
     try:
-        # _YamlLoader is a SafeLoader: no arbitrary Python objects
-        loaded = yaml.load(text[yaml_start:yaml_end], Loader=_YamlLoader)
+        # a SafeLoader: no arbitrary Python objects
+        loaded = yaml.load(text[yaml_start:yaml_end], Loader=loader)
         if loaded is None:
             return Frontmatter({}, end, True)
         if not isinstance(loaded, dict):

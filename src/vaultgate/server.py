@@ -69,21 +69,24 @@ class VaultgateServer(MCPServer):
     def __init__(self, *args: Any, spelling: OfferedTools, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.spelling = spelling
-        self.parameters: dict[str, list[str]] = {}
+        self.functions: dict[str, ToolFunction] = {}
 
     def add_vaultgate_tool(self, tool: ToolFunction, hints: ToolAnnotations) -> None:
         # The title rides in the annotations of each ToolSpec; it is sent once, as the tool's
         # own title, which is what hosts show (annotations.title is its older spelling).
         bare = hints.model_copy(update={"title": None})
         self.add_tool(tool, title=hints.title, annotations=bare, structured_output=False)
-        self.parameters[tool.__name__] = tool_parameters(tool)
+        # Its parameter names are read from its signature's model on its first call, not here:
+        # building that model again for every tool would lengthen every start.
+        self.functions[tool.__name__] = tool
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         with spelled_by(self.spelling):
-            own = self.parameters.get(name)  # None: an unknown tool, which the SDK answers
-            if own is not None:
+            function = self.functions.get(name)  # None: an unknown tool, which the SDK answers
+            if function is not None:
+                own = tool_parameters(function)
                 call, accepted = accepted_parameters(name, arguments, own)
                 try:
                     refuse_unknown(call, arguments, accepted)

@@ -7,7 +7,8 @@ interleave statements inside one transaction. Between processes, SQLite's own lo
 store's BEGIN IMMEDIATE + retry take over.
 
 The file is opened on the first call, not at server start: tools that never touch memory never
-create the file, and a bad VAULTGATE_MEMORY_DB breaks only the memory tools, with a message.
+create the file, and a bad VAULTGATE_MEMORY_DB breaks only the memory tools, with a message. The
+store's modules are imported then too, so a server start does not wait for them.
 
 Quiet moments: once the store is open, one daemon thread waits for IDLE_SECONDS without a call
 and then checkpoints the WAL (``MemoryStore.checkpoint``) while holding the same lock, so the
@@ -21,12 +22,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import anyio.to_thread
 
-from vaultgate.memory.store import Clock, MemoryStore, utc_now
 from vaultgate.memory.wal import IDLE_SECONDS
+
+if TYPE_CHECKING:
+    from vaultgate.memory.store import Clock, MemoryStore
 
 T = TypeVar("T")
 
@@ -35,8 +38,9 @@ log = logging.getLogger(__name__)
 
 class MemoryGateway:
     def __init__(
-        self, path: str, *, clock: Clock = utc_now, idle_seconds: float = IDLE_SECONDS
+        self, path: str, *, clock: Clock | None = None, idle_seconds: float = IDLE_SECONDS
     ) -> None:
+        """``clock`` replaces the store's own (UTC now), for tests."""
         self.path = path
         self._clock = clock
         self._idle_seconds = idle_seconds
@@ -57,7 +61,9 @@ class MemoryGateway:
             if self._closed:
                 raise RuntimeError("the memory gateway is closed")
             if self._store is None:
-                self._store = MemoryStore.open(self.path, clock=self._clock)
+                from vaultgate.memory.store import MemoryStore, utc_now  # on first use
+
+                self._store = MemoryStore.open(self.path, clock=self._clock or utc_now)
                 if self._store.wal.path is not None:
                     self._start_checkpointer()
             try:

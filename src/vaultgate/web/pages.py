@@ -3,6 +3,8 @@
 The client is its own ``httpx.AsyncClient``, never the Obsidian one: no Authorization header, no
 base URL, and ``trust_env=False`` so neither proxy variables nor ``~/.netrc`` credentials apply.
 It is made on first use (a server that never fetches opens nothing) and closed by the lifespan.
+The HTML converter (BeautifulSoup and markdownify, about 50 ms to import) is imported by the
+first page that needs converting, so no server start waits for it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from vaultgate import __version__
 from vaultgate.cache import TTLCache
 from vaultgate.config import FetchSettings
 from vaultgate.web.addresses import Resolver, system_resolver
-from vaultgate.web.convert import HTML_TYPES, html_to_markdown
 from vaultgate.web.download import FetchLimits, download
 
 # Long enough to page through a page a few windows at a time, short enough to stay fresh.
@@ -60,8 +61,11 @@ class PageFetcher:
             limits=self._limits,
         )
         text = page.text
-        if not raw and page.media_type in HTML_TYPES:
-            text = await anyio.to_thread.run_sync(html_to_markdown, page.text, page.url)
+        if not raw:
+            from vaultgate.web import convert  # on first use: see the module docstring
+
+            if page.media_type in convert.HTML_TYPES:
+                text = await anyio.to_thread.run_sync(convert.html_to_markdown, text, page.url)
         self._cache.put(key, text)
         return text
 

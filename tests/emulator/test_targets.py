@@ -6,38 +6,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from tests.engine.test_targets import NESTED  # the same note, read through HTTP
 
 from vaultgate import markdown
 
 from .conftest import Api
 
 pytestmark = pytest.mark.anyio
-
-NESTED = """\
-# Top
-
-Top text.
-
-## Child
-
-Child text.
-
-### Grandchild
-
-Deep text.
-
-## TODO/DONE
-
-Slash heading.
-
-## Log
-
-Monday.
-
-## Log
-
-Tuesday.
-"""
 
 
 @pytest.fixture

@@ -20,6 +20,19 @@ def lone_surrogate_at(value: str) -> int | None:
     return None if found is None else found.start()
 
 
+def half_character(value: str, what: str) -> str | None:
+    """Why ``value`` (named ``what``) cannot be stored or sent, if it holds half a character;
+    None if it is whole. Callers raise it as their own kind of error."""
+    position = lone_surrogate_at(value)
+    if position is None:
+        return None
+    return (
+        f"{what} holds half of a character at position {position} (a lone UTF-16 "
+        "surrogate, e.g. a cut emoji), which cannot be stored or sent. Send whole "
+        "characters: drop it, or write the full emoji."
+    )
+
+
 def replace_lone_surrogates(value: str) -> str:
     """``value`` with every lone surrogate replaced by U+FFFD, for showing."""
     return _LONE_SURROGATE.sub(REPLACEMENT, value)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from vaultgate.calls import Raw, call
 from vaultgate.errors import InvalidMemoryInput, quoted
 from vaultgate.memory.models import SCOPES, Scope
-from vaultgate.unicode import lone_surrogate_at, replace_lone_surrogates
+from vaultgate.unicode import half_character, replace_lone_surrogates
 
 # The documented caps (docs/tool-reference.md). Characters are Unicode code points.
 MAX_CONTENT_CHARS = 100_000
@@ -255,9 +255,6 @@ def searchable(value: str) -> str:
 
 
 def _check_encodable(name: str, value: str) -> None:
-    position = lone_surrogate_at(value)
-    if position is not None:
-        raise InvalidMemoryInput(
-            f"{name} holds an invalid character at position {position} (a lone UTF-16 "
-            "surrogate); send it as valid Unicode."
-        )
+    problem = half_character(value, name)
+    if problem is not None:
+        raise InvalidMemoryInput(problem)

@@ -7,18 +7,14 @@ must store exactly what the model sent, or nothing.
 from __future__ import annotations
 
 from vaultgate.errors import InvalidArgument
-from vaultgate.unicode import lone_surrogate_at
+from vaultgate.unicode import half_character
 
 
 def require_whole_characters(value: str, what: str) -> None:
     """InvalidArgument if ``value`` holds a lone surrogate (half of an emoji, say)."""
-    position = lone_surrogate_at(value)
-    if position is not None:
-        raise InvalidArgument(
-            f"{what} holds half of a character at position {position} (a lone UTF-16 "
-            "surrogate, e.g. a cut emoji), which cannot be stored or sent. Send whole "
-            "characters: drop it, or write the full emoji."
-        )
+    problem = half_character(value, what)
+    if problem is not None:
+        raise InvalidArgument(problem)
 
 
 def utf8(value: str, what: str) -> bytes:

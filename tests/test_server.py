@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,6 +15,7 @@ from mcp.types import (
     ServerCapabilities,
     ToolsCapability,
 )
+from tests.conftest import modules_loaded_by
 
 from vaultgate.config import Settings
 from vaultgate.server import advertise_only_what_exists, build_server
@@ -92,9 +91,7 @@ print("\\n".join(sys.modules))
 
 
 def test_building_a_server_imports_nothing_that_only_some_tools_need() -> None:
-    loaded = subprocess.run(
-        [sys.executable, "-c", _BUILD_A_SERVER], capture_output=True, text=True, check=True
-    ).stdout.split()
+    loaded = modules_loaded_by(_BUILD_A_SERVER)
 
     assert "vaultgate.server" in loaded
     assert [name for name in loaded if name.startswith(OPTIONAL_MODULES)] == []

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from tests.conftest import modules_loaded_by
 
 _HTTP = ("starlette", "uvicorn", "httpx", "vaultgate.emulator")  # web framework, server, client
 _IMPORT_THE_ENGINE = """
@@ -16,9 +15,7 @@ print("\\n".join(sys.modules))
 
 
 def test_importing_every_engine_module_loads_no_http_code() -> None:
-    loaded = subprocess.run(
-        [sys.executable, "-c", _IMPORT_THE_ENGINE], capture_output=True, text=True, check=True
-    ).stdout.split()
+    loaded = modules_loaded_by(_IMPORT_THE_ENGINE)
 
     assert "vaultgate.engine.vault" in loaded
     assert [name for name in loaded if name.startswith(_HTTP)] == []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -173,6 +176,24 @@ def test_the_duplicate_hash_ignores_case_and_spacing_only() -> None:
     assert content_hash("Auth flow", "We use JWTs.") != base
     assert content_hash("Auth", "flow We use JWT.") != base  # a word moved out of the title
     assert content_hash("Auth flow x", "We use JWT.") != base
+
+
+WHITESPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]  # every one is below U+3001
+
+
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from([*WHITESPACE, "a", "B", "ß", "\0"]), max_size=12),
+        min_size=2,
+        max_size=2,
+    )
+)
+def test_the_duplicate_hash_is_the_one_files_already_hold(parts: list[str]) -> None:
+    """Rows saved before keep their hashes: whitespace runs as one space, trimmed, casefolded."""
+    title, content = parts
+    normal = "\0".join(re.sub(r"\s+", " ", p).strip().casefold() for p in (title, content))
+
+    assert content_hash(title, content) == hashlib.sha256(normal.encode("utf-8")).hexdigest()
 
 
 def test_a_suggested_topic_key_is_type_and_title_slug() -> None:

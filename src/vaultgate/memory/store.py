@@ -251,14 +251,19 @@ class MemoryStore:
                     "ORDER BY updated_at DESC, id DESC LIMIT 1",
                     (topic, name, kept_scope),
                 ).fetchone()
+            # Each branch's one statement gives back the saved row (RETURNING, or the inserted
+            # values): no second read.
+            saved: Observation
             if existing is not None:
-                conn.execute(
-                    "UPDATE observations SET type = ?, title = ?, content = ?, "
-                    "normalized_hash = ?, revision_count = revision_count + 1, updated_at = ? "
-                    "WHERE id = ?",
-                    (kind, clean_title, clean_content, digest, now, existing[0]),
+                saved = _returned(
+                    conn.execute(
+                        "UPDATE observations SET type = ?, title = ?, content = ?, "
+                        "normalized_hash = ?, revision_count = revision_count + 1, "
+                        f"updated_at = ? WHERE id = ? RETURNING {queries.OBSERVATION_COLUMNS}",
+                        (kind, clean_title, clean_content, digest, now, existing[0]),
+                    )
                 )
-                status, observation_id = "updated", int(existing[0])
+                status = "updated"
             else:
                 duplicate = conn.execute(
                     "SELECT id FROM observations WHERE normalized_hash = ? AND project = ? "
@@ -267,14 +272,16 @@ class MemoryStore:
                     (digest, name, kept_scope, _format(now_time - DEDUPE_WINDOW)),
                 ).fetchone()
                 if duplicate is not None:
-                    conn.execute(
-                        "UPDATE observations SET duplicate_count = duplicate_count + 1, "
-                        "updated_at = ? WHERE id = ?",
-                        (now, duplicate[0]),
+                    saved = _returned(
+                        conn.execute(
+                            "UPDATE observations SET duplicate_count = duplicate_count + 1, "
+                            f"updated_at = ? WHERE id = ? RETURNING {queries.OBSERVATION_COLUMNS}",
+                            (now, duplicate[0]),
+                        )
                     )
-                    status, observation_id = "duplicate", int(duplicate[0])
+                    status = "duplicate"
                 else:
-                    inserted = queries.insert_observation(
+                    saved = queries.insert_observation(
                         conn,
                         session_id=session,
                         type=kind,
@@ -286,9 +293,7 @@ class MemoryStore:
                         title=clean_title,
                         content=clean_content,
                     )
-                    status, observation_id = "created", inserted.id
-            saved = queries.live_observation(conn, observation_id)
-            assert saved is not None
+                    status = "created"
             return SaveResult(
                 observation=saved,
                 status=status,
@@ -722,6 +727,13 @@ class MemoryStore:
                 f"The memory store could not {doing} ({type(exc).__name__}); nothing was "
                 "changed. The details are in the server's log."
             ) from exc
+
+
+def _returned(cursor: sqlite3.Cursor) -> Observation:
+    """The row an UPDATE ... RETURNING gave back (the caller's WHERE names one live row)."""
+    row = cursor.fetchone()
+    assert row is not None
+    return queries.observation(row)
 
 
 def _format(moment: datetime) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from vaultgate.errors import CompactionRefused, InvalidMemoryInput, MemoryStoreError
 from vaultgate.memory.compaction import DEFAULT_SUMMARY_SESSION, SUMMARY_TYPE
-from vaultgate.memory.models import CompactRequest
+from vaultgate.memory.models import CompactRequest, Scope
 from vaultgate.memory.store import MemoryStore
 
 from .conftest import FakeClock
@@ -147,6 +147,39 @@ def test_compaction_without_a_summary_only_deletes(
 
     assert result.summary is None
     assert (result.before, result.after) == (5, 4)
+
+
+@pytest.mark.parametrize(
+    ("ids", "project", "scope", "summary"),
+    [
+        pytest.param(("old_p", "old_p_personal"), "p", None, "s", id="project"),
+        pytest.param(("old_p_personal",), None, "personal", "s", id="scope"),
+        pytest.param(("old_p", "old_q"), None, None, "s", id="two-projects"),
+        pytest.param(("old_p", "mid_p"), "p", "project", None, id="no-summary"),
+    ],
+)
+def test_the_after_count_is_the_live_count_under_the_filter(
+    store: MemoryStore,
+    aged: dict[str, int],
+    ids: tuple[str, ...],
+    project: str | None,
+    scope: Scope | None,
+    summary: str | None,
+) -> None:
+    before = store.count_observations(project, scope)
+
+    result = store.compact(
+        CompactRequest(
+            older_than_days=30,
+            ids=tuple(aged[name] for name in ids),
+            project=project,
+            scope=scope,
+            summary_title=summary,
+        )
+    )
+
+    assert result.before == before
+    assert result.after == store.count_observations(project, scope)
 
 
 def test_two_hundred_ids_compact_in_one_call(store: MemoryStore, clock: FakeClock) -> None:

@@ -19,6 +19,7 @@ from vaultgate.memory.migrations import (
     parse_migrations,
     schema_version,
 )
+from vaultgate.memory.models import CompactRequest
 from vaultgate.memory.store import MemoryStore
 
 
@@ -31,7 +32,7 @@ def schema_of(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 def test_schema_sql_holds_numbered_migrations_with_whole_triggers() -> None:
     assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
     triggers = [s for m in MIGRATIONS for s in m.statements if s.startswith("CREATE TRIGGER")]
-    assert len(triggers) == 3
+    assert len(triggers) == 5  # migration 2's three; migration 3 replaces two of them
     assert all(t.rstrip().endswith("END;") for t in triggers)
 
 
@@ -172,3 +173,55 @@ def test_several_servers_starting_at_once_migrate_exactly_once(tmp_path: Path) -
     conn.close()
     for opened in stores:
         opened.close()
+
+
+def test_a_version_2_file_upgrades_with_every_row_and_search_result(tmp_path: Path) -> None:
+    path = str(tmp_path / "v2.db")
+    conn = connect(path)
+    migrate(conn, MIGRATIONS[:2])  # the schema before compaction left removals for later
+    conn.execute("INSERT INTO sessions (id, project, started_at) VALUES ('s', 'p', '2026-01-01')")
+    for i, deleted in enumerate([None, "2026-02-01 00:00:00", None, None]):
+        conn.execute(
+            "INSERT INTO observations (session_id, type, project, normalized_hash, created_at, "
+            "updated_at, deleted_at, title, content) "
+            "VALUES ('s', 'note', 'p', ?, '2026-01-01', '2026-01-01', ?, ?, ?)",
+            (f"h{i}", deleted, f"row {i}", f"lighthouse keeper {i}"),
+        )
+    matches = "SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? ORDER BY rowid"
+    found_before = conn.execute(matches, ("lighthouse",)).fetchall()
+    conn.close()
+
+    store = MemoryStore.open(path)
+
+    check = sqlite3.connect(path, isolation_level=None)
+    assert schema_version(check) == LATEST_VERSION == 3
+    assert check.execute("SELECT count(*) FROM observations").fetchone()[0] == 4
+    assert check.execute(matches, ("lighthouse",)).fetchall() == found_before == [(1,), (3,), (4,)]
+    check.execute(
+        "INSERT INTO observations_fts (observations_fts, rank) VALUES ('integrity-check', 1)"
+    )
+    dedupe = check.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'observations_dedupe'"
+    ).fetchone()[0]
+    assert "WHERE" not in dedupe  # soft-deleted rows stay in it now
+    triggers = check.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY 1")
+    assert [name for (name,) in triggers] == [
+        "observations_fts_delete",
+        "observations_fts_insert",
+        "observations_fts_update",
+    ]
+    assert [obs.title for obs in store.search("lighthouse").observations] == [
+        "row 3",
+        "row 2",
+        "row 0",
+    ]
+    # The new triggers work on the upgraded file: a compaction's row is hidden, then removed.
+    store.compact(CompactRequest(older_than_days=30, ids=(1,)))
+    assert store.search("lighthouse").total == 2
+    store.when_idle()
+    assert check.execute(matches, ("lighthouse",)).fetchall() == [(3,), (4,)]
+    check.execute(
+        "INSERT INTO observations_fts (observations_fts, rank) VALUES ('integrity-check', 1)"
+    )
+    check.close()
+    store.close()

@@ -3,8 +3,12 @@
 Beyond the seed, and unlike the code it came from: each id is checked against the same
 project / scope / age filter the candidates were listed with, and unknown or already-deleted ids
 are refused by name (nothing is skipped silently); the summary's session is created inside the
-transaction (no foreign-key failure after the deletes); the before and after counts are taken
-inside it too. Any failure rolls every step back.
+transaction (no foreign-key failure after the deletes); the before count is taken inside it,
+and the after count follows from it (every id was live and inside the filter, and the summary
+takes the filter's project and scope). Any failure rolls every step back.
+
+The soft-deleted rows' search-index entries are left for a quiet moment (removals.py): listed
+as pending in this same transaction, so no read shows them meanwhile.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from vaultgate.errors import CompactionRefused, MemoryStoreError
-from vaultgate.memory import queries
+from vaultgate.memory import queries, removals
 from vaultgate.memory.models import (
     CompactResult,
     Observation,
@@ -121,6 +125,7 @@ def compact(
             outside_filter=outside,
             filter_description=_describe(project, scope, older_than_days),
         )
+    removals.defer(conn, ids)
     cursor = conn.execute(
         f"UPDATE observations SET deleted_at = ?, updated_at = ? "
         f"WHERE deleted_at IS NULL AND id IN ({marks})",
@@ -145,12 +150,11 @@ def compact(
             title=summary.title,
             content=summary.content,
         )
-    after = queries.count_observations(conn, project, scope)
     return CompactResult(
         deleted=list(ids),
         summary=written,
         before=before,
-        after=after,
+        after=before - len(ids) + (1 if written is not None else 0),
         project=project,
         scope=scope,
     )

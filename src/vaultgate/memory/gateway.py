@@ -11,9 +11,10 @@ create the file, and a bad VAULTGATE_MEMORY_DB breaks only the memory tools, wit
 store's modules are imported then too, so a server start does not wait for them.
 
 Quiet moments: once the store is open, one daemon thread waits for IDLE_SECONDS without a call
-and then checkpoints the WAL (``MemoryStore.checkpoint``) while holding the same lock, so the
-checkpoint is never inside a request's transaction and no request pays for it (wal.py). A call
-that arrives meanwhile waits for it, as it would for another call.
+and then does the work no request should pay for (``MemoryStore.when_idle``): it removes the
+search-index entries compactions left (removals.py) and checkpoints the WAL (wal.py), holding
+the same lock, so none of it is ever inside a request's transaction. A call that arrives
+meanwhile waits for it, as it would for another call.
 """
 
 from __future__ import annotations
@@ -64,8 +65,7 @@ class MemoryGateway:
                 from vaultgate.memory.store import MemoryStore, utc_now  # on first use
 
                 self._store = MemoryStore.open(self.path, clock=self._clock or utc_now)
-                if self._store.wal.path is not None:
-                    self._start_checkpointer()
+                self._start_checkpointer()  # ':memory:' has no WAL, but compactions leave work
             try:
                 return operation(self._store)
             finally:
@@ -96,7 +96,8 @@ class MemoryGateway:
 
     def _checkpoint_when_quiet(self) -> None:
         """The checkpointer thread: after each run of calls, wait until none came for
-        ``idle_seconds``, then checkpoint (under the lock, so between two calls)."""
+        ``idle_seconds``, then do the quiet moment's work (under the lock, so between two
+        calls)."""
         with self._quiet:
             while not self._closed:
                 if self._last_call is None:
@@ -110,6 +111,6 @@ class MemoryGateway:
                 if self._store is None:  # pragma: no cover - closed, and the loop ends
                     continue
                 try:
-                    self._store.checkpoint()
-                except Exception:  # pragma: no cover - checkpoint logs sqlite3 errors itself
-                    log.exception("memory WAL checkpoint failed")
+                    self._store.when_idle()
+                except Exception:  # pragma: no cover - when_idle logs what fails itself
+                    log.exception("memory store's quiet-moment work failed")

@@ -10,6 +10,10 @@ ranks the newest RANK_WINDOW of them: a word that common carries almost no relev
 (its IDF is near zero), and recency breaks the tie. The total stays exact and the response says
 a window was used. A query with one rarer word, or a project filter, matches fewer rows and is
 ranked in full.
+
+Ids a compaction soft-deleted may still be in the index for a moment (removals.py); while any
+are, every statement here adds ``removals.EXCLUSION`` to its WHERE clause, so they are neither
+counted nor listed.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from vaultgate.errors import InvalidMemoryInput
-from vaultgate.memory import queries
+from vaultgate.memory import queries, removals
 from vaultgate.memory.connection import is_busy
 from vaultgate.memory.fts import TextQuery, match_expression, parse_query
 from vaultgate.memory.models import SearchMode, SearchOptions, SearchResult
@@ -40,7 +44,7 @@ def count_search_results(conn: sqlite3.Connection, query: str, options: SearchOp
     parsed = parse_query(query)
     if not parsed.has_words:
         return queries.count_observations(conn, options.project, options.scope, options.type)
-    return _plan(conn, parsed, options)[2]
+    return _plan(conn, parsed, options, MATCH_WHERE + removals.exclusion(conn))[2]
 
 
 def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> SearchResult:
@@ -57,7 +61,8 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
             ranked_window=None,
             other_projects=None,
         )
-    expression, mode, total = _plan(conn, parsed, options)
+    where = MATCH_WHERE + removals.exclusion(conn)
+    expression, mode, total = _plan(conn, parsed, options, where)
     ids: list[int] = []
     window: int | None = None
     if total:
@@ -66,7 +71,7 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
             window = RANK_WINDOW
             floor = _guard(
                 lambda: conn.execute(
-                    f"SELECT rowid FROM observations_fts WHERE {MATCH_WHERE} "
+                    f"SELECT rowid FROM observations_fts WHERE {where} "
                     "ORDER BY rowid DESC LIMIT 1 OFFSET ?",
                     (expression, RANK_WINDOW - 1),
                 ).fetchone()[0]
@@ -75,7 +80,7 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
             lambda: [
                 row[0]
                 for row in conn.execute(
-                    f"SELECT rowid FROM observations_fts WHERE {MATCH_WHERE} AND rowid >= ? "
+                    f"SELECT rowid FROM observations_fts WHERE {where} AND rowid >= ? "
                     f"ORDER BY {BM25}, rowid DESC LIMIT ?",
                     (expression, floor, options.limit),
                 )
@@ -85,7 +90,7 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
     other_projects = None
     if total == 0 and options.project is not None:
         elsewhere = SearchOptions(project=None, type=options.type, scope=options.scope)
-        other_projects = _plan(conn, parsed, elsewhere)[2]
+        other_projects = _plan(conn, parsed, elsewhere, where)[2]
     return SearchResult(
         observations=[found[i] for i in ids if i in found],
         total=total,
@@ -98,14 +103,15 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
 
 
 def _plan(
-    conn: sqlite3.Connection, parsed: TextQuery, options: SearchOptions
+    conn: sqlite3.Connection, parsed: TextQuery, options: SearchOptions, where: str
 ) -> tuple[str, SearchMode, int]:
-    """Every word first; when that finds nothing and there are several words, any word."""
+    """Every word first; when that finds nothing and there are several words, any word.
+    ``where``: MATCH_WHERE, and the exclusion of pending ids if any."""
     expression = _expression(parsed, options, any_term=False)
-    total = _count(conn, expression)
+    total = _count(conn, expression, where)
     if total == 0 and len(parsed.terms) > 1:
         any_expression = _expression(parsed, options, any_term=True)
-        any_total = _count(conn, any_expression)
+        any_total = _count(conn, any_expression, where)
         if any_total:
             return any_expression, "any", any_total
     return expression, "all", total
@@ -121,11 +127,11 @@ def _expression(parsed: TextQuery, options: SearchOptions, *, any_term: bool) ->
     )
 
 
-def _count(conn: sqlite3.Connection, expression: str) -> int:
+def _count(conn: sqlite3.Connection, expression: str, where: str) -> int:
     return _guard(
         lambda: int(
             conn.execute(
-                f"SELECT count(*) FROM observations_fts WHERE {MATCH_WHERE}", (expression,)
+                f"SELECT count(*) FROM observations_fts WHERE {where}", (expression,)
             ).fetchone()[0]
         )
     )

@@ -8,7 +8,8 @@ the lock (connection.retrying); every read that takes more than one statement ru
 transaction, so a page and its count see the same snapshot. sqlite3 errors become
 MemoryStoreError here and nowhere else. WAL checkpoints run between transactions, never inside
 one (wal.py): after a commit that leaves the log at its bound, when the gateway finds the store
-idle (``checkpoint``), and on ``close``.
+idle (``when_idle``), and on ``close``. The search-index removals a compaction leaves
+(removals.py) run at the same moments, each in its own write transaction.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from vaultgate.errors import (
     SessionNotFound,
     VaultgateError,
 )
-from vaultgate.memory import compaction, queries
+from vaultgate.memory import compaction, queries, removals
 from vaultgate.memory import search as fts_search
 from vaultgate.memory.connection import BUSY_TIMEOUT_MS, MEMORY, connect, is_busy, retrying
 from vaultgate.memory.inputs import (
@@ -152,12 +153,26 @@ class MemoryStore:
 
     def checkpoint(self) -> Checkpoint | None:
         """Copy the WAL into the database file as far as other connections' reads allow
-        (PASSIVE), for quiet moments (MemoryGateway): never blocks another process and never
+        (PASSIVE), the last step of ``when_idle``: never blocks another process and never
         fails (wal.py). None when there was no log to copy, or the checkpoint failed."""
         return self.wal.when_idle()
 
+    def when_idle(self) -> Checkpoint | None:
+        """The work of a quiet moment (MemoryGateway): remove the search-index entries that
+        compactions left (removals.py), then ``checkpoint``. Never raises for a busy or failing
+        database: what is not done now stays listed for the next quiet moment."""
+        self._purge_removals()
+        return self.checkpoint()
+
+    def pending_removals(self) -> int:
+        """How many compacted ids still wait for their search-index entry to be removed (none
+        is ever shown by a read meanwhile; removals.py)."""
+        return self._read(removals.pending)
+
     def close(self) -> None:
-        """Checkpoint, emptying the -wal file if no other connection is in the way; close."""
+        """Remove the index entries compactions left, checkpoint (emptying the -wal file if no
+        other connection is in the way), close."""
+        self._purge_removals()
         self.wal.before_close()
         self._conn.close()
 
@@ -620,8 +635,8 @@ class MemoryStore:
             )
         cutoff = self._cutoff(request.older_than_days)
 
-        def work(conn: sqlite3.Connection) -> CompactResult:
-            return compaction.compact(
+        def work(conn: sqlite3.Connection) -> tuple[CompactResult, int]:
+            result = compaction.compact(
                 conn,
                 ids=ids,
                 project=name,
@@ -631,10 +646,24 @@ class MemoryStore:
                 summary=summary,
                 now=self._now(),
             )
+            return result, removals.pending(conn)
 
-        return self._write(work)
+        result, pending = self._write(work)
+        if pending >= removals.PENDING_BOUND:  # no quiet moment came: keep the list short
+            self._purge_removals()
+        return result
 
     # --- plumbing ---------------------------------------------------------------------------
+
+    def _purge_removals(self) -> None:
+        """Remove every pending index entry, PURGE_BATCH ids per write transaction (removals.py).
+        Between transactions only; a failure is logged and the rest waits for the next call."""
+        try:
+            batch = removals.PURGE_BATCH
+            while self._write(lambda conn: removals.purge(conn, batch)) == batch:
+                pass
+        except VaultgateError as exc:
+            log.warning("memory search-index removals left for later: %s", exc)
 
     def _now(self) -> str:
         return _format(self._clock())

@@ -6,7 +6,7 @@ pays for it (the commit was 10 ms of a 28 ms compaction of 200 ids at 100,000 ob
 issue 11). The store's WalKeeper turns that off on its connection (``wal_autocheckpoint = 0``)
 and checkpoints itself, always between transactions, never inside one:
 
-- **when idle**: MemoryGateway calls ``MemoryStore.checkpoint`` after IDLE_SECONDS without a
+- **when idle**: MemoryGateway calls ``MemoryStore.when_idle`` after IDLE_SECONDS without a
   call (gateway.py): PASSIVE, which copies every frame it can into the database file.
 - **at the bound**: after a commit that leaves the -wal file at CHECKPOINT_BYTES or more (a
   burst of writes with no quiet moment, or a script that uses the store without the gateway),

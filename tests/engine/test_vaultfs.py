@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from vaultgate.engine import vaultfs
-from vaultgate.engine.errors import PathRefused
+from vaultgate.engine.errors import ChangedOnDisk, DiskFailed, PathRefused
 from vaultgate.engine.vault import Vault
 
 
@@ -52,3 +60,239 @@ def test_a_rewrite_is_never_served_stale(state: Vault) -> None:
     assert state.read_text("Notes/space name.md") == "Spaces in the name.\n"
     vaultfs.write_text(state, "Notes/space name.md", "Spaces in the NAME.\n")  # same size
     assert state.read_text("Notes/space name.md") == "Spaces in the NAME.\n"
+
+
+# --- atomic writes --------------------------------------------------------------------------
+
+
+def every_name_in(folder: Path) -> list[str]:
+    """Dot-files included: a leftover temporary file must show."""
+    return sorted(os.listdir(folder))
+
+
+def test_a_write_leaves_only_the_note(state: Vault, vault: Path) -> None:
+    vaultfs.write_text(state, "Notes/space name.md", "New text.\n")
+    assert every_name_in(vault / "Notes") == ["space name.md"]
+    assert (vault / "Notes" / "space name.md").read_text(encoding="utf-8") == "New text.\n"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_a_replaced_note_keeps_its_permission_bits(state: Vault, vault: Path) -> None:
+    note = vault / "Notes" / "space name.md"
+    note.chmod(0o640)
+    vaultfs.write_text(state, "Notes/space name.md", "x")
+    vaultfs.append_text(state, "Notes/space name.md", "y")
+    assert stat.S_IMODE(note.stat().st_mode) == 0o640
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_a_new_note_gets_the_mode_any_new_file_gets(state: Vault, vault: Path) -> None:
+    vaultfs.write_text(state, "Notes/new.md", "x")
+    (vault / "Notes" / "plain").write_text("x", encoding="utf-8")
+    expected = stat.S_IMODE((vault / "Notes" / "plain").stat().st_mode)
+    assert stat.S_IMODE((vault / "Notes" / "new.md").stat().st_mode) == expected
+
+
+def test_the_temporary_file_is_a_dot_name_beside_the_note_that_the_index_ignores(
+    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[str, str]] = []
+    replace = os.replace
+
+    def spying(source: str, target: str) -> None:
+        seen.append((str(source), str(target)))
+        state.refresh()  # Obsidian or the index rescanning mid-write
+        assert all("vaultgate" not in path for path in state.files)
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", spying)
+    vaultfs.write_text(state, "Notes/café ☕ 50%.md", "x")
+    [(temporary, target)] = seen
+    assert Path(temporary).parent == Path(target).parent == vault / "Notes"
+    assert re.fullmatch(r"\.café ☕ 50%\.md\.vaultgate-[0-9a-f]+\.tmp", Path(temporary).name)
+
+
+@pytest.mark.parametrize("failing", ["fsync", "replace"])
+def test_a_failed_write_leaves_the_note_and_no_temporary_file(
+    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    note = vault / "Projects" / "plan.md"
+    before = note.read_bytes()
+
+    def crash(*args: object) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, failing, crash)
+    big = "A much longer text than the note had. " * 50_000  # partly written when it fails
+    for write in (
+        lambda: vaultfs.write_text(state, "Projects/plan.md", big),
+        lambda: vaultfs.append_text(state, "Projects/plan.md", big),
+        lambda: vaultfs.copy(state, "Welcome.md", "Projects/plan.md"),
+    ):
+        with pytest.raises(DiskFailed) as caught:
+            write()
+        assert caught.value.reason == "Input/output error"
+        assert note.read_bytes() == before
+        assert every_name_in(vault / "Projects") == ["plan.md"]
+
+
+def test_a_note_with_the_longest_name_is_written_through_a_shorter_temporary_name(
+    state: Vault, vault: Path
+) -> None:
+    name = "長" * 80 + ".md"  # 243 bytes: the temporary name must be cut to fit 255
+    vaultfs.write_text(state, name, "first")
+    vaultfs.write_text(state, name, "second")
+    assert (vault / name).read_text(encoding="utf-8") == "second"
+    assert [n for n in every_name_in(vault) if "vaultgate" in n] == []
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks")
+def test_a_note_that_is_a_symlink_stays_one(state: Vault, vault: Path) -> None:
+    (vault / "Notes" / "alias.md").symlink_to("space name.md")
+    state.refresh()
+    vaultfs.write_text(state, "Notes/alias.md", "Through the link.\n")
+    assert (vault / "Notes" / "alias.md").is_symlink()
+    assert (vault / "Notes" / "space name.md").read_text(encoding="utf-8") == "Through the link.\n"
+
+
+def test_a_copy_is_written_atomically_too(state: Vault, vault: Path) -> None:
+    vaultfs.copy(state, "Projects/plan.md", "Notes/plan copy.md")
+    assert (vault / "Notes" / "plan copy.md").read_bytes() == (
+        vault / "Projects/plan.md"
+    ).read_bytes()
+    assert sorted(every_name_in(vault / "Notes")) == ["plan copy.md", "space name.md"]
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from vaultgate.engine import vaultfs
+from vaultgate.engine.vault import Vault
+
+vault = Vault(Path(sys.argv[1]))
+texts = [(letter * 1023 + "\\n") * 4096 for letter in "AB"]  # 4 MiB each
+print("writing", flush=True)
+n = 0
+while True:
+    vaultfs.write_text(vault, "Big note.md", texts[n % 2])
+    n += 1
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="SIGKILL")
+def test_a_writer_killed_mid_write_leaves_the_old_or_the_new_note_whole(vault: Path) -> None:
+    texts = {(letter * 1023 + "\n") * 4096 for letter in "AB"}
+    note = vault / "Big note.md"
+    note.write_text("The note before any write.\n", encoding="utf-8")
+    texts.add("The note before any write.\n")
+    killed_mid_write = 0
+    for attempt in range(40):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(vault)], stdout=subprocess.PIPE, text=True
+        )
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "writing\n"
+        time.sleep(0.02 + 0.01 * (attempt % 7))
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+        writer.stdout.close()
+        assert note.read_text(encoding="utf-8") in texts
+        leftovers = [name for name in every_name_in(vault) if name.endswith(".tmp")]
+        if leftovers:  # the kill landed between the temporary file's creation and the rename
+            killed_mid_write += 1
+            for name in leftovers:
+                os.unlink(vault / name)
+        if killed_mid_write >= 3:
+            break
+    assert killed_mid_write >= 3
+    assert Vault(vault).read_text("Big note.md") in texts
+
+
+# --- a change computed from the note is never written over a newer note ----------------------
+
+
+def edit_behind_our_back(note: Path, text: str, *, same_stat: bool = False) -> None:
+    """What an editor or a sync client does; ``same_stat`` keeps size and mtime, as a write
+    within one tick of a coarse clock does."""
+    before = note.stat()
+    note.write_text(text, encoding="utf-8", newline="")
+    if same_stat:
+        assert note.stat().st_size == before.st_size
+        os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+@pytest.mark.parametrize("same_stat", [False, True], ids=["newer-mtime", "coarse-clock"])
+def test_a_change_is_computed_again_when_the_note_changed_in_between(
+    state: Vault, vault: Path, same_stat: bool
+) -> None:
+    note = vault / "Notes" / "space name.md"
+    seen: list[str | None] = []
+
+    def shout(text: str | None) -> tuple[str, int]:
+        seen.append(text)
+        if len(seen) == 1:
+            edit_behind_our_back(note, "Spaces IN the name.\n", same_stat=same_stat)
+        assert text is not None
+        return text.upper(), len(seen)
+
+    assert vaultfs.update_text(state, "Notes/space name.md", shout) == 2
+    assert seen == ["Spaces in the name.\n", "Spaces IN the name.\n"]
+    assert note.read_text(encoding="utf-8") == "SPACES IN THE NAME.\n"
+    assert every_name_in(vault / "Notes") == ["space name.md"]
+
+
+def test_a_note_that_never_stops_changing_is_left_to_its_last_writer(
+    state: Vault, vault: Path
+) -> None:
+    note = vault / "Notes" / "space name.md"
+    calls = 0
+
+    def shout(text: str | None) -> tuple[str, None]:
+        nonlocal calls
+        calls += 1
+        edit_behind_our_back(note, f"Edit number {calls} from elsewhere.\n")
+        return (text or "").upper(), None
+
+    with pytest.raises(ChangedOnDisk) as caught:
+        vaultfs.update_text(state, "Notes/space name.md", shout)
+    assert caught.value.attempts == calls == vaultfs.UPDATE_ATTEMPTS
+    assert note.read_text(encoding="utf-8") == f"Edit number {calls} from elsewhere.\n"
+    assert every_name_in(vault / "Notes") == ["space name.md"]
+
+
+def test_an_append_lands_after_what_was_written_in_between(
+    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    note = vault / "Notes" / "space name.md"
+    snapshot = vaultfs._snapshot
+    reads = 0
+
+    def read_then_edited(location: Path) -> vaultfs.Snapshot:
+        nonlocal reads
+        reads += 1
+        taken = snapshot(location)
+        if reads == 1:
+            edit_behind_our_back(note, "Synced from the phone.")
+        return taken
+
+    monkeypatch.setattr(vaultfs, "_snapshot", read_then_edited)
+    vaultfs.append_text(state, "Notes/space name.md", "Appended.\n")
+    assert note.read_text(encoding="utf-8") == "Synced from the phone.\nAppended.\n"
+    assert reads == 2
+
+
+def test_a_note_deleted_in_between_is_created_by_an_append(state: Vault, vault: Path) -> None:
+    def gone(text: str | None) -> tuple[str, str | None]:
+        if text is not None:
+            (vault / "Welcome.md").unlink()
+        return (text or "") + "x", text
+
+    assert vaultfs.update_text(state, "Welcome.md", gone) is None
+    assert (vault / "Welcome.md").read_text(encoding="utf-8") == "x"
+
+
+def test_an_unchanged_text_is_not_written(state: Vault, vault: Path) -> None:
+    note = vault / "Notes" / "space name.md"
+    os.utime(note, ns=(0, 1_000_000_000))
+    assert vaultfs.update_text(state, "Notes/space name.md", lambda text: (text or "", "same"))
+    assert note.stat().st_mtime_ns == 1_000_000_000

@@ -12,8 +12,10 @@
     │                                                                   (path, operation)
     ├── InvalidFrontmatter      the frontmatter the operation needs does not parse  (path)
     ├── InvalidQuery            a search query that fails on a note          (reason, path)
-    └── DiskFailed              the disk refused (a file where a folder should be...)
-                                                                          (path, reason)
+    ├── DiskFailed              the disk refused (a file where a folder should be...)
+    │                                                                     (path, reason)
+    └── ChangedOnDisk           the note changed on disk between each read and write of a
+                                change computed from it, every attempt   (path, attempts)
 
 The PATCH engines keep their own trees (``patch_v2.PatchError``, ``vaultgate.patching``),
 as do the query languages (``jsonlogic.JsonLogicError``, ``dql.DqlError``). Each face
@@ -87,3 +89,16 @@ class DiskFailed(EngineError):
         self.path = path
         self.reason = reason
         super().__init__(f"Disk operation on {path!r} failed: {reason}")
+
+
+class ChangedOnDisk(EngineError):
+    """An editor or a sync client kept writing the note between each read and the write of
+    a change computed from it, so the change was never applied to a stale copy."""
+
+    def __init__(self, path: str, attempts: int) -> None:
+        self.path = path
+        self.attempts = attempts
+        super().__init__(
+            f"{path!r} changed on disk while it was being updated, {attempts} times in a row;"
+            " nothing was written."
+        )

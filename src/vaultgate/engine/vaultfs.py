@@ -8,22 +8,53 @@ change is reported to the index (``record_write`` / ``record_delete``); a failin
 operation is :class:`DiskFailed`. What the workspace makes of a moved or deleted note (the
 open file) is the caller's to update.
 
+Writes are atomic. The new content goes to a temporary file in the note's own folder, named
+``.<name>.vaultgate-<random>.tmp`` (a dot-name: neither Obsidian nor the index sees it), is
+flushed and fsynced, and is then renamed over the note with ``os.replace`` (the note's
+permission bits kept), so Obsidian, a sync client or an editor sees the old text or the new
+one, never half of one; a failed write removes its temporary file and leaves the note as it
+was. (A process killed mid-write can leave a temporary file behind, never a broken note.)
+
+A change computed from the note's text (:func:`update_text`: appends, patches, relinking)
+never lands on a stale copy: the text is read with its ``(mtime_ns, size)``, and just before
+the rename the note must still have them (and the same bytes, when its mtime is recent
+enough for a coarse clock to hide a change). If an editor or a sync client wrote in between,
+the change is computed again on the current text, a few times, then :class:`ChangedOnDisk`.
+Nothing can close the last gap between that check and the rename without a lock that other
+programs would honour; the check makes it a few microseconds wide.
+
 Deleting to the trash (5.0+) moves the file to ``<vault>/.trash/<its vault path>``; when
 that name is taken, `` 1``, `` 2``... is added before the extension.
 """
 
 from __future__ import annotations
 
+import os
 import posixpath
+import secrets
 import shutil
-from collections.abc import Iterator
-from contextlib import contextmanager
+import stat
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import BinaryIO, TypeVar
 
-from vaultgate.engine.errors import DiskFailed, PathRefused
+from vaultgate.engine.errors import ChangedOnDisk, DiskFailed, PathRefused
 from vaultgate.engine.vault import Vault
 
 TRASH = ".trash"
+UPDATE_ATTEMPTS = 5
+"""How many times :func:`update_text` computes a change before giving up on a busy note."""
+COARSE_CLOCK_NS = 2_000_000_000
+"""Below this age an unchanged (mtime, size) proves nothing: FAT keeps mtimes to 2 s, and
+ext4 to a scheduler tick, so the bytes are compared too."""
+_TEMPORARY_SUFFIX = ".vaultgate-{}.tmp"
+_NAME_MAX = 255  # bytes in one file name, on every file system a vault is likely to live on
+
+R = TypeVar("R")
 
 
 def disk_path(vault: Vault, path: str) -> Path:
@@ -51,12 +82,140 @@ def _disk_errors(path: str) -> Iterator[None]:
         raise DiskFailed(path, f"{exc.strerror or exc}") from exc
 
 
+# --- atomic writes --------------------------------------------------------------------------
+
+
+def _temporary_name(name: str) -> str:
+    """``.<name>.vaultgate-<random>.tmp``, with ``name`` cut (at a character boundary) when
+    the whole would not fit in one file name."""
+    suffix = _TEMPORARY_SUFFIX.format(secrets.token_hex(4))
+    room = _NAME_MAX - 1 - len(suffix)
+    encoded = os.fsencode(name)
+    if len(encoded) > room:
+        name = encoded[:room].decode("utf-8", "ignore") or "note"
+    return f".{name}{suffix}"
+
+
+def _create_temporary(target: Path) -> tuple[int, Path]:
+    """A new, empty temporary file beside ``target``, opened for writing. Its mode is the
+    default for a new file (0o666 less the umask): ``open`` applies the umask, so the process
+    never has to change it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    while True:
+        temporary = target.with_name(_temporary_name(target.name))
+        try:
+            return os.open(temporary, flags | getattr(os, "O_CLOEXEC", 0), 0o666), temporary
+        except FileExistsError:  # 32 random bits taken: draw again
+            continue
+
+
+def _keep_mode(target: Path, temporary: Path) -> None:
+    """The replacement keeps the permission bits of the file it replaces."""
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return
+    os.chmod(temporary, mode)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); elsewhere folders cannot be opened."""
+    if os.name != "posix":
+        return
+    # some file systems refuse to open or sync a folder; the data itself is synced already
+    with suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
+def _atomic_write(
+    location: Path,
+    fill: Callable[[BinaryIO], object],
+    *,
+    still_current: Callable[[], bool] | None = None,
+) -> bool:
+    """Write through a temporary file renamed over ``location``; False, with nothing
+    changed, when ``still_current`` says the file changed since it was read."""
+    # a note that is a symlink (inside the vault: disk_path checked) keeps being one
+    target = location.resolve() if location.is_symlink() else location
+    descriptor, temporary = _create_temporary(target)
+    replaced = False
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            fill(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        _keep_mode(target, temporary)
+        if still_current is not None and not still_current():
+            return False
+        os.replace(temporary, target)
+        replaced = True
+    finally:
+        if not replaced:
+            with suppress(OSError):
+                os.unlink(temporary)
+    _sync_folder(target.parent)
+    return True
+
+
+def _writer(data: bytes) -> Callable[[BinaryIO], object]:
+    return lambda handle: handle.write(data)
+
+
+# --- reading what a change is computed from -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A file's bytes and the ``(mtime_ns, size)`` they were read with; both None when there
+    was no file."""
+
+    data: bytes | None
+    key: tuple[int, int] | None
+
+    @property
+    def text(self) -> str | None:
+        # Obsidian reads notes as UTF-8 and tolerates bad bytes
+        return None if self.data is None else self.data.decode("utf-8", "replace")
+
+
+def _snapshot(location: Path) -> Snapshot:
+    try:
+        with open(location, "rb") as handle:
+            # the stat taken before the read: a write racing the read moves the file on from
+            # it, so the check before the rename fails and the change is computed again
+            before = os.fstat(handle.fileno())
+            data = handle.read()
+    except FileNotFoundError:
+        return Snapshot(None, None)
+    return Snapshot(data, (before.st_mtime_ns, before.st_size))
+
+
+def _unchanged(location: Path, snapshot: Snapshot) -> bool:
+    """Whether the file is still what ``snapshot`` read."""
+    try:
+        st = os.stat(location)
+    except FileNotFoundError:
+        return snapshot.key is None
+    if snapshot.key != (st.st_mtime_ns, st.st_size):
+        return False
+    if time.time_ns() - st.st_mtime_ns >= COARSE_CLOCK_NS:
+        return True  # any write since would carry a newer mtime
+    return location.read_bytes() == snapshot.data
+
+
+# --- changes ----------------------------------------------------------------------------------
+
+
 def write_bytes(vault: Vault, path: str, data: bytes) -> None:
-    """Create or replace a file, making its folders first."""
+    """Create or replace a file atomically, making its folders first."""
     location = disk_path(vault, path)
     with _disk_errors(path):
         location.parent.mkdir(parents=True, exist_ok=True)
-        location.write_bytes(data)
+        _atomic_write(location, _writer(data))
     vault.record_write(path)
 
 
@@ -69,6 +228,38 @@ def read_text(vault: Vault, path: str) -> str:
     return disk_path(vault, path).read_bytes().decode("utf-8", "replace")
 
 
+def update_text(
+    vault: Vault,
+    path: str,
+    change: Callable[[str | None], tuple[str, R]],
+    *,
+    attempts: int = UPDATE_ATTEMPTS,
+) -> R:
+    """Read the file, compute its new text with ``change``, and write it atomically, unless
+    the file changed on disk meanwhile: then compute again from the current text.
+
+    ``change`` gets the text (None when there is no file) and returns the new text and what
+    the caller wants back, which this returns; it may run several times, so it must not
+    count on running once. A new text equal to the old one is not written. After
+    ``attempts`` changes that each lost the race: ChangedOnDisk.
+    """
+    location = disk_path(vault, path)
+    with _disk_errors(path):
+        for _ in range(attempts):
+            snapshot = _snapshot(location)
+            text, result = change(snapshot.text)
+            data = text.encode("utf-8", "surrogatepass")
+            if data == snapshot.data:
+                return result
+            location.parent.mkdir(parents=True, exist_ok=True)
+            if _atomic_write(
+                location, _writer(data), still_current=partial(_unchanged, location, snapshot)
+            ):
+                vault.record_write(path)
+                return result
+    raise ChangedOnDisk(path, attempts)
+
+
 def append_text(vault: Vault, path: str, text: str) -> None:
     """Append, starting a new line if an existing file lacks a final one (even when empty).
 
@@ -76,10 +267,14 @@ def append_text(vault: Vault, path: str, text: str) -> None:
     appending to one replaces its content with the appended text.
     """
     disk_path(vault, path)
-    existing = read_text(vault, path) if vault.is_file(path) else None
-    if existing is not None and not existing.endswith("\n"):
-        existing += "\n"
-    write_text(vault, path, (existing or "") + text)
+    indexed = vault.is_file(path)
+
+    def appended(existing: str | None) -> tuple[str, None]:
+        if existing is None or not indexed:
+            return text, None
+        return (existing if existing.endswith("\n") else existing + "\n") + text, None
+
+    update_text(vault, path, appended)
 
 
 def delete(vault: Vault, path: str, *, to_trash: bool) -> str | None:
@@ -133,10 +328,13 @@ def move(vault: Vault, source: str, destination: str) -> None:
 
 
 def copy(vault: Vault, source: str, destination: str) -> None:
+    """Copy a file atomically (the copy appears whole or not at all)."""
     target = disk_path(vault, destination)
+    origin = disk_path(vault, source)
     with _disk_errors(source):
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(disk_path(vault, source), target)
+        with open(origin, "rb") as original:
+            _atomic_write(target, partial(shutil.copyfileobj, original))
     vault.record_write(destination)
 
 

@@ -90,6 +90,18 @@ def test_compacted_rows_leave_every_read_at_once_and_the_index_at_a_quiet_moment
     assert sorted(obs.id for obs in file_store.search("lighthouse").observations) == kept
 
 
+def test_live_matches_between_pending_ids_are_counted(store: MemoryStore, clock: FakeClock) -> None:
+    ids = old_notes(store, clock, 6)
+    compact(store, [ids[0], ids[4]])  # the pending range holds three live matches
+
+    assert store.count_search_results("lighthouse") == 4
+    assert store.count_search_results("keeper", SearchOptions(scope="project")) == 4
+    assert sorted(o.id for o in store.search("lighthouse").observations) == [
+        *ids[1:4],
+        ids[5],
+    ]
+
+
 def test_the_rank_window_counts_only_rows_no_compaction_took(
     store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

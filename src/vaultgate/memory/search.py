@@ -12,8 +12,8 @@ a window was used. A query with one rarer word, or a project filter, matches few
 ranked in full.
 
 Ids a compaction soft-deleted may still be in the index for a moment (removals.py); while any
-are, every statement here adds ``removals.EXCLUSION`` to its WHERE clause, so they are neither
-counted nor listed.
+are, a page's statements add ``removals.EXCLUSION`` to their WHERE clause and a count takes off
+the pending ids that match, so they are neither listed nor counted.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def count_search_results(conn: sqlite3.Connection, query: str, options: SearchOp
     parsed = parse_query(query)
     if not parsed.has_words:
         return queries.count_observations(conn, options.project, options.scope, options.type)
-    return _plan(conn, parsed, options, MATCH_WHERE + removals.exclusion(conn))[2]
+    return _plan(conn, parsed, options, removals.span(conn))[2]
 
 
 def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> SearchResult:
@@ -61,8 +61,9 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
             ranked_window=None,
             other_projects=None,
         )
-    where = MATCH_WHERE + removals.exclusion(conn)
-    expression, mode, total = _plan(conn, parsed, options, where)
+    pending = removals.span(conn)
+    where = MATCH_WHERE if pending is None else MATCH_WHERE + removals.EXCLUSION
+    expression, mode, total = _plan(conn, parsed, options, pending)
     ids: list[int] = []
     window: int | None = None
     if total:
@@ -90,7 +91,7 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
     other_projects = None
     if total == 0 and options.project is not None:
         elsewhere = SearchOptions(project=None, type=options.type, scope=options.scope)
-        other_projects = _plan(conn, parsed, elsewhere, where)[2]
+        other_projects = _plan(conn, parsed, elsewhere, pending)[2]
     return SearchResult(
         observations=[found[i] for i in ids if i in found],
         total=total,
@@ -103,15 +104,18 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
 
 
 def _plan(
-    conn: sqlite3.Connection, parsed: TextQuery, options: SearchOptions, where: str
+    conn: sqlite3.Connection,
+    parsed: TextQuery,
+    options: SearchOptions,
+    pending: tuple[int, int] | None,
 ) -> tuple[str, SearchMode, int]:
     """Every word first; when that finds nothing and there are several words, any word.
-    ``where``: MATCH_WHERE, and the exclusion of pending ids if any."""
+    ``pending``: the range of ids a compaction left in the index (removals.span), if any."""
     expression = _expression(parsed, options, any_term=False)
-    total = _count(conn, expression, where)
+    total = _count(conn, expression, pending)
     if total == 0 and len(parsed.terms) > 1:
         any_expression = _expression(parsed, options, any_term=True)
-        any_total = _count(conn, any_expression, where)
+        any_total = _count(conn, any_expression, pending)
         if any_total:
             return any_expression, "any", any_total
     return expression, "all", total
@@ -127,14 +131,23 @@ def _expression(parsed: TextQuery, options: SearchOptions, *, any_term: bool) ->
     )
 
 
-def _count(conn: sqlite3.Connection, expression: str, where: str) -> int:
-    return _guard(
-        lambda: int(
-            conn.execute(
-                f"SELECT count(*) FROM observations_fts WHERE {where}", (expression,)
+def _count(conn: sqlite3.Connection, expression: str, pending: tuple[int, int] | None) -> int:
+    """Matches of ``expression``, less the pending ids among them: counted apart, inside the
+    pending ids' range only, so no match outside it is tested against the list."""
+
+    def count() -> int:
+        total = conn.execute(
+            f"SELECT count(*) FROM observations_fts WHERE {MATCH_WHERE}", (expression,)
+        ).fetchone()[0]
+        if pending is not None:
+            total -= conn.execute(
+                f"SELECT count(*) FROM observations_fts WHERE {MATCH_WHERE} "
+                f"AND rowid BETWEEN ? AND ? AND {removals.IS_PENDING}",
+                (expression, *pending),
             ).fetchone()[0]
-        )
-    )
+        return int(total)
+
+    return _guard(count)
 
 
 def _guard(work: Callable[[], T]) -> T:

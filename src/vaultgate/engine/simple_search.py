@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,12 +69,22 @@ def parse_int(text: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def simple_search(vault: Vault, options: SimpleSearchOptions) -> list[dict[str, Any]]:
+def simple_search(
+    vault: Vault, options: SimpleSearchOptions, paths: Iterable[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every markdown note that matches, or only those among ``paths`` (the candidates a
+    vault index found): still taken in the vault's order, so the hits and their order are
+    the full scan's whenever ``paths`` holds every match. A path the vault does not list as
+    a note is skipped."""
     patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in options.query.split()]
     if not patterns:
         return []
+    notes = vault.markdown_files()
+    if paths is not None:
+        wanted = set(paths)
+        notes = [path for path in notes if path in wanted]
     results: list[tuple[float, dict[str, Any]]] = []
-    for path in vault.markdown_files():
+    for path in notes:
         try:
             content = vault.read_text(path)
         except OSError:

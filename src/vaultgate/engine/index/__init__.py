@@ -1,0 +1,22 @@
+"""The vault index: a SQLite file per vault that makes a folder vault's searches fast.
+
+It holds each markdown note's path, ``(mtime_ns, size)``, frontmatter, tags, headings and
+links, and an FTS5 trigram table over its searched text (``basename + "\\n\\n" + content``),
+so a simple search reads only the notes that may match instead of every note. It never
+answers a search itself: it narrows, and the engine's exact matcher (``simple_search.py``)
+runs on what it found, so the answers are the full scan's.
+
+- ``vault_index.py``: :class:`VaultIndex`, its sync with the folder, refreshes and reads.
+- ``watcher.py``: ``watch``, the task that keeps an index current while the server runs.
+- ``database.py``: the file (where, schema, replacing an unusable one); ``scan.py``: the notes
+  on disk; ``records.py``: one note read and parsed.
+- ``fold.py`` and ``query.py``: the case fold that lets trigrams find whatever
+  ``re.IGNORECASE`` finds, and the FTS5 query built from a simple search's terms.
+
+Only this package and ``vaultgate.memory`` speak SQL.
+"""
+
+from vaultgate.engine.index.records import IndexedNote
+from vaultgate.engine.index.vault_index import Progress, SyncReport, VaultIndex
+
+__all__ = ["IndexedNote", "Progress", "SyncReport", "VaultIndex"]

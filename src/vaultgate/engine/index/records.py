@@ -1,0 +1,72 @@
+"""One note as the index holds it: read from disk once, parsed once, folded once.
+
+The metadata are what the engine's :class:`~vaultgate.engine.vault.Vault` parses from the same
+text (``vaultgate.markdown``): frontmatter, tags, headings (level and text, from which both
+heading paths and the 5.x heading tree follow) and link targets as written. The searched text
+is the simple search's ``basename + "\\n\\n" + content``, folded (``fold.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from vaultgate import markdown
+from vaultgate.engine.index.fold import fold
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedNote:
+    """What the index knows of one note, as of ``(mtime_ns, size)``."""
+
+    path: str
+    mtime_ns: int
+    size: int
+    frontmatter: dict[str, Any]
+    frontmatter_valid: bool
+    tags: tuple[str, ...]  # as ``markdown.extract_tags`` gives them: de-duplicated, no '#'
+    headings: tuple[tuple[int, str], ...]  # (level, text) in document order
+    links: tuple[str, ...]  # link targets as written (``markdown.extract_links``)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadNote:
+    note: IndexedNote
+    searched: str  # folded basename + "\n\n" + content
+
+
+def read_note(root: str, path: str) -> ReadNote:
+    """Read and parse the note at vault path ``path`` (OSError when it cannot be read).
+
+    The file is stat'ed before it is read: if it changes in between, the stored stat is the
+    older one, so the next comparison with the disk sees the change and reads it again.
+    """
+    with open(os.path.join(root, *path.split("/")), "rb") as handle:
+        st = os.fstat(handle.fileno())
+        # as the Vault reads notes: UTF-8, bad bytes replaced
+        text = handle.read().decode("utf-8", "replace")
+    frontmatter = markdown.parse_frontmatter(text)
+    note = IndexedNote(
+        path=path,
+        mtime_ns=st.st_mtime_ns,
+        size=st.st_size,
+        frontmatter=frontmatter.data,
+        frontmatter_valid=frontmatter.valid,
+        tags=tuple(markdown.extract_tags(text)),
+        headings=tuple((h.level, h.text) for h in markdown.parse_headings(text)),
+        links=tuple(markdown.extract_links(text)),
+    )
+    return ReadNote(note, fold(f"{_basename(path)}\n\n{text}"))
+
+
+def _basename(path: str) -> str:
+    """The note's name without '.md'. A name that is not valid UTF-8 (a lone surrogate from
+    the file system) cannot go to SQLite: its surrogates become U+FFFD, which can only add
+    matches, since no query looks a surrogate up (query.py)."""
+    name = posixpath.splitext(posixpath.basename(path))[0]
+    return name if name.isascii() else _SURROGATE.sub("\ufffd", name)

@@ -1,0 +1,438 @@
+"""The vault index: every note's metadata and folded text in SQLite, kept equal to the folder.
+
+:class:`VaultIndex` compares the notes on disk with the rows by ``(mtime_ns, size)`` at
+:meth:`~VaultIndex.sync` (a note new or changed is read again, one gone is dropped), and looks
+at given paths again at :meth:`~VaultIndex.refresh` (what the watcher and vaultgate's own
+writes call). Work is done in batches of BATCH notes, one transaction each, so a process
+killed mid-way leaves an index whose every row is a note as it was once read, and the next
+``sync()`` finishes the job.
+
+Races with the disk are settled where it is written: every note is stat'ed before it is read
+(``records.py``), and a batch, read before its transaction takes the lock, is checked again
+under it (a note whose stat moved since is read again, one that came back is read, one that
+vanished is dropped). A write to the index therefore never puts back an older text than the last one
+stored, whoever (sync, watcher, a write through vaultgate) stored it.
+
+Reads answer None until the first ``sync()`` of this process has finished (the file may hold
+a vault edited while vaultgate was not running), and whenever SQLite fails: the caller then
+scans the vault instead.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vaultgate.engine.index import database
+from vaultgate.engine.index.fold import current_fold
+from vaultgate.engine.index.query import match_expression
+from vaultgate.engine.index.records import IndexedNote, ReadNote, read_note
+from vaultgate.engine.index.scan import Stat, scan_notes
+from vaultgate.engine.vault import js_sort_key
+from vaultgate.paths import is_hidden
+
+log = logging.getLogger(__name__)
+
+BATCH = 500  # notes per transaction
+_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")  # as engine/search.py tells them
+_SQL_VARIABLES = 900  # bound values per IN (...) list, far below SQLite's limit
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: notes settled so far of those the sync has to read or drop."""
+
+_NOTE_COLUMNS = "path, mtime_ns, size, frontmatter, frontmatter_valid, tags, headings, links"
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    notes: int  # in the index afterwards
+    read: int  # read (new or changed)
+    removed: int
+    seconds: float
+
+
+class VaultIndex:
+    """The index of one vault folder, in one SQLite file.
+
+    Thread-safe: every method may be called from any thread; they share one connection under
+    one lock. ``sync`` reads files for seconds on a first build, so call it from a worker
+    thread, never on an event loop; the watcher (``watcher.watch``) does its own blocking work
+    in worker threads.
+    """
+
+    def __init__(self, folder: Path, *, location: Path | None = None) -> None:
+        """Open (or create, or replace when unusable) the index of ``folder``: by default
+        under the user cache folder, named from a hash of the folder's resolved path."""
+        self.folder = folder.resolve()
+        self._root = str(self.folder)
+        self.location = location if location is not None else database.default_location(self.folder)
+        self._fold = current_fold()
+        self._lock = threading.Lock()
+        self._conn = self._open()
+        self._ready = False
+        self._damaged = False  # a read found the file damaged: the next sync replaces it
+        self._closed = False
+
+    def _open(self) -> sqlite3.Connection:
+        return database.open_index(self.location, vault=self._root, fold=self._fold.fingerprint)
+
+    # --- life cycle ---------------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """Whether a ``sync()`` of this process has finished: reads answer from here on."""
+        return self._ready
+
+    def close(self) -> None:
+        """Checkpoint the WAL into the file and close; later reads answer None, and later
+        refreshes do nothing (a watcher's last batch after shutdown)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed, self._ready = True, False
+            try:
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                log.debug("vault index checkpoint on close failed: %s", exc)
+            self._conn.close()
+
+    def __enter__(self) -> VaultIndex:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- keeping it current -------------------------------------------------------------------
+
+    def sync(self, progress: Progress | None = None) -> SyncReport:
+        """Bring the index up to date with the folder: every note whose ``(mtime_ns, size)``
+        differs from its row is read again, every row whose note is gone is dropped.
+
+        ``progress(done, total)`` is called after each batch when there is anything to read
+        or drop (on a first build, every note). One line goes to the log at the end. An
+        index file found damaged on the way is replaced and built again.
+        """
+        started = time.perf_counter()
+        if self._damaged:
+            self._replace_file()
+        try:
+            read, removed = self._sync(progress)
+        except sqlite3.DatabaseError as exc:
+            if not database.is_corrupt(exc):
+                raise
+            log.warning("vault index %s is damaged (%s): building it again", self.location, exc)
+            self._replace_file()
+            read, removed = self._sync(progress)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the vault index was closed during sync()")
+            notes = self._conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+            self._ready = True
+        report = SyncReport(notes, read, removed, time.perf_counter() - started)
+        log.info(
+            "vault index: %d notes (%d read, %d removed) in %.2f s",
+            report.notes,
+            report.read,
+            report.removed,
+            report.seconds,
+        )
+        return report
+
+    def _sync(self, progress: Progress | None) -> tuple[int, int]:
+        disk = scan_notes(self._root)
+        with self._lock:
+            stored = self._stored("")
+        removed = [path for path in stored if path not in disk]
+        changed = sorted(path for path, stat in disk.items() if stored.get(path) != stat)
+        self._settle([*changed, *removed], progress)
+        return len(changed), len(removed)
+
+    def refresh(self, paths: Iterable[str]) -> None:
+        """Look at each vault path again now, and store what is there: a note is read again
+        (even when its stat did not change), a folder's notes are compared with their rows
+        like ``sync`` does, and the rows of a path that is gone (a note, or a folder and all
+        below it) are dropped. '' is the whole vault; hidden paths are ignored."""
+        if self._closed:
+            return
+        settle: dict[str, None] = {}
+        for path in paths:
+            if is_hidden(path) or not _is_relative(path):
+                continue
+            with self._lock:
+                stored = self._stored(path)
+            if os.path.isdir(self._location(path)):
+                disk = scan_notes(self._root, path)
+                settle.update((p, None) for p, stat in disk.items() if stored.get(p) != stat)
+                settle.update((p, None) for p in stored if p not in disk)
+            else:  # a note, or a path that is gone with whatever was below it
+                settle[path] = None
+                settle.update(dict.fromkeys(stored))
+        self._settle(list(settle), None)
+
+    def note_written(self, path: str) -> None:
+        """vaultgate wrote (created or changed) the note at ``path``: index it now."""
+        self.refresh([path])
+
+    def note_removed(self, path: str) -> None:
+        """vaultgate deleted ``path`` (a note, or a folder with its notes)."""
+        self.refresh([path])
+
+    def note_moved(self, source: str, destination: str) -> None:
+        """vaultgate moved ``source`` to ``destination`` (a note or a folder)."""
+        self.refresh([source, destination])
+
+    def _settle(self, paths: Sequence[str], progress: Progress | None) -> None:
+        """Store each path's note as it is on disk now, or drop it: batch by batch, each
+        read without the lock (reads keep answering meanwhile), checked again and written
+        in one transaction under it."""
+        done = 0
+        for start in range(0, len(paths), BATCH):
+            batch = paths[start : start + BATCH]
+            reads = self._read_all(batch)
+            with self._lock:
+                if self._closed:
+                    return
+                self._write(batch, [self._recheck(p, r) for p, r in zip(batch, reads, strict=True)])
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(paths))
+
+    def _read_all(self, paths: Sequence[str]) -> list[ReadNote | None]:
+        return [self._read(path) for path in paths]
+
+    def _read(self, path: str) -> ReadNote | None:
+        """The note at ``path`` now, or None when there is none (gone, a folder, unreadable:
+        the engine's searches leave out a note they cannot read, too)."""
+        if not path.endswith(".md") or is_hidden(path):
+            return None
+        try:
+            return read_note(self._root, path)
+        except OSError as exc:
+            log.debug("vault index: %s not indexed: %s", path, exc)
+            return None
+        except ValueError:  # a path the OS cannot take (NUL)
+            return None
+
+    def _recheck(self, path: str, read: ReadNote | None) -> ReadNote | None:
+        """``read`` if the disk still agrees with it, else the note read again now."""
+        try:
+            st = os.stat(self._location(path))
+        except (OSError, ValueError):
+            return None
+        if read is not None and (st.st_mtime_ns, st.st_size) == (
+            read.note.mtime_ns,
+            read.note.size,
+        ):
+            return read
+        return self._read(path)
+
+    def _write(self, paths: Sequence[str], reads: Sequence[ReadNote | None]) -> None:
+        conn = self._conn
+        keys = [key for key in map(_db_path, paths) if key is not None]
+        with database.transaction(conn):
+            old = [
+                row[0]
+                for chunk in _chunks(keys, _SQL_VARIABLES)
+                for row in conn.execute(
+                    f"SELECT id FROM notes WHERE path IN ({','.join('?' * len(chunk))})", chunk
+                )
+            ]
+            conn.executemany("DELETE FROM notes_text WHERE rowid = ?", ((i,) for i in old))
+            conn.executemany("DELETE FROM notes WHERE id = ?", ((i,) for i in old))
+            next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM notes").fetchone()[0]
+            notes: list[tuple[Any, ...]] = []
+            texts: list[tuple[int, str]] = []
+            for read in reads:
+                key = None if read is None else _db_path(read.note.path)
+                if read is None or key is None:
+                    continue
+                note = read.note
+                notes.append(
+                    (
+                        next_id,
+                        key,
+                        js_sort_key(note.path),
+                        note.mtime_ns,
+                        note.size,
+                        _json(note.frontmatter),
+                        int(note.frontmatter_valid),
+                        _json(note.tags),
+                        _json(note.headings),
+                        _json(note.links),
+                    )
+                )
+                texts.append((next_id, read.searched))
+                next_id += 1
+            conn.executemany(
+                "INSERT INTO notes (id, path, sort_key, mtime_ns, size, frontmatter,"
+                " frontmatter_valid, tags, headings, links) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                notes,
+            )
+            conn.executemany("INSERT INTO notes_text (rowid, body) VALUES (?, ?)", texts)
+
+    def _stored(self, under: str) -> dict[str, Stat]:
+        """The rows at ``under`` or below it ('' for all): path -> (mtime_ns, size)."""
+        select = "SELECT path, mtime_ns, size FROM notes"
+        if not under:
+            rows = self._conn.execute(select).fetchall()
+            return {_py_path(path): (mtime_ns, size) for path, mtime_ns, size in rows}
+        try:
+            raw = under.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return {}
+        # '0' follows '/': each range holds the paths that start with under + '/' (and a few
+        # others, dropped below), as TEXT and as BLOB (names that are not UTF-8)
+        rows = self._conn.execute(
+            f"{select} WHERE path >= ?1 AND path < ?2 UNION ALL"
+            f" {select} WHERE path >= ?3 AND path < ?4",
+            (under, f"{under}0", raw, raw + b"0"),
+        ).fetchall()
+        prefix = f"{under}/"
+        return {
+            p: (mtime_ns, size)
+            for p, mtime_ns, size in ((_py_path(row[0]), row[1], row[2]) for row in rows)
+            if p == under or p.startswith(prefix)
+        }
+
+    def _replace_file(self) -> None:
+        with self._lock:
+            self._ready = self._damaged = False
+            self._conn.close()
+            database.delete(self.location)
+            self._conn = self._open()
+
+    def _location(self, path: str) -> str:
+        return os.path.join(self._root, *path.split("/")) if path else self._root
+
+    # --- reading it ---------------------------------------------------------------------------
+
+    def candidates(self, query: str) -> list[str] | None:
+        """The notes that may match the simple search ``query``, in the vault's order: a
+        superset of the notes whose ``basename + "\\n\\n" + content`` holds every term
+        (case-insensitive, as ``re.IGNORECASE``). None when the index cannot narrow: no term
+        has three characters to look up (``query.py``), or the index is not ready."""
+        if not query.split():
+            return []  # the simple search finds nothing
+        expression = match_expression(query)
+        if expression is None:
+            return None
+        rows = self._query(
+            "SELECT notes.path FROM notes_text JOIN notes ON notes.id = notes_text.rowid"
+            " WHERE notes_text MATCH ? ORDER BY notes.sort_key",
+            (expression,),
+        )
+        return None if rows is None else [_py_path(row[0]) for row in rows]
+
+    def files(self) -> list[str] | None:
+        """Every indexed note's path, in the vault's order (``Vault.markdown_files`` less the
+        notes that could not be read)."""
+        rows = self._query("SELECT path FROM notes ORDER BY sort_key")
+        return None if rows is None else [_py_path(row[0]) for row in rows]
+
+    def note(self, path: str) -> IndexedNote | None:
+        """What the index holds for the note at ``path``; None when it holds nothing."""
+        key = _db_path(path)
+        if key is None:
+            return None
+        rows = self._query(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE path = ?", (key,))
+        return _note(rows[0]) if rows else None
+
+    def notes(self) -> list[IndexedNote] | None:
+        """Every indexed note, in the vault's order (JsonLogic over frontmatter and tags)."""
+        rows = self._query(f"SELECT {_NOTE_COLUMNS} FROM notes ORDER BY sort_key")
+        return None if rows is None else [_note(row) for row in rows]
+
+    def frontmatter(self, path: str) -> dict[str, Any] | None:
+        """The note's frontmatter as JSON-safe data ({} when it has none or it does not
+        parse); None when the index holds no such note."""
+        note = self.note(path)
+        return None if note is None else note.frontmatter
+
+    def tag_counts(self) -> list[tuple[str, int]] | None:
+        """``engine.search.tag_counts`` from the index: each note's tags, each also counted
+        for its parent prefixes, in the order the plugin's table lists them."""
+        rows = self._query("SELECT tags FROM notes ORDER BY sort_key")
+        if rows is None:
+            return None
+        counts: dict[str, int] = {}
+        for (tags,) in rows:
+            for tag in json.loads(tags):
+                parts = tag.split("/")
+                for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
+                    if name:
+                        counts[name] = counts.get(name, 0) + 1
+        # a JavaScript object lists integer-like keys first, ascending, then insertion order
+        numeric = sorted((k for k in counts if _is_array_index(k)), key=int)
+        return [(k, counts[k]) for k in [*numeric, *(k for k in counts if not _is_array_index(k))]]
+
+    def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any] | None:
+        """The rows, or None when the index cannot answer (not ready, closed, SQLite failed)."""
+        if not self._ready:
+            return None
+        with self._lock:
+            if not self._ready:
+                return None
+            try:
+                return self._conn.execute(sql, parameters).fetchall()
+            except sqlite3.Error as exc:
+                log.warning("vault index query failed, scanning instead: %s", exc)
+                if isinstance(exc, sqlite3.DatabaseError) and database.is_corrupt(exc):
+                    self._ready, self._damaged = False, True  # the next sync() replaces it
+                return None
+
+
+def _note(row: tuple[Any, ...]) -> IndexedNote:
+    path, mtime_ns, size, frontmatter, valid, tags, headings, links = row
+    return IndexedNote(
+        path=_py_path(path),
+        mtime_ns=mtime_ns,
+        size=size,
+        frontmatter=json.loads(frontmatter),
+        frontmatter_valid=bool(valid),
+        tags=tuple(json.loads(tags)),
+        headings=tuple((level, text) for level, text in json.loads(headings)),
+        links=tuple(json.loads(links)),
+    )
+
+
+def _json(value: Any) -> str:
+    # ASCII escapes: a lone surrogate in a YAML string cannot be sent to SQLite as UTF-8
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _db_path(path: str) -> str | bytes | None:
+    """The path as stored: TEXT, or BLOB for a name that is not UTF-8 (None: impossible)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return path.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            return None
+    return path
+
+
+def _py_path(stored: str | bytes) -> str:
+    return stored if isinstance(stored, str) else stored.decode("utf-8", "surrogateescape")
+
+
+def _is_relative(path: str) -> bool:
+    return path == "" or not any(part in ("", ".", "..") for part in path.split("/"))
+
+
+def _is_array_index(key: str) -> bool:
+    return _ARRAY_INDEX.fullmatch(key) is not None
+
+
+def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

@@ -1,0 +1,318 @@
+"""The vault index against the folder: sync, refreshes, reads, and files that cannot be trusted."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.engine.index.conftest import contents, fresh_build, write
+
+from vaultgate.engine.index import VaultIndex
+from vaultgate.engine.index.database import SCHEMA_VERSION, default_location
+from vaultgate.engine.search import tag_counts
+from vaultgate.engine.vault import Vault
+
+
+@pytest.fixture
+def index(vault: Path, index_at: Path) -> Iterator[VaultIndex]:
+    with VaultIndex(vault, location=index_at) as opened:
+        opened.sync()
+        yield opened
+
+
+# --- what a sync indexes -------------------------------------------------------------------
+
+
+def test_a_sync_indexes_every_markdown_note_and_nothing_hidden(vault: Path, index_at: Path) -> None:
+    write(vault, "image.png", "not a note")
+    write(vault, ".trash/old.md", "deleted")
+    write(vault, "Notes/.hidden.md", "hidden")
+    write(vault, "README.MD", "not markdown to Obsidian's file list either")
+    with VaultIndex(vault, location=index_at) as index:
+        report = index.sync()
+        assert index.files() == Vault(vault).markdown_files()
+    assert (report.notes, report.read, report.removed) == (3, 3, 0)
+
+
+def test_reads_answer_none_until_the_first_sync(vault: Path, index_at: Path) -> None:
+    fresh_build(vault, index_at)  # the file is complete, but this process has not synced
+    with VaultIndex(vault, location=index_at) as index:
+        assert index.ready is False
+        assert index.candidates("Welcome") is None
+        assert index.files() is None
+        assert index.tag_counts() is None
+        assert index.note("Welcome.md") is None
+        index.sync()
+        assert index.ready is True
+        assert index.candidates("Welcome") == ["Welcome.md"]
+
+
+def test_an_up_to_date_sync_reads_nothing(index: VaultIndex) -> None:
+    report = index.sync()
+    assert (report.notes, report.read, report.removed) == (3, 0, 0)
+
+
+def test_a_note_s_metadata_are_the_vault_s(index: VaultIndex, vault: Path) -> None:
+    write(
+        vault,
+        "Projects/plan.md",
+        "---\nstatus: active\ntags: [a/b]\n---\n# Plan\n\n## Goals\n\n#todo see [[Welcome|home]]\n",
+    )
+    index.note_written("Projects/plan.md")
+    note = index.note("Projects/plan.md")
+    meta = Vault(vault).meta("Projects/plan.md")
+    stat = (vault / "Projects" / "plan.md").stat()
+    assert note is not None
+    assert (note.mtime_ns, note.size) == (stat.st_mtime_ns, stat.st_size)
+    assert note.frontmatter == meta.frontmatter == {"status": "active", "tags": ["a/b"]}
+    assert note.frontmatter_valid is True
+    assert list(note.tags) == meta.tags == ["a/b", "todo"]
+    assert note.headings == ((1, "Plan"), (2, "Goals"))
+    assert list(note.links) == meta.link_targets == ["Welcome"]
+    assert index.frontmatter("Projects/plan.md") == {"status": "active", "tags": ["a/b"]}
+    assert index.frontmatter("Nowhere.md") is None
+    assert [n.path for n in index.notes() or []] == index.files()
+
+
+def test_tag_counts_are_the_engine_s(tmp_path: Path, index_at: Path) -> None:
+    write(tmp_path, "b.md", "---\ntags: [work/tasks, 2024]\n---\n#home #home\n")
+    write(tmp_path, "a.md", "#work/tasks and #x/y/z #10 #2\n")
+    write(tmp_path, "c/d.md", "#10x #Home\n")
+    with VaultIndex(tmp_path, location=index_at) as index:
+        index.sync()
+        assert index.tag_counts() == tag_counts(Vault(tmp_path))
+        assert index.tag_counts() is not None
+
+
+def test_a_sync_reports_progress_and_logs_one_line(
+    vault: Path, index_at: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    for n in range(1_100):
+        write(vault, f"many/{n}.md", f"note {n}")
+    calls: list[tuple[int, int]] = []
+    with caplog.at_level(logging.INFO), VaultIndex(vault, location=index_at) as index:
+        index.sync(progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(500, 1_103), (1_000, 1_103), (1_103, 1_103)]
+    (line,) = [r.getMessage() for r in caplog.records if r.name.startswith("vaultgate.engine")]
+    assert line.startswith("vault index: 1103 notes (1103 read, 0 removed) in ")
+
+
+# --- changes behind the index's back, and through vaultgate ----------------------------------
+
+
+def test_a_sync_catches_up_with_edits_removals_and_renames(
+    vault: Path, index_at: Path, tmp_path: Path
+) -> None:
+    with VaultIndex(vault, location=index_at) as index:
+        index.sync()
+    write(vault, "Welcome.md", "# Welcome\n\nA longer text about #gardening.\n")
+    (vault / "Notes" / "space name.md").unlink()
+    (vault / "Projects").rename(vault / "Archive")
+    write(vault, "Inbox/new note.md", "fresh #idea\n")
+    with VaultIndex(vault, location=index_at) as index:
+        report = index.sync()
+        assert index.files() == Vault(vault).markdown_files()
+        assert index.candidates("gardening") == ["Welcome.md"]
+        assert index.candidates("space name") == []
+        assert index.candidates("plan") == ["Archive/plan.md"]
+    assert (report.read, report.removed) == (3, 2)
+    assert contents(index_at) == fresh_build(vault, tmp_path / "fresh.sqlite3")
+
+
+def test_writes_through_vaultgate_are_indexed_at_once(index: VaultIndex, vault: Path) -> None:
+    write(vault, "Welcome.md", "same size text")
+    write(vault, "Welcome.md", "other text ab")  # mtime and size may not move: read anyway
+    index.note_written("Welcome.md")
+    assert index.candidates("other text") == ["Welcome.md"]
+
+    (vault / "Welcome.md").rename(vault / "Notes" / "Hello.md")
+    index.note_moved("Welcome.md", "Notes/Hello.md")
+    assert index.candidates("other") == ["Notes/Hello.md"]
+    assert index.candidates("hello") == ["Notes/Hello.md"]  # the new name is searched
+
+    (vault / "Notes" / "Hello.md").unlink()
+    index.note_removed("Notes/Hello.md")
+    assert index.files() == ["Notes/space name.md", "Projects/plan.md"]
+
+
+def test_a_folder_moved_or_removed_through_vaultgate_takes_its_notes(
+    index: VaultIndex, vault: Path, tmp_path: Path
+) -> None:
+    write(vault, "Projects/deep/er.md", "deeper")
+    write(vault, "Projects x/keep.md", "a sibling whose name starts alike")
+    index.refresh(["Projects", "Projects x"])
+    (vault / "Projects").rename(vault / "Moved")
+    index.note_moved("Projects", "Moved")
+    assert index.files() == Vault(vault).markdown_files()
+    shutil.rmtree(vault / "Moved")
+    index.note_removed("Moved")
+    assert index.files() == ["Notes/space name.md", "Projects x/keep.md", "Welcome.md"]
+    assert contents(index.location) == fresh_build(vault, tmp_path / "fresh.sqlite3")
+
+
+def test_refresh_ignores_hidden_and_outside_paths(index: VaultIndex, vault: Path) -> None:
+    write(vault, ".obsidian/x.md", "hidden")
+    index.refresh([".obsidian/x.md", "../outside.md", "a//b.md", "Notes/./x.md"])
+    assert index.files() == Vault(vault).markdown_files()
+
+
+# --- candidates --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        pytest.param("the \u212aelvin scale", "KELVIN", id="KELVIN SIGN in the text"),
+        pytest.param("a kelvin scale", "\u212aELVIN", id="KELVIN SIGN in the query"),
+        pytest.param("\u017ftraight", "STRAIGHT", id="LONG S"),
+        pytest.param("İstanbul", "istanbul", id="I WITH DOT ABOVE"),
+        pytest.param("kırmızı", "KIRMIZI", id="DOTLESS I"),
+        pytest.param("ΟΔΥΣΣΕΥΣ", "οδυσσευς", id="final sigma"),
+        pytest.param("ᏣᎳᎩ", "ꮳꮃꭹ", id="Cherokee, cased after SQLite's Unicode tables"),
+        pytest.param("line one\r\nline two", "ONE\r", id="CRLF"),
+    ],
+)
+def test_candidates_include_what_python_matches_ignoring_case(
+    tmp_path: Path, index_at: Path, text: str, query: str
+) -> None:
+    write(tmp_path, "note.md", text)
+    write(tmp_path, "other.md", "nothing here")
+    with VaultIndex(tmp_path, location=index_at) as index:
+        index.sync()
+        assert index.candidates(query) == ["note.md"]
+
+
+def test_a_term_may_match_the_note_s_name(index: VaultIndex) -> None:
+    assert index.candidates("SPACE nam") == ["Notes/space name.md"]
+    assert index.candidates("plan goals") == ["Projects/plan.md"]
+
+
+def test_candidates_are_in_the_vault_s_order(tmp_path: Path, index_at: Path) -> None:
+    for name in ["b.md", "a/z.md", "B.md", "é.md", "😀.md", "ﬀ.md", "a b.md"]:
+        write(tmp_path, name, "common words")
+    with VaultIndex(tmp_path, location=index_at) as index:
+        index.sync()
+        assert index.candidates("common") == Vault(tmp_path).markdown_files()
+
+
+@pytest.mark.parametrize("query", ["a", "of it", "ab cd ef"])
+def test_terms_too_short_to_look_up_cannot_be_narrowed(index: VaultIndex, query: str) -> None:
+    assert index.candidates(query) is None
+
+
+def test_an_empty_query_has_no_candidates(index: VaultIndex) -> None:
+    assert index.candidates("  ") == []
+
+
+# --- files that cannot be trusted ----------------------------------------------------------------
+
+
+def test_a_deleted_index_file_is_built_again(vault: Path, index_at: Path, tmp_path: Path) -> None:
+    expected = fresh_build(vault, index_at)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{index_at}{suffix}").unlink(missing_ok=True)
+    assert fresh_build(vault, index_at) == expected
+
+
+def test_deleting_the_file_under_an_open_index_is_safe(
+    index: VaultIndex, vault: Path, index_at: Path
+) -> None:
+    index_at.unlink()
+    write(vault, "Welcome.md", "still answering")
+    index.note_written("Welcome.md")
+    assert index.candidates("answering") == ["Welcome.md"]
+    with VaultIndex(vault, location=index_at) as another:
+        another.sync()
+        assert another.files() == Vault(vault).markdown_files()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda path: path.write_bytes(b"not a database at all" * 100), id="garbage"),
+        pytest.param(lambda path: path.write_bytes(b""), id="empty"),
+        pytest.param(
+            lambda path: path.write_bytes(path.read_bytes()[: path.stat().st_size // 2]),
+            id="truncated",
+        ),
+        pytest.param(
+            lambda path: path.write_bytes(
+                path.read_bytes()[:8192] + b"\xff" * 4096 + path.read_bytes()[12288:]
+            ),
+            id="a page overwritten",
+        ),
+    ],
+)
+def test_a_damaged_index_file_is_built_again(
+    vault: Path, index_at: Path, tmp_path: Path, damage: object
+) -> None:
+    for n in range(300):  # pages enough to damage some in the middle
+        write(vault, f"bulk/{n}.md", f"note number {n} " * 20)
+    expected = fresh_build(vault, index_at)
+    assert callable(damage)
+    damage(index_at)
+    assert fresh_build(vault, index_at) == expected
+    check = sqlite3.connect(index_at)
+    assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    check.close()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        pytest.param(f"PRAGMA user_version = {SCHEMA_VERSION + 1}", id="another schema version"),
+        pytest.param(
+            "UPDATE meta SET value = '/elsewhere' WHERE key = 'vault'", id="another vault"
+        ),
+        pytest.param("UPDATE meta SET value = 'x' WHERE key = 'fold'", id="another Python's fold"),
+    ],
+)
+def test_an_index_file_made_for_something_else_is_built_again(
+    vault: Path, index_at: Path, statement: str
+) -> None:
+    fresh_build(vault, index_at)
+    conn = sqlite3.connect(index_at)
+    conn.execute(statement)
+    conn.execute("DELETE FROM notes WHERE path = 'Welcome.md'")  # would show if kept
+    conn.commit()
+    conn.close()
+    with VaultIndex(vault, location=index_at) as index:
+        assert index.sync().read == 3
+        assert index.files() == Vault(vault).markdown_files()
+
+
+def test_the_default_location_is_in_the_user_cache_named_by_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    location = default_location(tmp_path / "a")
+    assert location.parent == tmp_path / "xdg" / "vaultgate" / "index"
+    assert location == default_location(tmp_path / "b" / ".." / "a")
+    assert location != default_location(tmp_path / "b")
+    with VaultIndex(tmp_path / "a") as index:
+        assert index.location == location
+    assert location.is_file()
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() == 0, reason="root reads anything")
+def test_a_note_that_cannot_be_read_is_left_out_and_tried_again(
+    vault: Path, index_at: Path
+) -> None:
+    locked = vault / "Welcome.md"
+    locked.chmod(0)
+    try:
+        with VaultIndex(vault, location=index_at) as index:
+            index.sync()
+            assert "Welcome.md" not in (index.files() or [])
+            locked.chmod(0o644)
+            index.sync()
+            assert "Welcome.md" in (index.files() or [])
+    finally:
+        locked.chmod(0o644)

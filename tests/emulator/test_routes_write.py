@@ -11,7 +11,7 @@ import pytest
 
 from vaultgate.emulator.app import emulator_state
 
-from .conftest import Api, MakeApp, client
+from .conftest import NOTE_JSON, Api, MakeApp, client
 
 pytestmark = pytest.mark.anyio
 
@@ -368,6 +368,55 @@ async def test_moving_the_open_note_keeps_it_open(make_app: MakeApp) -> None:
         active = await http.get("/active/")
     assert emulator_state(app).active_file == "Moved.md"
     assert active.headers["content-location"] == "Moved.md"
+
+
+@pytest.mark.parametrize("version", ["4.1.0", "4.1.7", "5.1.0"])
+async def test_move_rewrites_the_links_to_the_note_as_renamefile_does(
+    api: Api, vault: Path, version: str
+) -> None:
+    (vault / "Notes" / "links.md").write_text(
+        "[w](../Welcome.md#Welcome) [x](<../Welcome.md>) `[[Welcome]]`\r\n",
+        encoding="utf-8",
+        newline="",
+    )
+    destination = quote("Archive/Hello 👋 50%.md")
+    async with api(version) as http:
+        response = await http.request(
+            "MOVE", "/vault/Welcome.md", headers={"Destination": destination}
+        )
+        plan = await http.get("/vault/Projects/plan.md", headers={"Accept": NOTE_JSON})
+    # the plugin's answer, unchanged: what was rewritten is no part of it
+    assert response.status_code == 204
+    assert response.content == b""
+    assert response.headers["content-location"] == destination
+    assert "link to [[Hello 👋 50%]], one to [[Nowhere]]" in plan.json()["content"]
+    assert (vault / "Notes" / "links.md").read_bytes().decode() == (
+        "[w](../Archive/Hello%20👋%2050%25.md#Welcome) [x](<../Archive/Hello 👋 50%25.md>) "
+        "`[[Welcome]]`\r\n"
+    )
+    # the moved note's own links still reach their notes
+    moved = (vault / "Archive" / "Hello 👋 50%.md").read_text(encoding="utf-8")
+    assert "See [[plan]] and ![[pic.png]]." in moved
+
+
+async def test_move_of_an_attachment_rewrites_its_embeds(api: Api, vault: Path) -> None:
+    async with api() as http:
+        response = await http.request(
+            "MOVE", "/vault/Images/pic.png", headers={"Destination": "Attachments/pic%201.png"}
+        )
+    assert response.status_code == 204
+    assert "![[pic 1.png]]" in (vault / "Welcome.md").read_text(encoding="utf-8")
+    assert (vault / "Attachments" / "pic 1.png").is_file()
+
+
+async def test_move_onto_a_taken_name_rewrites_nothing(api: Api, vault: Path) -> None:
+    before = (vault / "Projects" / "plan.md").read_bytes()
+    async with api() as http:
+        response = await http.request(
+            "MOVE", "/vault/Welcome.md", headers={"Destination": "Notes/space name.md"}
+        )
+    assert response.status_code == 409
+    assert (vault / "Projects" / "plan.md").read_bytes() == before
 
 
 async def test_copy_leaves_the_source(api: Api, vault: Path) -> None:

@@ -15,6 +15,9 @@ to ``routes_patch.py`` instead.
   ``/`` keeps the file name), ``Allow-Overwrite: true`` to replace; 204 with
   ``Content-Location``; 404 missing source, 409 ``40920`` taken destination, 400
   ``40020`` no header, ``40022`` undecodable, ``40021`` absolute or escaping the vault.
+  MOVE rewrites the links to the moved file in every note, as the plugin's call to
+  ``fileManager.renameFile`` makes Obsidian do (``engine/relink.py``); what was rewritten is
+  no part of the answer, which stays the plugin's empty 204.
 """
 
 from __future__ import annotations

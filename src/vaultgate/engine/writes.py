@@ -7,6 +7,11 @@ holds, into ``.trash/`` unless it is permanent; a permanent delete removes what 
 hidden files included, and never a folder. Moving a note onto itself changes nothing;
 otherwise the source must be a note, and a taken destination is replaced only when asked,
 and never when it is a folder. A path ending in '/' names a folder, never a file.
+
+A move updates the links to the moved file, as Obsidian's ``fileManager.renameFile`` does
+when "automatically update internal links" is on (``relink.py``), and returns what it
+rewrote; ``dry_run=True`` checks the move and returns what it would rewrite, changing
+nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from vaultgate.engine import vaultfs
+from vaultgate.engine import relink, vaultfs
 from vaultgate.engine.errors import (
     CannotReplace,
     DestinationExists,
@@ -70,35 +75,62 @@ def delete(vault: Vault, path: str, *, to_trash: bool) -> Deleted:
     return Deleted("file", None)
 
 
-def move(vault: Vault, source: str, destination: str, *, overwrite: bool) -> None:
-    """Rename the note ``source``; a no-op onto itself (before the source is looked up)."""
+def move(
+    vault: Vault,
+    source: str,
+    destination: str,
+    *,
+    overwrite: bool,
+    update_links: bool = True,
+    dry_run: bool = False,
+) -> relink.RelinkPlan:
+    """Rename the note ``source``, rewriting the links to it unless ``update_links`` is
+    False; a no-op onto itself (before the source is looked up).
+
+    Returns the links rewritten (``notes``, ``links``; ``stranded``, those no link text can
+    point back; ``failed``, notes that could not be rewritten). With ``dry_run`` the same
+    refusals are raised, and the plan of what would be rewritten is returned untouched.
+    """
     if destination == source:
-        return
-    _clear_destination(vault, source, destination, overwrite=overwrite, operation="move")
+        return relink.RelinkPlan(source, destination)
+    replace = _check_destination(vault, source, destination, overwrite=overwrite, operation="move")
+    plan = (
+        relink.plan_relink(vault, source, destination)
+        if update_links
+        else relink.RelinkPlan(source, destination)
+    )
+    if dry_run:
+        return plan
+    if replace:
+        vaultfs.remove_for_overwrite(vault, destination)
     vaultfs.move(vault, source, destination)
+    return relink.apply_relink(vault, plan)
 
 
 def copy(vault: Vault, source: str, destination: str, *, overwrite: bool) -> None:
     """Copy the note ``source``; DestinationExists onto itself."""
-    _clear_destination(vault, source, destination, overwrite=overwrite, operation="copy")
+    if _check_destination(vault, source, destination, overwrite=overwrite, operation="copy"):
+        vaultfs.remove_for_overwrite(vault, destination)
     vaultfs.copy(vault, source, destination)
 
 
-def _clear_destination(
+def _check_destination(
     vault: Vault,
     source: str,
     destination: str,
     *,
     overwrite: bool,
     operation: Literal["move", "copy"],
-) -> None:
+) -> bool:
+    """Refuse what the plugin refuses; True when a file at ``destination`` is to go first."""
     if not vault.is_file(source):  # the index: a folder or a hidden file is not a note
         raise NotFound(source)
     if destination == source:
         raise DestinationExists(destination)
-    if vaultfs.disk_path(vault, destination).exists():  # the disk: hidden files count
-        if not overwrite:
-            raise DestinationExists(destination)
-        if vaultfs.is_dir(vault, destination):
-            raise CannotReplace(destination, operation)
-        vaultfs.remove_for_overwrite(vault, destination)
+    if not vaultfs.disk_path(vault, destination).exists():  # the disk: hidden files count
+        return False
+    if not overwrite:
+        raise DestinationExists(destination)
+    if vaultfs.is_dir(vault, destination):
+        raise CannotReplace(destination, operation)
+    return True

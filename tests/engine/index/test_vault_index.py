@@ -6,6 +6,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -316,3 +317,24 @@ def test_a_note_that_cannot_be_read_is_left_out_and_tried_again(
             assert "Welcome.md" in (index.files() or [])
     finally:
         locked.chmod(0o644)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names are bytes only on Linux")
+def test_names_that_are_not_utf_8_are_indexed_moved_and_dropped(
+    tmp_path: Path, index_at: Path
+) -> None:
+    root = os.fsencode(tmp_path)
+    os.mkdir(root + b"/d\xff")
+    for name in (b"/caf\xe9.md", b"/d\xff/x.md"):
+        with open(root + name, "w", encoding="utf-8") as handle:
+            handle.write("hello there")
+    with VaultIndex(tmp_path, location=index_at) as index:
+        index.sync()
+        assert index.candidates("hello") == Vault(tmp_path).markdown_files()
+        assert index.candidates("CAF") == ["caf\udce9.md"]
+        os.remove(root + b"/caf\xe9.md")
+        index.note_removed("caf\udce9.md")
+        os.rename(root + b"/d\xff", root + b"/e")
+        index.note_moved("d\udcff", "e")
+        assert index.files() == ["e/x.md"]
+        assert index.sync().read == 0

@@ -285,17 +285,20 @@ class VaultIndex:
         if not under:
             rows = self._conn.execute(select).fetchall()
             return {_py_path(path): (mtime_ns, size) for path, mtime_ns, size in rows}
-        try:
-            raw = under.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:
+        key = _db_path(under)
+        if key is None:
             return {}
+        raw = key if isinstance(key, bytes) else key.encode("utf-8")
         # '0' follows '/': each range holds the paths that start with under + '/' (and a few
-        # others, dropped below), as TEXT and as BLOB (names that are not UTF-8)
+        # others, dropped below), as BLOB (names that are not UTF-8) and, for a name that
+        # is, as TEXT
         rows = self._conn.execute(
-            f"{select} WHERE path >= ?1 AND path < ?2 UNION ALL"
-            f" {select} WHERE path >= ?3 AND path < ?4",
-            (under, f"{under}0", raw, raw + b"0"),
+            f"{select} WHERE path >= ?1 AND path < ?2", (raw, raw + b"0")
         ).fetchall()
+        if isinstance(key, str):
+            rows += self._conn.execute(
+                f"{select} WHERE path >= ?1 AND path < ?2", (key, f"{key}0")
+            ).fetchall()
         prefix = f"{under}/"
         return {
             p: (mtime_ns, size)

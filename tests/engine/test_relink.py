@@ -264,6 +264,26 @@ def test_a_name_with_a_hash_strands_wikilinks_but_not_markdown_links(tmp_path: P
     assert plan.links == 1
 
 
+def test_a_folder_with_a_hash_can_only_be_reached_by_name_in_a_wikilink(tmp_path: Path) -> None:
+    vault = build(
+        tmp_path,
+        {
+            "Spec.md": "",
+            "Todo.md": "",
+            "Old/Todo.md": "",
+            "n.md": "[[Spec]] [[Todo]] [s](Spec.md) [t](Todo.md)",
+        },
+    )
+    writes.move(vault, "Spec.md", "C# notes/Spec.md", overwrite=False)
+    assert text(tmp_path, "n.md") == "[[Spec]] [[Todo]] [s](C%23%20notes/Spec.md) [t](Todo.md)"
+    # now 'Todo' would be Old/Todo.md's, and 'C# notes/Todo' reads as 'C' with a heading
+    plan = writes.move(vault, "Todo.md", "C# notes/Todo.md", overwrite=False)
+    assert text(tmp_path, "n.md") == (
+        "[[Spec]] [[Todo]] [s](C%23%20notes/Spec.md) [t](C%23%20notes/Todo.md)"
+    )
+    assert plan.stranded == (relink.StrandedLink("n.md", "wikilink", "Todo", "C# notes/Todo.md"),)
+
+
 def test_a_file_with_a_hash_is_reached_by_markdown_links_only(tmp_path: Path) -> None:
     vault = build(
         tmp_path,

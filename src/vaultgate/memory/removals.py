@@ -1,9 +1,12 @@
 """Search-index removals that a compaction leaves for a quiet moment (schema.sql, migration 3).
 
 Taking an observation out of the FTS5 index means tokenizing its title and content again and
-writing a delete marker for every word, which FTS5 then merges into its segments: for the 200
-rows of one compaction at 100,000 observations, 11-20 ms, more than the rest of the compaction
-together (issue 11; SQLite 3.40 has no contentless-delete tables, which would drop by rowid).
+writing a delete marker for every word, which FTS5 then merges into its segments. For the 200
+rows of one compaction at 100,000 observations that was three quarters of the compaction: its
+UPDATE took 25-42 ms with the index's removals and 3-6 ms without them, in the same runs of
+bench/memory_bench.py on a loaded 2-core machine (issue 11). SQLite 3.40 has no
+contentless-delete tables, which would drop entries by rowid.
+
 So a compaction lists its ids in ``observations_fts_pending`` (``defer``), in the transaction
 that soft-deletes them, and their entries leave the index later (``purge``): when the gateway
 finds the store idle, when the store closes, and after a compaction that leaves PENDING_BOUND

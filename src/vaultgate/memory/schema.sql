@@ -136,8 +136,8 @@ INSERT INTO observations_fts (observations_fts) VALUES ('rebuild');
 
 -- migration 3: compaction leaves its search-index removals for a quiet moment
 -- Removing a row from the index means tokenizing its old title and content again and writing a
--- delete marker for every word, then merging index segments: 11-20 ms of a 200-id compaction at
--- 100,000 observations, more than the rest of it together (issue 11). So compaction puts its ids
+-- delete marker for every word, then merging index segments: three quarters of a 200-id
+-- compaction at 100,000 observations (issue 11; bench/memory_bench.py). So compaction puts its ids
 -- in observations_fts_pending, in the same transaction as its soft deletes, and their entries
 -- stay in the index until a quiet moment removes them (memory/removals.py). Meanwhile every
 -- search and count leaves pending ids out, so no read ever shows them.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import ipaddress
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ KNOWN_SETTINGS = (
     "VAULTGATE_MEMORY_DB",
     "VAULTGATE_SDD_FOLDER",
     "VAULTGATE_LOG_LEVEL",
+    "VAULTGATE_VAULT",
+    "VAULTGATE_BACKEND",
 )
 DEFAULT_SDD_FOLDER = "sdd/"
 MIN_HTTP_TOKEN_LENGTH = 16
@@ -156,6 +159,22 @@ class SddSettings:
     folder: str = DEFAULT_SDD_FOLDER  # normalized: 'sdd/', or '' for the vault root
 
 
+BackendChoice = Literal["auto", "obsidian", "folder"]
+BACKEND_CHOICES: tuple[BackendChoice, ...] = ("auto", "obsidian", "folder")
+
+
+@dataclass(frozen=True, slots=True)
+class VaultSettings:
+    """Where the vault is read: VAULTGATE_VAULT (a folder) and VAULTGATE_BACKEND.
+
+    ``backend`` is resolved: ``auto`` without a folder is ``obsidian`` (the plugin for
+    everything); ``auto`` with one serves the folder and asks Obsidian only for what needs it.
+    """
+
+    folder: Path | None = None
+    backend: BackendChoice = "obsidian"
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     obsidian: ObsidianSettings = field(default_factory=ObsidianSettings)
@@ -164,6 +183,7 @@ class Settings:
     http: HTTPSettings = field(default_factory=HTTPSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     sdd: SddSettings = field(default_factory=SddSettings)
+    vault: VaultSettings = field(default_factory=VaultSettings)
     # VAULTGATE_TOOLS: "compact", "full", or comma-separated tool names (checked by server.py,
     # which knows the names).
     tools: str = DEFAULT_TOOL_PROFILE
@@ -179,7 +199,8 @@ class Settings:
     ) -> Settings:
         """Build settings from ``env``; ``overrides`` (from flags) win over the environment.
 
-        Override keys are the ObsidianSettings field names; None values are ignored.
+        Override keys are the ObsidianSettings field names, and ``vault``; None values are
+        ignored.
         """
         flags = {k: v for k, v in (overrides or {}).items() if v is not None}
 
@@ -230,6 +251,7 @@ class Settings:
         http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN"), notices))
         memory = MemorySettings(db=_parse_memory_db(env.get("VAULTGATE_MEMORY_DB")))
         sdd = SddSettings(folder=_parse_sdd_folder(env.get("VAULTGATE_SDD_FOLDER")))
+        vault = _parse_vault(raw("VAULTGATE_VAULT", "vault"), env.get("VAULTGATE_BACKEND"))
         tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
         return cls(
             obsidian=obsidian,
@@ -238,6 +260,7 @@ class Settings:
             http=http,
             memory=memory,
             sdd=sdd,
+            vault=vault,
             tools=tools,
             log_level=_parse_log_level(env.get("VAULTGATE_LOG_LEVEL")),
             notices=tuple(notices),
@@ -247,9 +270,16 @@ class Settings:
         """One line for stderr at start: what this server will use, never the key."""
         key = "key set" if self.obsidian.api_key is not None else "no OBSIDIAN_API_KEY"
         access = "read-only" if self.safety.read_only else "read-write"
+        obsidian = f"Obsidian at {self.obsidian.base_url} ({key})"
+        if self.vault.backend == "folder":
+            where = f"vault folder {self.vault.folder} (Obsidian never asked)"
+        elif self.vault.backend == "auto":
+            where = f"vault folder {self.vault.folder}, {obsidian} for what needs Obsidian"
+        else:
+            where = obsidian
         return (
-            f"vaultgate {version}: Obsidian at {self.obsidian.base_url} ({key}); tools "
-            f"{self.tools}; vault {access}; memory {self.memory.db}"
+            f"vaultgate {version}: {where}; tools {self.tools}; vault {access}; "
+            f"memory {self.memory.db}"
         )
 
 
@@ -438,6 +468,51 @@ def _check_memory_path(path: Path) -> None:
                     "folder. Give a path in a folder, such as ~/.local/share/vaultgate/memory.db."
                 )
             return
+
+
+def _parse_vault(folder_text: str | None, backend_text: str | None) -> VaultSettings:
+    wanted = (backend_text or "auto").strip().lower() or "auto"
+    choice = next((c for c in BACKEND_CHOICES if c == wanted), None)
+    if choice is None:
+        raise ConfigError(
+            f"VAULTGATE_BACKEND must be one of {', '.join(BACKEND_CHOICES)}, not "
+            f"{quoted(backend_text or '')}."
+        )
+    if folder_text is None:
+        if choice == "folder":
+            raise ConfigError(
+                "VAULTGATE_BACKEND=folder needs the vault folder: set VAULTGATE_VAULT (or pass "
+                "--vault) to the folder that holds the vault's notes."
+            )
+        return VaultSettings(None, "obsidian")
+    folder = _vault_folder(folder_text)
+    return VaultSettings(folder, choice)
+
+
+def _vault_folder(text: str) -> Path:
+    """The vault folder, resolved; a ConfigError unless it is an existing, readable folder."""
+    if "\0" in text:
+        raise ConfigError("VAULTGATE_VAULT holds a NUL character; give the vault's folder.")
+    path = Path(text).expanduser()
+    try:
+        path = path.resolve()
+        if not path.exists():
+            raise ConfigError(
+                f"VAULTGATE_VAULT {quoted(str(path))} does not exist; give the "
+                "folder that holds the vault's notes (the one with .obsidian/ in it)."
+            )
+        if not path.is_dir():
+            raise ConfigError(
+                f"VAULTGATE_VAULT {quoted(str(path))} is a file; give the folder that holds it."
+            )
+        with os.scandir(path) as entries:  # readable: a folder we cannot list is no vault
+            next(entries, None)
+    except OSError as exc:
+        raise ConfigError(
+            f"VAULTGATE_VAULT {quoted(str(path))} cannot be read ({exc.strerror or exc}); check "
+            "its permissions."
+        ) from None
+    return path
 
 
 def _parse_sdd_folder(value: str | None) -> str:

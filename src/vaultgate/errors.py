@@ -288,6 +288,18 @@ class FeatureUnavailable(ObsidianError):
         super().__init__(message)
 
 
+class NeedsObsidian(ObsidianError):
+    """What only Obsidian can do (the open note, commands, periodic notes, templates, smart
+    search), asked of a vault served from its folder with Obsidian closed or never asked."""
+
+    def __init__(self, action: str, why: str) -> None:
+        self.action = action
+        super().__init__(
+            f"{action} needs Obsidian running with the Local REST API plugin; {why} "
+            "Everything else works from the vault folder."
+        )
+
+
 class MalformedAnswer(ObsidianError):
     """The plugin answered, but not in the shape its API promises: names what was wrong."""
 

@@ -18,9 +18,9 @@ from pydantic import BaseModel
 from vaultgate import __version__
 from vaultgate.calls import spelled_by
 from vaultgate.config import Settings
+from vaultgate.connect import open_backend
 from vaultgate.errors import InvalidArgument
 from vaultgate.instructions import instructions
-from vaultgate.obsidian.transport import build_http_client
 from vaultgate.state import AppState
 from vaultgate.tools.base import ToolFunction
 from vaultgate.tools.dispatch import accepted_parameters
@@ -129,8 +129,7 @@ def build_server(
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
-        http = await build_http_client(settings.obsidian, transport=transport)
-        client = GuardedClient(settings.obsidian, http, policy)
+        client = GuardedClient(await open_backend(settings, transport=transport), policy)
         state = AppState.create(settings, client)
         try:
             yield state

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vaultgate.backend import Backend
 from vaultgate.config import Settings
 from vaultgate.memory.gateway import MemoryGateway
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.vault.bulk_delete import BulkDeleter
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.search import VaultSearcher
@@ -16,7 +16,7 @@ from vaultgate.web.pages import PageFetcher
 @dataclass(frozen=True, slots=True)
 class AppState:
     settings: Settings
-    client: ObsidianClient
+    client: Backend
     lister: VaultLister
     searcher: VaultSearcher
     bulk: BulkDeleter
@@ -24,7 +24,7 @@ class AppState:
     memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
 
     @classmethod
-    def create(cls, settings: Settings, client: ObsidianClient) -> AppState:
+    def create(cls, settings: Settings, client: Backend) -> AppState:
         lister = VaultLister(client)
         return cls(
             settings=settings,

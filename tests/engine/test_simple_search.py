@@ -50,3 +50,43 @@ def test_js_slice_follows_javascript() -> None:
 )
 def test_parse_int_follows_javascript(text: str | None, value: int | None) -> None:
     assert parse_int(text) == value
+
+
+def _naive_context(text: str, start: int, end: int, length: int, whole: bool) -> str:
+    """The context straight from the definition: UTF-16 units of the whole text, sliced."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    lo, hi = max(start - length, 0), min(end + length, len(units) // 2)
+
+    def unit(index: int) -> int:
+        return int.from_bytes(units[2 * index : 2 * index + 2], "little")
+
+    if whole:
+        if lo > 0 and 0xD800 <= unit(lo - 1) <= 0xDBFF:
+            lo -= 1
+        if hi < len(units) // 2 and 0xDC00 <= unit(hi) <= 0xDFFF:
+            hi += 1
+    return units[2 * lo : 2 * hi].decode("utf-16-le", "surrogatepass")
+
+
+@pytest.mark.parametrize("version", ["5.1.0", "5.1.1"])
+def test_a_large_note_with_thousands_of_matches_has_every_offset_and_context(
+    tmp_path: Path, version: str
+) -> None:
+    """Each match's offsets and context as JavaScript computes them, in a 1 MB note where
+    emoji and CJK sit next to every match (converted once per note, not once per match)."""
+    line = "🚀meeting 日本 cadence; "
+    content = "# Big\n" + line * 50_000
+    (tmp_path / "Big.md").write_text(content, encoding="utf-8")
+    options = SimpleSearchOptions.for_version(Behaviour.for_version(version), "MEETING", 1)
+    (hit,) = simple_search(Vault(tmp_path), options)
+    assert len(content.encode("utf-8")) > 1_000_000
+    assert len(hit["matches"]) == 50_000
+    for n in (0, 1, 777, 49_999):
+        start = 6 + n * len(line) + 1  # just after the rocket
+        unit_start = len(content[:start].encode("utf-16-le", "surrogatepass")) // 2
+        match = hit["matches"][n]
+        assert match["match"] == {"start": unit_start, "end": unit_start + 7, "source": "content"}
+        whole = version != "5.1.0"
+        assert match["context"] == _naive_context(content, unit_start, unit_start + 7, 1, whole)
+    # 5.1.0 cuts the rocket in half; later versions take it whole
+    assert hit["matches"][1]["context"].startswith("🚀" if version != "5.1.0" else "\ude80m")

@@ -38,7 +38,7 @@ def router() -> respx.Router:
 async def guarded_client(router: respx.Router, **safety: object) -> GuardedClient:
     http = await build_http_client(SETTINGS, transport=httpx.MockTransport(router.async_handler))
     policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
-    return GuardedClient(SETTINGS, http, policy)
+    return GuardedClient(ObsidianClient(SETTINGS, http), policy)
 
 
 def active(router: respx.Router, path: str | None, text: str = "# Note\n") -> respx.Route:

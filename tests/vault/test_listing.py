@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from vaultgate.config import ObsidianSettings, SafetySettings, Secret
 from vaultgate.emulator.runner import start_emulator
 from vaultgate.errors import NotFound
+from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.paging import compact_json, page_fitting
 from vaultgate.paths import is_hidden
@@ -161,7 +162,9 @@ async def lister_for(vault: Path, version: str, **safety: object) -> AsyncIterat
         async with await build_http_client(settings) as http:
             http.event_hooks["request"].append(record)
             policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
-            yield Listed(VaultLister(GuardedClient(settings, http, policy)), requests)
+            yield Listed(
+                VaultLister(GuardedClient(ObsidianClient(settings, http), policy)), requests
+            )
 
 
 @pytest.mark.anyio

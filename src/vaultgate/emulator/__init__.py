@@ -17,10 +17,28 @@ commands and ``/open/`` in ``routes_system.py``; the companion plugin in ``smart
 ``vaultfs.py``; engine errors become the plugin's answers in ``apierrors.py``.
 """
 
-from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
-from vaultgate.emulator.runner import RunningEmulator, start_emulator
-from vaultgate.emulator.tls import make_self_signed_certificate
-from vaultgate.emulator.workspace import EmulatorState
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vaultgate.emulator.app import EmulatorConfig, create_app, emulator_state
+    from vaultgate.emulator.runner import RunningEmulator, start_emulator
+    from vaultgate.emulator.tls import make_self_signed_certificate
+    from vaultgate.emulator.workspace import EmulatorState
+
+# Imported on first use, so that ``vaultgate.emulator.apierrors`` (the plugin's error answers,
+# which the folder backend speaks too) loads without Starlette and the HTTP face.
+_EXPORTS = {
+    "EmulatorConfig": "vaultgate.emulator.app",
+    "create_app": "vaultgate.emulator.app",
+    "emulator_state": "vaultgate.emulator.app",
+    "RunningEmulator": "vaultgate.emulator.runner",
+    "start_emulator": "vaultgate.emulator.runner",
+    "make_self_signed_certificate": "vaultgate.emulator.tls",
+    "EmulatorState": "vaultgate.emulator.workspace",
+}
 
 __all__ = [
     "EmulatorConfig",
@@ -31,3 +49,10 @@ __all__ = [
     "make_self_signed_certificate",
     "start_emulator",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -26,6 +26,15 @@ from vaultgate.engine.errors import (
     NotFound,
     PathRefused,
 )
+from vaultgate.engine.instruction import InvalidInstruction
+from vaultgate.engine.patch_v2 import (
+    CannotApply,
+    ContentPreexists,
+    KeyCollision,
+    PreconditionFailed,
+    TargetNotFound,
+)
+from vaultgate.patching import UnparseableFrontmatter
 
 
 class ErrorCode(IntEnum):
@@ -208,6 +217,41 @@ def from_engine(error: EngineError) -> ApiError:
     if isinstance(error, DiskFailed):
         return ApiError(status=500, detail=error.reason)
     return ApiError(status=500, detail=str(error))
+
+
+# What a 2.x PATCH can fail with, before or while it is applied.
+PATCH_V2_ERRORS = (
+    InvalidInstruction,
+    TargetNotFound,
+    PreconditionFailed,
+    ContentPreexists,
+    KeyCollision,
+    CannotApply,
+    UnparseableFrontmatter,
+)
+
+
+def from_patch_v2(
+    error: InvalidInstruction
+    | TargetNotFound
+    | PreconditionFailed
+    | ContentPreexists
+    | KeyCollision
+    | CannotApply
+    | UnparseableFrontmatter,
+) -> ApiError:
+    """The plugin's answer to a 2.x PATCH that failed (5.x's ``_patchV2``)."""
+    if isinstance(error, InvalidInstruction):
+        return ApiError(ErrorCode.INVALID_PATCH_INSTRUCTION, detail=str(error))
+    if isinstance(error, TargetNotFound):
+        return ApiError(status=404, detail=str(error))
+    if isinstance(error, PreconditionFailed):
+        return ApiError(status=412, detail=str(error))
+    if isinstance(error, (ContentPreexists, KeyCollision)):
+        return ApiError(status=409, detail=str(error))
+    if isinstance(error, CannotApply):
+        return ApiError(ErrorCode.PATCH_FAILED, detail=str(error))
+    return ApiError(ErrorCode.INVALID_FRONTMATTER, detail=str(error))
 
 
 @contextmanager

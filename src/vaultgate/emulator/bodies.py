@@ -24,7 +24,8 @@ from starlette.datastructures import Headers
 from starlette.requests import Request
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
-from vaultgate.emulator.responses import MEDIA_TYPE, js_value
+from vaultgate.emulator.responses import MEDIA_TYPE
+from vaultgate.engine.jsjson import js_value
 
 JSON_TYPES = frozenset(
     {

@@ -8,7 +8,6 @@ prints as a ``\\uXXXX`` escape. Everything else matches ``json.dumps(indent=2)``
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -16,26 +15,11 @@ from typing import Any
 from starlette.responses import Response
 
 from vaultgate.emulator.apierrors import ApiError
+from vaultgate.engine.jsjson import js_value
 
 JSON_UTF8 = "application/json; charset=utf-8"
 # what the content-type package (behind Express and its body parsers) accepts as a media type
 MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-_MAX_SAFE_INTEGER = 2**53
-
-
-def js_value(value: Any) -> Any:
-    """``value`` with floats normalised the way JSON.stringify would print them."""
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return None
-        if value.is_integer() and abs(value) < _MAX_SAFE_INTEGER:
-            return int(value)
-        return value
-    if isinstance(value, dict):
-        return {key: js_value(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [js_value(item) for item in value]
-    return value
 
 
 def json_bytes(value: Any) -> bytes:

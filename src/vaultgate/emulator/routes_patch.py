@@ -32,19 +32,18 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import Response
 
-from vaultgate.emulator.apierrors import ApiError, ErrorCode, engine_errors
+from vaultgate.emulator.apierrors import (
+    PATCH_V2_ERRORS,
+    ApiError,
+    ErrorCode,
+    engine_errors,
+    from_patch_v2,
+)
 from vaultgate.emulator.bodies import Body, read_body
 from vaultgate.emulator.context import EmulatorContext
 from vaultgate.emulator.urlpath import decode_component
-from vaultgate.engine.instruction import OPERATIONS, SCOPES, InvalidInstruction
+from vaultgate.engine.instruction import OPERATIONS, SCOPES
 from vaultgate.engine.patch import patch_v1, patch_v2
-from vaultgate.engine.patch_v2 import (
-    CannotApply,
-    ContentPreexists,
-    KeyCollision,
-    PreconditionFailed,
-    TargetNotFound,
-)
 from vaultgate.engine.targets import TARGET_TYPES, Target
 from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter
 
@@ -382,18 +381,8 @@ def respond_v2(context: EmulatorContext, path: str, candidate: dict[str, Any]) -
     """Validate a 2.x instruction, apply it to ``path``, write, answer 200 with the note."""
     try:
         result = patch_v2(context.state, path, candidate)
-    except InvalidInstruction as invalid:
-        raise ApiError(ErrorCode.INVALID_PATCH_INSTRUCTION, detail=str(invalid)) from None
-    except TargetNotFound as missing:
-        raise ApiError(status=404, detail=str(missing)) from None
-    except PreconditionFailed as stale:
-        raise ApiError(status=412, detail=str(stale)) from None
-    except (ContentPreexists, KeyCollision) as conflict:
-        raise ApiError(status=409, detail=str(conflict)) from None
-    except CannotApply as failed:
-        raise ApiError(ErrorCode.PATCH_FAILED, detail=str(failed)) from None
-    except UnparseableFrontmatter as broken:
-        raise ApiError(ErrorCode.INVALID_FRONTMATTER, detail=str(broken)) from None
+    except PATCH_V2_ERRORS as error:
+        raise from_patch_v2(error) from None
     headers: dict[str, str] = {}
     if result.warnings:
         warnings = json.dumps(result.warnings, separators=(",", ":"), ensure_ascii=False)

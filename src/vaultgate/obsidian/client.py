@@ -30,6 +30,7 @@ from urllib.parse import quote, unquote
 import httpx
 
 from vaultgate import calls, markdown
+from vaultgate.backend import BackendReport
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     APIKeyMissing,
@@ -224,8 +225,9 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
-class _Call:
-    """What a request is about, so that its failure can say what to try next."""
+class Call:
+    """What a request is about, so that its failure can say what to try next (the folder
+    backend describes its calls the same way, so its failures read the same)."""
 
     subject: str  # named by NotFound
     not_found: str | calls.Later  # the hint for a 404 (a Later is spelled only if needed)
@@ -244,6 +246,9 @@ class ObsidianClient:
     def base_url(self) -> str:
         return self._settings.base_url
 
+    def report(self) -> BackendReport:
+        return BackendReport("obsidian", None, self.base_url, ())
+
     # --- server ---------------------------------------------------------------------------
 
     async def status(self) -> ServerStatus:
@@ -259,8 +264,11 @@ class ObsidianClient:
     async def features(self) -> FeatureSet:
         return FeatureSet((await self.status()).plugin_version)
 
+    async def plugin_status(self) -> ServerStatus:
+        return await self.refresh_status()
+
     async def _read_status(self) -> ServerStatus:
-        call = _Call(
+        call = Call(
             "/",
             "Something other than the Local REST API answers there; check OBSIDIAN_PORT.",
         )
@@ -291,7 +299,7 @@ class ObsidianClient:
         """One level of ``directory`` ('' = the root): names relative to it, folders end in '/'."""
         folder = normalize_directory(directory)
         missing = folder_not_found(directory)
-        call = _Call(missing.path, missing.hint)
+        call = Call(missing.path, missing.hint)
         try:
             response = await self._send("GET", f"/vault/{encode_vault_path(folder)}", call)
         except NotFound:
@@ -299,6 +307,10 @@ class ObsidianClient:
                 return []
             raise
         return list(parse_model(response, DirectoryAnswer, "the folder listing").files)
+
+    async def list_files_below(self, directory: str) -> list[str] | None:
+        """The plugin lists one folder per request: a recursive listing is a walk."""
+        return None
 
     async def read_note(self, path: str | None) -> Note:
         """The note's text. None reads the file active in Obsidian; its path comes from
@@ -333,17 +345,11 @@ class ObsidianClient:
         _refuse_folder_listing(response, path)
         return parse_model(response, DocumentMapAnswer, "the document map").normalised()
 
-    def _note(self, path: str | None) -> tuple[str, _Call]:
+    def _note(self, path: str | None) -> tuple[str, Call]:
         if path is None:
-            return "/active/", _Call(ACTIVE_FILE, _NO_ACTIVE_FILE)
+            return "/active/", Call(ACTIVE_FILE, _NO_ACTIVE_FILE)
         validate_vault_path(path)
-        parent = path.rpartition("/")[0]
-        return f"/vault/{encode_vault_path(path)}", _Call(
-            path,
-            calls.Later(
-                lambda: f"{calls.call('list_vault_files', directory=parent)} shows what exists."
-            ),
-        )
+        return f"/vault/{encode_vault_path(path)}", note_call(path)
 
     # --- searching ------------------------------------------------------------------------
 
@@ -361,7 +367,7 @@ class ObsidianClient:
         response = await self._send(
             "POST",
             "/search/simple/",
-            _Call("/search/simple/", str(_NO_SUCH_ROUTE)),
+            Call("/search/simple/", str(_NO_SUCH_ROUTE)),
             params={"query": query, "contextLength": context_length},
             search=True,
         )
@@ -382,7 +388,7 @@ class ObsidianClient:
         response = await self._send(
             "POST",
             "/search/",
-            _Call("/search/", str(_NO_SUCH_ROUTE)),
+            Call("/search/", str(_NO_SUCH_ROUTE)),
             headers={"Content-Type": content_type},
             content=utf8(body, "the query"),
             search=True,
@@ -410,7 +416,7 @@ class ObsidianClient:
         response = await self._send(
             "POST",
             "/search/smart",
-            _Call("/search/smart", str(_SMART_SEARCH_MISSING), special=_smart_search_failure),
+            Call("/search/smart", str(_SMART_SEARCH_MISSING), special=_smart_search_failure),
             headers={"Content-Type": MARKDOWN},
             content=utf8(body, "the query"),
             search=True,
@@ -420,7 +426,7 @@ class ObsidianClient:
     async def list_tags(self) -> list[dict[str, Any]]:
         """Every tag with its count (``{"name", "count"}``), plugin 3.5.0 and later."""
         (await self.features()).require("tags", action="Listing tags")
-        response = await self._send("GET", "/tags/", _Call("/tags/", str(_NO_SUCH_ROUTE)))
+        response = await self._send("GET", "/tags/", Call("/tags/", str(_NO_SUCH_ROUTE)))
         return list(parse_model(response, TagsAnswer, "the tag list").tags)
 
     # --- writing (never retried: see _send) ----------------------------------------------
@@ -446,10 +452,7 @@ class ObsidianClient:
         url, call = self._note(path)
         version = (await self.status()).plugin_version
         headers, body = encode_patch(request, version)
-        call = replace(call, special=_patch_failure)
-        if FeatureSet(version).has("patch_v2"):
-            # 2.0 answers 404 for a missing target too, not only for a missing note.
-            call = replace(call, not_found=_missing_note_or_target(call.not_found, request))
+        call = patch_call(call, request, version)
         response = await self._send("PATCH", url, call, headers=headers, content=body)
         return response.content.decode("utf-8", errors="replace")
 
@@ -459,7 +462,7 @@ class ObsidianClient:
         url, call = self._note(path)
         trash = (await self.features()).has("trash_delete")
         params = {"permanent": "true"} if permanent and trash else None
-        call = replace(call, special=_section_delete_refused)
+        call = delete_call(call)
         await self._send("DELETE", url, call, params=params)
 
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
@@ -477,7 +480,7 @@ class ObsidianClient:
         headers = {"Destination": encode_header_value(destination)}
         if overwrite:
             headers["Allow-Overwrite"] = "true"
-        call = replace(call, special=_destination_exists(destination))
+        call = move_call(call, destination)
         await self._send("MOVE", url, call, headers=headers)
 
     async def note_size(self, path: str) -> int | None:
@@ -494,7 +497,7 @@ class ObsidianClient:
         await self._send(
             "POST",
             f"/open/{encode_vault_path(path)}",
-            _Call(path, str(_NO_SUCH_ROUTE)),
+            Call(path, str(_NO_SUCH_ROUTE)),
             params={"newLeaf": "true" if new_leaf else "false"},
         )
 
@@ -502,7 +505,7 @@ class ObsidianClient:
 
     async def list_commands(self) -> list[dict[str, Any]]:
         """Every command Obsidian knows: ``[{"id", "name"}]``."""
-        response = await self._send("GET", "/commands/", _Call("/commands/", str(_NO_SUCH_ROUTE)))
+        response = await self._send("GET", "/commands/", Call("/commands/", str(_NO_SUCH_ROUTE)))
         answer = parse_model(response, CommandsAnswer, "the command list")
         return [command.model_dump() for command in answer.commands]
 
@@ -515,7 +518,7 @@ class ObsidianClient:
         # one URL segment: '/' and the rest encoded, ':' (in every plugin's ids) kept
         require_whole_characters(command_id, "commandId")
         segment = quote(command_id, safe=":")
-        about = _Call(
+        about = Call(
             command_id, f"{calls.call('list_commands')} lists the command ids.", _command_failure
         )
         await self._send("POST", f"/commands/{segment}/", about)
@@ -537,7 +540,7 @@ class ObsidianClient:
 
     async def _periodic(
         self, period: str, date: datetime.date | None, action: str
-    ) -> tuple[str, _Call]:
+    ) -> tuple[str, Call]:
         period = period.strip().lower()
         if period not in PERIODS:
             raise InvalidArgument(f"Unknown period {period!r}; use one of: {', '.join(PERIODS)}.")
@@ -549,7 +552,7 @@ class ObsidianClient:
             features.require("periodic_dated", action=f"{action} for a given date")
             url = f"/periodic/{period}/{date.year}/{date.month}/{date.day}/"
             subject = f"the {period} note for {date.isoformat()}"
-        return url, _Call(subject, "", _periodic_failure(period, subject))
+        return url, Call(subject, "", _periodic_failure(period, subject))
 
     # --- templates (the MCP Tools companion plugin) ---------------------------------------
 
@@ -579,7 +582,7 @@ class ObsidianClient:
         response = await self._send(
             "POST",
             _TEMPLATES_ROUTE,
-            _Call(name, _TEMPLATES_MISSING, _template_failure(name)),
+            Call(name, _TEMPLATES_MISSING, _template_failure(name)),
             headers={"Content-Type": "application/json"},
             content=utf8(json.dumps(body, ensure_ascii=False), "the template's arguments"),
         )
@@ -594,7 +597,7 @@ class ObsidianClient:
         self,
         method: str,
         url: str,
-        call: _Call,
+        call: Call,
         *,
         headers: Mapping[str, str] | None = None,
         params: Mapping[str, str | int] | None = None,
@@ -633,7 +636,34 @@ class ObsidianClient:
             log.debug("%s %s -> %d in %.0f ms", method, url, response.status_code, elapsed_ms)
             if response.is_success:
                 return response
-            raise _error_for(response, call)
+            raise error_for(response, call)
+
+
+def note_call(path: str) -> Call:
+    """A request about the note ``path``: a 404 points to its folder's listing."""
+    parent = path.rpartition("/")[0]
+    return Call(
+        path,
+        calls.Later(
+            lambda: f"{calls.call('list_vault_files', directory=parent)} shows what exists."
+        ),
+    )
+
+
+def patch_call(call: Call, request: PatchRequest, version: Version) -> Call:
+    call = replace(call, special=_patch_failure)
+    if FeatureSet(version).has("patch_v2"):
+        # 2.0 answers 404 for a missing target too, not only for a missing note.
+        call = replace(call, not_found=_missing_note_or_target(call.not_found, request))
+    return call
+
+
+def delete_call(call: Call) -> Call:
+    return replace(call, special=_section_delete_refused)
+
+
+def move_call(call: Call, destination: str) -> Call:
+    return replace(call, special=_destination_exists(destination))
 
 
 def folder_not_found(directory: str) -> NotFound:
@@ -664,7 +694,7 @@ def _refuse_folder_listing(response: httpx.Response, path: str | None) -> None:
         raise NotANote(path or "")
 
 
-def _error_for(response: httpx.Response, call: _Call) -> ObsidianError:
+def error_for(response: httpx.Response, call: Call) -> ObsidianError:
     """The error an answer with a non-2xx status stands for."""
     if call.special is not None and (special := call.special(response)) is not None:
         return special

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import anyio
 
+from vaultgate.backend import Backend
 from vaultgate.errors import (
     APIKeyMissing,
     AuthenticationFailed,
@@ -22,7 +23,6 @@ from vaultgate.errors import (
     ObsidianUnreachable,
     VaultgateError,
 )
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.paths import normalize_directory
 from vaultgate.sdd.layout import STAGES, ChangeLayout, Inventory, Stage, parse_inventory
 from vaultgate.sdd.models import Artifact, Change
@@ -43,7 +43,7 @@ VAULT_DOWN: tuple[type[ObsidianError], ...] = (
 class SddVault:
     """The SDD folder of one vault, as the guarded client lets this server see it."""
 
-    def __init__(self, client: ObsidianClient, lister: VaultLister, folder: str) -> None:
+    def __init__(self, client: Backend, lister: VaultLister, folder: str) -> None:
         self._client = client
         self._lister = lister
         self.folder = normalize_directory(folder)

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AuthenticationFailed,
@@ -24,7 +25,6 @@ from vaultgate.errors import (
     ObsidianUnreachable,
     VaultgateError,
 )
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.paging import Page, page_items
 from vaultgate.paths import refuse_hidden_pattern
 from vaultgate.vault.listing import VaultLister, compile_glob
@@ -76,7 +76,7 @@ class RunReport:
 
 
 class BulkDeleter:
-    def __init__(self, client: ObsidianClient, lister: VaultLister) -> None:
+    def __init__(self, client: Backend, lister: VaultLister) -> None:
         self._client = client
         self._lister = lister
         self._shown: TTLCache[Selection, set[str]] = TTLCache(DRY_RUN_MEMORY_SECONDS, 64)

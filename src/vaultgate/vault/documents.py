@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from vaultgate import markdown
-from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.backend import Backend
 from vaultgate.paging import Window, compact_json, fit_count, truncation_notice, window_text
 
 NoteFormat = Literal["markdown", "json", "map"]
@@ -43,7 +43,7 @@ class RenderedDocument:
 
 
 async def read_document(
-    client: ObsidianClient,
+    client: Backend,
     path: str | None,
     *,
     note_format: NoteFormat,

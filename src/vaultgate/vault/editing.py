@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vaultgate import markdown
+from vaultgate.backend import Backend
 from vaultgate.calls import Raw, call
 from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.patch import Operation, PatchRequest, TargetType
 from vaultgate.paging import compact_json
 from vaultgate.paths import validate_vault_path
@@ -26,7 +26,7 @@ SECTION_PREVIEW = 2_000
 TEXT_EXTENSIONS = (".md", ".txt", ".canvas", ".csv", ".json")
 
 
-async def create_note(client: ObsidianClient, path: str, content: str, *, overwrite: bool) -> str:
+async def create_note(client: Backend, path: str, content: str, *, overwrite: bool) -> str:
     validate_vault_path(path)
     existing = await client.note_size(path)
     if existing is not None and not overwrite:
@@ -40,7 +40,7 @@ async def create_note(client: ObsidianClient, path: str, content: str, *, overwr
     return f"Replaced {path!r} ({existing:,} chars before, {len(content):,} now)."
 
 
-async def append_to_note(client: ObsidianClient, path: str | None, content: str) -> str:
+async def append_to_note(client: Backend, path: str | None, content: str) -> str:
     if path is not None:
         validate_vault_path(path)
     await client.append_note(path, content)
@@ -60,7 +60,7 @@ class PatchSpec:
     create_target_if_missing: bool = False
 
 
-async def patch_note(client: ObsidianClient, path: str | None, spec: PatchSpec) -> str:
+async def patch_note(client: Backend, path: str | None, spec: PatchSpec) -> str:
     """Resolve the target against the document map, patch, and show the patched part."""
     if path is not None:
         validate_vault_path(path)
@@ -93,7 +93,7 @@ def _reader(path: str | None) -> Callable[[str], str]:
 
 
 async def _resolve_target(
-    client: ObsidianClient, path: str | None, spec: PatchSpec
+    client: Backend, path: str | None, spec: PatchSpec
 ) -> tuple[str, ...] | str:
     """A heading becomes its full path from the document map; a bare leaf name that is unique
     resolves, an ambiguous one lists every full path (the plugin would otherwise fail, or with
@@ -172,7 +172,7 @@ def _check_json(content: str) -> None:
         ) from exc
 
 
-async def delete_note(client: ObsidianClient, path: str | None, *, permanent: bool) -> str:
+async def delete_note(client: Backend, path: str | None, *, permanent: bool) -> str:
     if path is not None:
         validate_vault_path(path)
     where = repr(path) if path is not None else "the active file"
@@ -188,9 +188,7 @@ async def delete_note(client: ObsidianClient, path: str | None, *, permanent: bo
     return f"Moved {where} to Obsidian's trash (pass permanent=true to delete outright)."
 
 
-async def move_note(
-    client: ObsidianClient, source: str, destination: str, *, overwrite: bool
-) -> str:
+async def move_note(client: Backend, source: str, destination: str, *, overwrite: bool) -> str:
     validate_vault_path(source)
     validate_vault_path(destination)
     if destination.endswith("/"):
@@ -205,7 +203,7 @@ async def move_note(
 
 
 async def _copy_verify_delete(
-    client: ObsidianClient, source: str, destination: str, *, overwrite: bool
+    client: Backend, source: str, destination: str, *, overwrite: bool
 ) -> str:
     """Plugins before 4.1 cannot MOVE: copy, read the copy back, and only then delete the
     source, so a failure at any step leaves the source in place."""

@@ -1,4 +1,4 @@
-"""The client every tool uses: the Obsidian client with the access policy applied to each call.
+"""The client every tool uses: the backend with the access policy applied to each call.
 
 Every path a tool sends is checked before the request, and every path the plugin returns
 (listings, search hits, links and backlinks) is filtered, so no tool can reach around the
@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from vaultgate.config import ObsidianSettings
+from vaultgate.backend import Backend, BackendReport
 from vaultgate.errors import (
     AccessDenied,
     InvalidArgument,
@@ -31,10 +31,10 @@ from vaultgate.errors import (
     ReadOnlyMode,
 )
 from vaultgate.markdown import DocumentMap
-from vaultgate.obsidian.client import Note, ObsidianClient, folder_not_found
+from vaultgate.obsidian.client import Note, ServerStatus, folder_not_found
+from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
-from vaultgate.obsidian.transport import PluginHTTP
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.vault.policy import AccessPolicy
 
@@ -42,10 +42,38 @@ ACTIVE_NOTE = "the note open in Obsidian"
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 
 
-class GuardedClient(ObsidianClient):
-    def __init__(self, settings: ObsidianSettings, http: PluginHTTP, policy: AccessPolicy) -> None:
-        super().__init__(settings, http)
+class GuardedClient:
+    """Any backend (``vaultgate.backend``) with the access policy applied to every call."""
+
+    def __init__(self, inner: Backend, policy: AccessPolicy) -> None:
+        self._inner = inner
         self.policy = policy
+
+    # --- what needs no check ----------------------------------------------------------------
+
+    async def status(self) -> ServerStatus:
+        return await self._inner.status()
+
+    async def refresh_status(self) -> ServerStatus:
+        return await self._inner.refresh_status()
+
+    async def features(self) -> FeatureSet:
+        return await self._inner.features()
+
+    def report(self) -> BackendReport:
+        return self._inner.report()
+
+    async def plugin_status(self) -> ServerStatus:
+        return await self._inner.plugin_status()
+
+    async def list_tags(self) -> list[dict[str, Any]]:
+        return await self._inner.list_tags()
+
+    async def list_commands(self) -> list[dict[str, Any]]:
+        return await self._inner.list_commands()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -53,7 +81,7 @@ class GuardedClient(ObsidianClient):
         folder = normalize_directory(directory)
         if not self.policy.allows_folder(folder):
             raise folder_not_found(directory)
-        entries = await super().list_directory(folder)
+        entries = await self._inner.list_directory(folder)
         return [
             entry
             for entry in entries
@@ -64,18 +92,27 @@ class GuardedClient(ObsidianClient):
             )
         ]
 
+    async def list_files_below(self, directory: str) -> list[str] | None:
+        folder = normalize_directory(directory)
+        if not self.policy.allows_folder(folder):
+            raise folder_not_found(directory)
+        files = await self._inner.list_files_below(folder)
+        if files is None:
+            return None
+        return [path for path in files if self.policy.allows(path)]
+
     async def read_note(self, path: str | None) -> Note:
         if path is None:
-            note = await super().read_note(None)
+            note = await self._inner.read_note(None)
             self._check_resolved(note.path, ACTIVE_NOTE, "read")
             return note
         self.policy.check_read(path)
-        return await super().read_note(path)
+        return await self._inner.read_note(path)
 
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
         if path is not None:
             self.policy.check_read(path)
-        note = await super().read_note_json(path)
+        note = await self._inner.read_note_json(path)
         if path is None:
             self._check_resolved(str(note.get("path", "")), ACTIVE_NOTE, "read")
         for key in _LINK_LISTS:
@@ -87,26 +124,26 @@ class GuardedClient(ObsidianClient):
         if path is None:
             path = await self._active_path("read")
         self.policy.check_read(path)
-        return await super().read_document_map(path)
+        return await self._inner.read_document_map(path)
 
     async def note_size(self, path: str) -> int | None:
         self.policy.check_read(path)
-        return await super().note_size(path)
+        return await self._inner.note_size(path)
 
     async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
-        note = await super().read_periodic(period, date)
+        note = await self._inner.read_periodic(period, date)
         self._check_resolved(note.path, f"the {period} note", "read")
         return note
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
-        hits = await super().search_simple(query, context_length)
+        hits = await self._inner.search_simple(query, context_length)
         return [hit for hit in hits if self.policy.allows(hit["filename"])]
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
-        return self._visible(await super().search_jsonlogic(query), "filename")
+        return self._visible(await self._inner.search_jsonlogic(query), "filename")
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
-        return self._visible(await super().search_dql(query), "filename")
+        return self._visible(await self._inner.search_dql(query), "filename")
 
     async def search_smart(
         self,
@@ -116,7 +153,7 @@ class GuardedClient(ObsidianClient):
         exclude_folders: list[str] | None,
         limit: int,
     ) -> list[dict[str, Any]]:
-        results = await super().search_smart(
+        results = await self._inner.search_smart(
             query, folders=folders, exclude_folders=exclude_folders, limit=limit
         )
         return self._visible(results, "path")
@@ -124,22 +161,22 @@ class GuardedClient(ObsidianClient):
     # --- writes -----------------------------------------------------------------------------
 
     async def write_note(self, path: str | None, content: str) -> None:
-        await super().write_note(await self._writable_note(path), content)
+        await self._inner.write_note(await self._writable_note(path), content)
 
     async def append_note(self, path: str | None, content: str) -> None:
-        await super().append_note(await self._writable_note(path), content)
+        await self._inner.append_note(await self._writable_note(path), content)
 
     async def patch_note(self, path: str | None, request: PatchRequest) -> str:
-        return await super().patch_note(await self._writable_note(path), request)
+        return await self._inner.patch_note(await self._writable_note(path), request)
 
     async def delete_note(self, path: str | None, *, permanent: bool) -> None:
-        await super().delete_note(await self._writable_note(path), permanent=permanent)
+        await self._inner.delete_note(await self._writable_note(path), permanent=permanent)
 
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
         """Delete a file a listing just showed as a file (bulk delete): no folder check."""
         validate_vault_path(path)
         self.policy.check_write(path)
-        await super().delete_note(path, permanent=permanent)
+        await self._inner.delete_note(path, permanent=permanent)
 
     async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
         validate_vault_path(source)
@@ -152,33 +189,33 @@ class GuardedClient(ObsidianClient):
                 f"{destination!r} is a folder. To move the note into it, end the destination "
                 f"with '/': {destination.removesuffix('/') + '/'!r}."
             )
-        await super().move_note(source, destination, overwrite=overwrite)
+        await self._inner.move_note(source, destination, overwrite=overwrite)
 
     async def open_note(self, path: str, *, new_leaf: bool) -> None:
         validate_vault_path(path)
         self.policy.check_write(path)  # opening a missing note creates it
-        await super().open_note(path, new_leaf=new_leaf)
+        await self._inner.open_note(path, new_leaf=new_leaf)
 
     async def execute_command(self, command_id: str) -> None:
         if self.policy.read_only:
             raise ReadOnlyMode(f"command {command_id}")
-        await super().execute_command(command_id)
+        await self._inner.execute_command(command_id)
 
     async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
         subject = f"the {period} note"
         if self.policy.read_only:
             raise ReadOnlyMode(subject)
         try:
-            note = await super().read_periodic(period, date)
+            note = await self._inner.read_periodic(period, date)
         except NotFound:
             if self.policy.restricts_paths:
                 # A note that does not exist yet has no path we could check.
                 raise AccessDenied(subject, "create", shown=subject) from None
             # Let the plugin create it: it applies the user's periodic-note template.
-            await super().append_periodic(period, content, date)
+            await self._inner.append_periodic(period, content, date)
             return
         path = self._check_resolved(note.path, subject, "write")
-        await super().append_note(path, content)
+        await self._inner.append_note(path, content)
 
     async def execute_template(
         self,
@@ -193,7 +230,7 @@ class GuardedClient(ObsidianClient):
         if create_file and target_path is not None:
             validate_vault_path(target_path)
             self.policy.check_write(target_path)
-        return await super().execute_template(
+        return await self._inner.execute_template(
             name, arguments, create_file=create_file, target_path=target_path
         )
 
@@ -212,7 +249,7 @@ class GuardedClient(ObsidianClient):
         return path
 
     async def _active_path(self, action: str) -> str:
-        note = await super().read_note(None)
+        note = await self._inner.read_note(None)
         return self._check_resolved(note.path, ACTIVE_NOTE, action)
 
     def _check_resolved(self, path: str, subject: str, action: str) -> str:
@@ -238,7 +275,7 @@ class GuardedClient(ObsidianClient):
             return True
         parent, _, name = path.rpartition("/")
         try:
-            entries = await super().list_directory(parent)
+            entries = await self._inner.list_directory(parent)
         except NotFound:
             return False  # no parent folder, so no folder of that name either
         return f"{name}/" in entries

@@ -12,6 +12,9 @@ A listing of notes alone (``notes_only``) needs no folder at all: one JsonLogic 
 for every note returns every note's path (0.1 s on 20,000 notes in the plugin), except on
 4.0.0-4.0.2, whose search scans every note's links once per note, where the walk is cheaper.
 
+Served from the vault folder, the backend knows every file at once (``list_files_below``):
+no walk and no search at all.
+
 A page is shown in one of two layouts: ``flat``, the paths themselves, or ``tree``, the same
 files grouped under their folders, each folder written once (the vault root is the folder
 ``""``). Both page by files and cut at the same file, so offsets mean the same in either.
@@ -25,9 +28,9 @@ from typing import Literal
 import anyio
 from wcmatch import glob
 
+from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
 from vaultgate.errors import InvalidArgument, VaultgateError
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.features import Version
 from vaultgate.paging import compact_json
 from vaultgate.paths import normalize_directory
@@ -113,7 +116,7 @@ def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool
 class VaultLister:
     """Lists folders through the client, caching recursive listings for a short while."""
 
-    def __init__(self, client: ObsidianClient, ttl: float = LISTING_TTL_SECONDS) -> None:
+    def __init__(self, client: Backend, ttl: float = LISTING_TTL_SECONDS) -> None:
         self._client = client
         self._listings: TTLCache[tuple[str, bool], list[str]] = TTLCache(ttl)
 
@@ -145,7 +148,10 @@ class VaultLister:
         cached = self._listings.get(key)
         if cached is not None:
             return cached
-        if notes_only and await self._search_is_linear():
+        below = await self._client.list_files_below(folder)
+        if below is not None:  # a backend that knows every file at once (the vault folder)
+            files = [p for p in below if p.endswith(NOTE_SUFFIX)] if notes_only else below
+        elif notes_only and await self._search_is_linear():
             files = await self._notes(folder, progress)
         else:
             files = await self._walk(folder, progress)

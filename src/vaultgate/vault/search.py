@@ -13,9 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
 from vaultgate.errors import InvalidArgument
-from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.models import SimpleHit as PluginHit
 from vaultgate.obsidian.models import SimpleMatch
 from vaultgate.paths import normalize_directory
@@ -75,7 +75,7 @@ def _match(raw: SimpleMatch) -> dict[str, Any]:
 class VaultSearcher:
     """Runs searches through the client and keeps each full result for a short while."""
 
-    def __init__(self, client: ObsidianClient, ttl: float = SEARCH_TTL_SECONDS) -> None:
+    def __init__(self, client: Backend, ttl: float = SEARCH_TTL_SECONDS) -> None:
         self._client = client
         self._simple: TTLCache[tuple[str, int], list[SimpleHit]] = TTLCache(ttl)
         self._structured: TTLCache[tuple[str, str], list[dict[str, Any]]] = TTLCache(ttl)

@@ -1,0 +1,124 @@
+"""What the tools talk to: one vault backend, whichever answers.
+
+Three classes offer this protocol: ``ObsidianClient`` (the Local REST API plugin, over
+HTTP), ``FolderBackend`` (the vault folder itself, through ``vaultgate.engine``) and
+``RoutedBackend`` (``VAULTGATE_BACKEND=auto`` with a vault folder: the folder for what it
+can do, the plugin for what only Obsidian can do). ``GuardedClient`` wraps any of them
+with the access policy. Every method answers what the plugin would answer, in the client's
+shapes and errors, so a tool cannot tell which backend served it (``tests/backends``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:  # the client itself names BackendReport
+    from vaultgate.markdown import DocumentMap
+    from vaultgate.obsidian.client import Note, ServerStatus
+    from vaultgate.obsidian.features import FeatureSet
+    from vaultgate.obsidian.models import SimpleHit
+    from vaultgate.obsidian.patch import PatchRequest
+
+BackendKind = Literal["obsidian", "folder", "auto"]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendReport:
+    """Which backend answers what, for ``get_server_info`` and ``doctor``."""
+
+    kind: BackendKind
+    vault_folder: str | None  # the folder the folder backend serves, if any
+    obsidian_url: str | None  # where the plugin is asked, if it is asked at all
+    obsidian_only: tuple[str, ...]  # operations that need Obsidian running
+
+
+class Backend(Protocol):
+    """The operations every tool reaches the vault through (see ``ObsidianClient``)."""
+
+    async def status(self) -> ServerStatus: ...
+
+    async def refresh_status(self) -> ServerStatus: ...
+
+    async def features(self) -> FeatureSet: ...
+
+    def report(self) -> BackendReport: ...
+
+    async def plugin_status(self) -> ServerStatus:
+        """The plugin's own status, asked now (NeedsObsidian when it is never asked)."""
+        ...
+
+    # --- reading ---
+
+    async def list_directory(self, directory: str) -> list[str]: ...
+
+    async def list_files_below(self, directory: str) -> list[str] | None:
+        """Every file below ``directory`` in one call, or None when only a walk can tell."""
+        ...
+
+    async def read_note(self, path: str | None) -> Note: ...
+
+    async def read_note_json(self, path: str | None) -> dict[str, Any]: ...
+
+    async def read_document_map(self, path: str | None) -> DocumentMap: ...
+
+    async def note_size(self, path: str) -> int | None: ...
+
+    # --- searching ---
+
+    async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]: ...
+
+    async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]: ...
+
+    async def search_dql(self, query: str) -> list[dict[str, Any]]: ...
+
+    async def search_smart(
+        self,
+        query: str,
+        *,
+        folders: list[str] | None,
+        exclude_folders: list[str] | None,
+        limit: int,
+    ) -> list[dict[str, Any]]: ...
+
+    async def list_tags(self) -> list[dict[str, Any]]: ...
+
+    # --- writing ---
+
+    async def write_note(self, path: str | None, content: str) -> None: ...
+
+    async def append_note(self, path: str | None, content: str) -> None: ...
+
+    async def patch_note(self, path: str | None, request: PatchRequest) -> str: ...
+
+    async def delete_note(self, path: str | None, *, permanent: bool) -> None: ...
+
+    async def delete_listed_file(self, path: str, *, permanent: bool) -> None: ...
+
+    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None: ...
+
+    # --- only Obsidian ---
+
+    async def open_note(self, path: str, *, new_leaf: bool) -> None: ...
+
+    async def list_commands(self) -> list[dict[str, Any]]: ...
+
+    async def execute_command(self, command_id: str) -> None: ...
+
+    async def read_periodic(self, period: str, date: datetime.date | None) -> Note: ...
+
+    async def append_periodic(
+        self, period: str, content: str, date: datetime.date | None
+    ) -> None: ...
+
+    async def execute_template(
+        self,
+        name: str,
+        arguments: dict[str, str],
+        *,
+        create_file: bool,
+        target_path: str | None,
+    ) -> dict[str, Any]: ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,362 @@
+"""The vault folder as a backend: the engine called directly, answering as the plugin does.
+
+Each method does what the matching plugin request does in the emulator (the engine's
+functions, with the behaviour of the newest plugin: ``FOLDER_SEMANTICS``), and hands the
+tools the same shapes and the same errors as ``ObsidianClient``. An engine failure becomes
+the plugin's error answer (``emulator.apierrors``, which loads no HTTP) and then the
+client's error for that answer and that call (``client.error_for``), so a message reads
+the same whichever backend served it. What only Obsidian can do raises NeedsObsidian.
+
+Engine calls run in a worker thread, one at a time: a search over a large vault does not
+stall the event loop, and no two calls change the vault at once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import httpx
+
+from vaultgate.backend import BackendReport
+from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine, from_patch_v2
+from vaultgate.engine import writes
+from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.errors import EngineError, NotAFile
+from vaultgate.engine.jsjson import js_value
+from vaultgate.engine.patch import patch_v2
+from vaultgate.engine.representations import document_map, note_json
+from vaultgate.engine.search import jsonlogic_search, tag_counts
+from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search
+from vaultgate.engine.vault import Vault
+from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
+from vaultgate.folder.tree import FolderTree
+from vaultgate.markdown import DocumentMap
+from vaultgate.obsidian.client import (
+    Call,
+    Note,
+    ServerStatus,
+    delete_call,
+    error_for,
+    folder_not_found,
+    move_call,
+    note_call,
+    patch_call,
+)
+from vaultgate.obsidian.encoding import require_whole_characters, utf8
+from vaultgate.obsidian.features import FeatureSet, Version
+from vaultgate.obsidian.models import (
+    NOTE_JSON,
+    SIMPLE_RESULTS,
+    STRUCTURED_RESULTS,
+    DocumentMapAnswer,
+    SimpleHit,
+    TagsAnswer,
+)
+from vaultgate.obsidian.patch import PatchRequest, encode_patch
+from vaultgate.paths import normalize_directory, validate_vault_path
+
+_T = TypeVar("_T")
+
+# The plugin whose answers the folder gives: 5.1.0's, with search contexts cut at whole
+# characters (the fix after 5.1.0; see engine/simple_search.py).
+FOLDER_SEMANTICS = Version(5, 1, 1)
+SERVICE = "vaultgate folder backend"
+
+# What needs Obsidian itself, by the name a message gives it.
+OBSIDIAN_ONLY = (
+    "the note open in Obsidian",
+    "opening a note in Obsidian",
+    "Obsidian's commands",
+    "periodic notes",
+    "Templater templates",
+    "semantic (smart) search",
+    "Dataview DQL search",
+)
+_NOT_ASKED = (
+    "VAULTGATE_BACKEND=folder never contacts Obsidian. To use it, set VAULTGATE_BACKEND=auto "
+    "and start Obsidian."
+)
+
+
+class FolderBackend:
+    """A vault folder served through ``vaultgate.engine``; never contacts Obsidian."""
+
+    def __init__(self, folder: Path, *, vault: Vault | None = None) -> None:
+        self.folder = folder
+        self._vault = vault if vault is not None else Vault(folder)
+        self._behaviour = Behaviour.for_version(str(FOLDER_SEMANTICS))
+        self._lock = threading.Lock()
+        self._tree: FolderTree | None = None
+
+    # --- server -----------------------------------------------------------------------------
+
+    async def status(self) -> ServerStatus:
+        return ServerStatus(
+            authenticated=True,
+            plugin_version=FOLDER_SEMANTICS,
+            obsidian_version="",
+            service=SERVICE,
+            certificate_days_left=None,
+            extensions=[],
+        )
+
+    async def refresh_status(self) -> ServerStatus:
+        return await self.status()
+
+    async def features(self) -> FeatureSet:
+        return FeatureSet(FOLDER_SEMANTICS)
+
+    def report(self) -> BackendReport:
+        return BackendReport("folder", str(self.folder), None, OBSIDIAN_ONLY)
+
+    async def plugin_status(self) -> ServerStatus:
+        raise NeedsObsidian("Asking Obsidian", _NOT_ASKED)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def list_directory(self, directory: str) -> list[str]:
+        folder = normalize_directory(directory)
+        entries = await self._run(lambda: self._current_tree().listing(folder))
+        if entries is None:
+            raise folder_not_found(directory)
+        return entries
+
+    async def list_files_below(self, directory: str) -> list[str] | None:
+        folder = normalize_directory(directory)
+        files = await self._run(lambda: self._current_tree().files_below(folder))
+        if files is None:
+            raise folder_not_found(directory)
+        return files
+
+    async def read_note(self, path: str | None) -> Note:
+        path = _note_path(path, "Reading")
+        call = note_call(path)
+        data = await self._engine(lambda: self._file_bytes(path), call)
+        return Note(path=path, content=data.decode("utf-8", errors="replace"))
+
+    async def read_note_json(self, path: str | None) -> dict[str, Any]:
+        path = _note_path(path, "Reading")
+        call = note_call(path)
+
+        def described() -> dict[str, Any]:
+            self._require_indexed_note(path)
+            return js_value(note_json(self._vault, path, self._behaviour))  # type: ignore[no-any-return]
+
+        return NOTE_JSON.validate_python(await self._engine(described, call))
+
+    async def read_document_map(self, path: str | None) -> DocumentMap:
+        path = _note_path(path, "Reading")
+        call = note_call(path)
+
+        def mapped() -> dict[str, Any]:
+            self._require_indexed_note(path)
+            return document_map(self._vault, self._behaviour, path, version=2)
+
+        answer = await self._engine(mapped, call)
+        return DocumentMapAnswer.model_validate(answer).normalised()
+
+    async def note_size(self, path: str) -> int | None:
+        try:
+            note = await self.read_note(path)
+        except NotFound:
+            return None
+        return len(note.content)
+
+    # --- searching --------------------------------------------------------------------------
+
+    async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
+        require_whole_characters(query, "query")
+        options = SimpleSearchOptions.for_version(self._behaviour, query, context_length)
+        hits = await self._engine(
+            lambda: js_value(simple_search(self._vault, options)), Call("/search/simple/", "")
+        )
+        return SIMPLE_RESULTS.validate_python(hits)
+
+    async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
+        # the plugin's JSON body parser sees the query as JSON text: send it the same way
+        parsed = json.loads(json.dumps(query))
+        rows = await self._engine(
+            lambda: js_value(jsonlogic_search(self._vault, self._behaviour, parsed)),
+            Call("/search/", ""),
+        )
+        return [dict(row) for row in STRUCTURED_RESULTS.validate_python(rows)]
+
+    async def search_dql(self, query: str) -> list[dict[str, Any]]:
+        raise NeedsObsidian("Dataview DQL search", _NOT_ASKED)
+
+    async def search_smart(
+        self,
+        query: str,
+        *,
+        folders: list[str] | None,
+        exclude_folders: list[str] | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        raise NeedsObsidian("Semantic search (Smart Connections)", _NOT_ASKED)
+
+    async def list_tags(self) -> list[dict[str, Any]]:
+        counts = await self._engine(lambda: tag_counts(self._vault), Call("/tags/", ""))
+        answer = TagsAnswer.model_validate(
+            {"tags": [{"name": name, "count": n} for name, n in counts]}
+        )
+        return list(answer.tags)
+
+    # --- writing ----------------------------------------------------------------------------
+
+    async def write_note(self, path: str | None, content: str) -> None:
+        path = _note_path(path, "Writing")
+        data = utf8(content, "content")
+
+        def write() -> None:
+            writes.check_file_path(self._vault, path)
+            writes.write(self._vault, path, data)
+
+        await self._engine(write, note_call(path))
+
+    async def append_note(self, path: str | None, content: str) -> None:
+        path = _note_path(path, "Appending")
+        utf8(content, "content")
+
+        def append() -> None:
+            writes.check_file_path(self._vault, path)
+            writes.append(self._vault, path, content)
+
+        await self._engine(append, note_call(path))
+
+    async def patch_note(self, path: str | None, request: PatchRequest) -> str:
+        path = _note_path(path, "Patching")
+        # the instruction the plugin would receive, so it is validated the same way
+        _headers, body = encode_patch(request, FOLDER_SEMANTICS)
+        candidate = json.loads(body)
+        call = patch_call(note_call(path), request, FOLDER_SEMANTICS)
+
+        def patch() -> str:
+            if not path or path.endswith("/"):
+                raise NotAFile(path)
+            try:
+                return patch_v2(self._vault, path, candidate).document
+            except PATCH_V2_ERRORS as error:
+                raise _Answered(from_patch_v2(error)) from None
+
+        return await self._engine(patch, call)
+
+    async def delete_note(self, path: str | None, *, permanent: bool) -> None:
+        path = _note_path(path, "Deleting")
+        call = delete_call(note_call(path))
+        await self._engine(lambda: writes.delete(self._vault, path, to_trash=not permanent), call)
+
+    async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
+        await self.delete_note(path, permanent=permanent)
+
+    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
+        validate_vault_path(source)
+        validate_vault_path(destination)
+        call = move_call(note_call(source), destination)
+
+        def move() -> None:
+            if not source or source.endswith("/"):
+                raise NotAFile(source)
+            writes.move(self._vault, source, destination, overwrite=overwrite)
+
+        await self._engine(move, call)
+
+    # --- only Obsidian ----------------------------------------------------------------------
+
+    async def open_note(self, path: str, *, new_leaf: bool) -> None:
+        raise NeedsObsidian("Opening a note in Obsidian", _NOT_ASKED)
+
+    async def list_commands(self) -> list[dict[str, Any]]:
+        raise NeedsObsidian("Listing Obsidian's commands", _NOT_ASKED)
+
+    async def execute_command(self, command_id: str) -> None:
+        raise NeedsObsidian("Running an Obsidian command", _NOT_ASKED)
+
+    async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
+        raise NeedsObsidian("Reading a periodic note by its period", _NOT_ASKED)
+
+    async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
+        raise NeedsObsidian("Appending to a periodic note by its period", _NOT_ASKED)
+
+    async def execute_template(
+        self,
+        name: str,
+        arguments: dict[str, str],
+        *,
+        create_file: bool,
+        target_path: str | None,
+    ) -> dict[str, Any]:
+        raise NeedsObsidian("Running a Templater template", _NOT_ASKED)
+
+    async def aclose(self) -> None:
+        return None
+
+    # --- the engine, in a worker thread -----------------------------------------------------
+
+    async def _run(self, work: Callable[[], _T]) -> _T:
+        def locked() -> _T:
+            with self._lock:
+                return work()
+
+        return await anyio.to_thread.run_sync(locked)
+
+    async def _engine(self, work: Callable[[], _T], call: Call) -> _T:
+        """Run ``work``; an engine failure is the client's error for the plugin's answer."""
+        try:
+            return await self._run(work)
+        except _Answered as answered:
+            raise _client_error(answered.error, call) from None
+        except EngineError as error:
+            raise _client_error(from_engine(error), call) from None
+        except FileNotFoundError:  # removed behind the index's back: as the plugin answers
+            raise _client_error(ApiError(status=404), call) from None
+
+    def _current_tree(self) -> FolderTree:
+        files = self._vault.files
+        if self._tree is None or self._tree.files is not files:
+            self._tree = FolderTree(files)
+        return self._tree
+
+    def _file_bytes(self, path: str) -> bytes:
+        """A note's bytes; a folder path is NotANote, as the plugin's listing answer is."""
+        found = self._vault.on_disk(path)
+        if found == "folder":
+            raise _NotANoteInside(path)
+        if found is None:
+            raise _Answered(ApiError(status=404))
+        return self._vault.read_bytes(path)
+
+    def _require_indexed_note(self, path: str) -> None:
+        if not self._vault.is_file(path):  # hidden, or missing: not in Obsidian's index
+            if self._vault.is_folder(path):
+                raise _NotANoteInside(path)
+            raise _Answered(ApiError(status=404))
+
+
+class _Answered(Exception):
+    """The plugin's answer to a failure the engine reports in its own terms."""
+
+    def __init__(self, error: ApiError) -> None:
+        self.error = error
+        super().__init__(error.message)
+
+
+class _NotANoteInside(NotANote):
+    """NotANote raised inside the worker (it passes ``_engine`` untouched)."""
+
+
+def _client_error(error: ApiError, call: Call) -> ObsidianError:
+    response = httpx.Response(error.status, json=error.body(), headers=error.headers)
+    return error_for(response, call)
+
+
+def _note_path(path: str | None, action: str) -> str:
+    if path is None:
+        raise NeedsObsidian(f"{action} the note open in Obsidian", _NOT_ASKED)
+    validate_vault_path(path)
+    return path

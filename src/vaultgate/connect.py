@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import anyio
 import httpx
 
@@ -11,25 +14,38 @@ from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
 
 
+@asynccontextmanager
 async def open_backend(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
-) -> Backend:
+) -> AsyncIterator[Backend]:
     """``obsidian``: the plugin; ``folder``: the folder alone; ``auto``: both (routed).
 
-    The folder's file list is read here, in a worker thread; the plugin is never asked at
+    The folder's file list is read here, in a worker thread, and what keeps it current (the
+    vault index and its watcher) runs until the context ends; the plugin is never asked at
     start (its first request connects).
     """
     choice = settings.vault.backend
     folder = settings.vault.folder
     if choice == "obsidian" or folder is None:
         http = await build_http_client(settings.obsidian, transport=transport)
-        return ObsidianClient(settings.obsidian, http)
+        client = ObsidianClient(settings.obsidian, http)
+        try:
+            yield client
+        finally:
+            await client.aclose()
+        return
     from vaultgate.folder.backend import FolderBackend  # the engine, only when it serves
 
     served = await anyio.to_thread.run_sync(FolderBackend, folder)
-    if choice == "folder":
-        return served
-    from vaultgate.folder.routed import RoutedBackend
+    async with served.running():
+        if choice == "folder":
+            yield served
+            return
+        from vaultgate.folder.routed import RoutedBackend
 
-    http = await build_http_client(settings.obsidian, transport=transport)
-    return RoutedBackend(served, ObsidianClient(settings.obsidian, http))
+        http = await build_http_client(settings.obsidian, transport=transport)
+        routed = RoutedBackend(served, ObsidianClient(settings.obsidian, http))
+        try:
+            yield routed
+        finally:
+            await routed.aclose()

@@ -129,14 +129,14 @@ def build_server(
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
-        client = GuardedClient(await open_backend(settings, transport=transport), policy)
-        state = AppState.create(settings, client)
-        try:
-            yield state
-        finally:
-            await state.memory.aclose()
-            await state.web.aclose()
-            await client.aclose()
+        async with open_backend(settings, transport=transport) as backend:
+            client = GuardedClient(backend, policy)
+            state = AppState.create(settings, client)
+            try:
+                yield state
+            finally:
+                await state.memory.aclose()
+                await state.web.aclose()
 
     tools = select_tools(settings)
     spelling = OfferedTools(frozenset(tool.__name__ for tool, _ in tools))

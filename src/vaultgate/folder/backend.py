@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,6 +94,11 @@ class FolderBackend:
         self._behaviour = Behaviour.for_version(str(FOLDER_SEMANTICS))
         self._lock = threading.Lock()
         self._tree: FolderTree | None = None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """While the server runs: what keeps the backend current (nothing yet)."""
+        yield
 
     # --- server -----------------------------------------------------------------------------
 

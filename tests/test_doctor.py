@@ -79,6 +79,7 @@ async def test_a_healthy_https_setup_passes_every_check(emulator: RunningEmulato
         list(checks.values())
     )
     assert list(checks) == [
+        "backend",
         "endpoint",
         "TCP",
         "TLS",
@@ -373,3 +374,44 @@ def test_the_command_prints_its_version_and_exits_non_zero_only_on_failure(
     assert broken.stdout.startswith(f"vaultgate {__version__}\n")
     assert "FAIL  TLS" in broken.stdout
     assert emulator.api_key not in healthy.stdout + healthy.stderr + broken.stdout + broken.stderr
+
+
+# --- a vault folder (VAULTGATE_VAULT) --------------------------------------------------------
+
+
+async def test_a_folder_backend_checks_the_folder_and_never_asks_obsidian(vault: Path) -> None:
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    checks = await checks_for(
+        {
+            "VAULTGATE_VAULT": str(vault),
+            "VAULTGATE_BACKEND": "folder",
+            "OBSIDIAN_PORT": str(free_port()),
+            "VAULTGATE_MEMORY_DB": ":memory:",
+        }
+    )
+    assert list(checks) == ["backend", "vault", "memory"]
+    assert checks["backend"].detail.endswith("Obsidian is never asked")
+    notes = sum(1 for _ in vault.rglob("*.md") if ".trash" not in _.parts)
+    assert checks["vault"].ok
+    assert not checks["vault"].warning
+    assert f"{notes:,} notes, writable" in checks["vault"].detail
+
+
+async def test_a_sub_folder_of_the_vault_is_a_warning(vault: Path) -> None:
+    (vault / ".obsidian").mkdir()
+    (vault / "Projects").mkdir()
+    (vault / "Projects" / "plan 100% #1.md").write_text("# Plan\n", encoding="utf-8")
+    env = {"VAULTGATE_VAULT": str(vault / "Projects"), "VAULTGATE_BACKEND": "folder"}
+    checks = await checks_for(env | {"VAULTGATE_MEMORY_DB": ":memory:"})
+    assert checks["vault"].warning
+    assert "no .obsidian/ folder" in checks["vault"].detail
+
+
+async def test_auto_with_obsidian_closed_warns_and_passes(vault: Path) -> None:
+    env = {"VAULTGATE_VAULT": str(vault), "OBSIDIAN_PORT": str(free_port())}
+    checks = await checks_for(env | {"VAULTGATE_MEMORY_DB": ":memory:"})
+    assert checks["backend"].detail.startswith("auto: the vault from")
+    assert checks["TCP"].ok
+    assert checks["TCP"].warning
+    assert "needed only for what needs Obsidian" in checks["TCP"].detail
+    assert all(check.ok for check in checks.values())

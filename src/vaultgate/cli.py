@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 _refuse_connection_flags(parser, args, "demo", allowed=())
 
-                return run_demo()
+                vault = getattr(args, "demo_vault", None)
+                return run_demo(Path(vault).expanduser() if vault else None)
             case "doctor":
                 from vaultgate.doctor import run_doctor
 
@@ -81,6 +82,7 @@ def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
         "cert": getattr(args, "cert", None),
         "timeout": getattr(args, "timeout", None),
         "search_timeout": getattr(args, "search_timeout", None),
+        "vault": getattr(args, "vault_folder", None),
     }
     if getattr(args, "no_verify_ssl", False):
         overrides["verify_ssl"] = "false"
@@ -181,6 +183,15 @@ def _add_connection_flags(parser: argparse.ArgumentParser, *, subcommand: bool) 
     )
 
 
+def _add_vault_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--vault",
+        dest="vault_folder",
+        help="VAULTGATE_VAULT: the vault's folder, served directly (Obsidian only for what "
+        "needs it; VAULTGATE_BACKEND=folder: never)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vaultgate",
@@ -201,6 +212,8 @@ def _parser() -> argparse.ArgumentParser:
         "<VAULTGATE_HTTP_TOKEN>' (generated and shown on stderr when unset).",
     )
 
+    _add_vault_flag(serve)
+
     emulate = commands.add_parser("emulate", help="serve a folder as the Local REST API does")
     emulate.add_argument("--vault", required=True, help="folder of notes to serve")
     # not given here (SUPPRESS): a --port before `emulate` stands; _emulate applies 27124
@@ -217,8 +230,14 @@ def _parser() -> argparse.ArgumentParser:
         help="also serve the MCP Tools companion plugin's routes (/search/smart, templates)",
     )
 
-    commands.add_parser("demo", help="a tour of the tools against the bundled sample vault")
+    demo = commands.add_parser("demo", help="a tour of the tools against the bundled sample vault")
+    demo.add_argument(
+        "--vault",
+        dest="demo_vault",
+        help="tour a copy of this vault folder served from the folder, with Obsidian closed",
+    )
 
     doctor = commands.add_parser("doctor", help="check the connection to Obsidian")
     _add_connection_flags(doctor, subcommand=True)
+    _add_vault_flag(doctor)
     return parser

@@ -3,12 +3,18 @@
 Copies the bundled sample vault to a temporary folder, serves it with the emulator over HTTPS
 on free loopback ports, starts `vaultgate serve` as a subprocess over stdio, connects with the
 SDK's Client, and takes a short tour, showing how large each response is.
+
+`vaultgate demo --vault PATH` serves a copy of PATH from its folder instead
+(``VAULTGATE_VAULT``, backend ``auto``) with no Obsidian running: list, read, search, patch
+and move work, and asking for the note open in Obsidian says that Obsidian is needed. The
+copy keeps the folder itself untouched.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import socket
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -183,7 +189,97 @@ async def tour(emulator: RunningEmulator) -> int:
         return 0 if ok else 1
 
 
-def run_demo() -> int:
+def run_demo(vault: Path | None = None) -> int:
+    if vault is not None:
+        return _folder_demo(vault)
     with demo_emulator() as emulator:
         say(f"Emulated Local REST API {emulator.https_url} serving a copy of the sample vault.")
         return anyio.run(tour, emulator)
+
+
+# --- the vault folder, Obsidian closed ------------------------------------------------------
+
+
+def _folder_demo(vault: Path) -> int:
+    with tempfile.TemporaryDirectory(prefix="vaultgate-demo-") as tmp:
+        copy = Path(tmp) / "vault"
+        shutil.copytree(vault, copy, symlinks=True)
+        say(f"Serving a copy of {vault} from its folder; Obsidian is not running.")
+        return anyio.run(folder_tour, _folder_server(copy, Path(tmp) / "cache"))
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on: where 'Obsidian' is asked, and does not answer."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _folder_server(vault: Path, cache: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "vaultgate", "serve", "--vault", str(vault)],
+        env={
+            "VAULTGATE_BACKEND": "auto",
+            "OBSIDIAN_API_KEY": "demo-key-for-an-obsidian-that-is-not-running",
+            "OBSIDIAN_PORT": str(_closed_port()),
+            "VAULTGATE_MEMORY_DB": ":memory:",
+            "XDG_CACHE_HOME": str(cache),  # the vault index of a temporary copy stays in it
+        },
+    )
+
+
+async def folder_tour(parameters: StdioServerParameters) -> int:
+    async with Client(parameters) as client:
+        run = Tour(client)
+        listed = await run.call(
+            "List every file, five at a time (straight from the folder, no walk)",
+            "vault",
+            {"operation": "list", "recursive": True, "limit": 5},
+        )
+        first = json.loads(listed[0])["files"]
+        note = next((path for path in first if path.endswith(".md")), LONG_NOTE)
+        await run.call(
+            "Read a note", "vault", {"operation": "read", "filename": note, "maxLength": 400}
+        )
+        await run.call(
+            "Search for 'meeting'",
+            "vault",
+            {"operation": "search", "query": "meeting", "limit": 3, "contextLength": 40},
+        )
+        await run.call(
+            "Create a note",
+            "vault",
+            {
+                "operation": "create",
+                "filename": "Inbox/Demo note.md",
+                "content": "# Demo\n\n## Log\n- created\n",
+            },
+        )
+        await run.call(
+            "Patch it: append under its heading 'Log'",
+            "vault",
+            {
+                "operation": "patch",
+                "filename": "Inbox/Demo note.md",
+                "patchOperation": "append",
+                "targetType": "heading",
+                "target": "Log",
+                "content": "- written with Obsidian closed\n",
+            },
+        )
+        await run.call(
+            "Move it (links to it are rewritten, as Obsidian would)",
+            "vault",
+            {"operation": "move", "source": "Inbox/Demo note.md", "destination": "Archive/"},
+        )
+        needs = await run.call(
+            "The note open in Obsidian: only Obsidian knows it",
+            "active_file",
+            {"operation": "read", "maxLength": 300},
+        )
+        # Reading the open note is meant to fail, with the clear error; all else must work.
+        clear = bool(needs) and "needs Obsidian running" in needs[0]
+        ok = run.failures == 1 and clear
+        say("\nDemo complete." if ok else "\nSomething failed (see above).")
+        return 0 if ok else 1

@@ -110,6 +110,17 @@ def test_serve_without_a_key_starts_and_ends_with_its_input() -> None:
             "VAULTGATE_HTTP_TOKEN",
             id="token-accent",
         ),
+        pytest.param(
+            {"VAULTGATE_VAULT": "{missing}"}, "VAULTGATE_VAULT", id="vault-folder-missing"
+        ),
+        pytest.param(
+            {"VAULTGATE_VAULT": "{not_a_certificate}"}, "VAULTGATE_VAULT", id="vault-is-a-file"
+        ),
+        pytest.param(
+            {"VAULTGATE_VAULT": "{under_a_file}"}, "VAULTGATE_VAULT", id="vault-under-a-file"
+        ),
+        pytest.param({"VAULTGATE_BACKEND": "folder"}, "VAULTGATE_VAULT", id="folder-no-vault"),
+        pytest.param({"VAULTGATE_BACKEND": "files"}, "VAULTGATE_BACKEND", id="backend-unknown"),
     ],
 )
 @pytest.mark.parametrize("command", ["serve", "doctor"])
@@ -120,7 +131,12 @@ def test_a_bad_setting_stops_the_server_with_one_line(
     not_a_certificate.write_text("not a certificate\n", encoding="utf-8")
     binary = tmp_path / "binary.crt"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    places = {"not_a_certificate": str(not_a_certificate), "binary": str(binary)}
+    places = {
+        "not_a_certificate": str(not_a_certificate),
+        "binary": str(binary),
+        "missing": str(tmp_path / "no such vault"),
+        "under_a_file": str(not_a_certificate / "inner"),
+    }
     env = {name: value.format(**places) for name, value in env.items()}
 
     result = run_vaultgate(command, env=env)
@@ -138,3 +154,20 @@ def test_the_demo_runs_to_the_end() -> None:
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Demo complete." in result.stdout
+
+
+def test_the_folder_demo_works_with_obsidian_closed_and_leaves_the_vault_alone(
+    tmp_path: Path,
+) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(fixture_vault(), vault)
+    before = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*"))
+
+    result = run_vaultgate("demo", "--vault", str(vault), env={})
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    for step in ("List every file", "Search for 'meeting'", "Patch it", "Move it"):
+        assert f"▶ {step}" in result.stdout
+    assert "needs Obsidian running with the Local REST API plugin" in result.stdout
+    assert "Demo complete." in result.stdout
+    assert sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*")) == before

@@ -96,17 +96,20 @@ def test_the_server_is_run_by_uv_from_the_bundle() -> None:
     ]
 
 
-def test_user_config_asks_for_the_key_secretly_and_the_rest_optionally() -> None:
+def test_user_config_asks_for_the_key_secretly_and_everything_optionally() -> None:
+    """With a vault folder the key is needed only for what needs Obsidian, so nothing is
+    required: the key or the folder (or both) make a working set-up."""
     config = MANIFEST["user_config"]
     assert config["api_key"] | {"description": ""} == {
         "type": "string",
         "title": "API key",
         "description": "",
-        "required": True,
+        "required": False,
         "sensitive": True,
     }
     assert config["port"]["type"] == "number"
-    assert not any(v.get("required") for k, v in config.items() if k != "api_key")
+    assert config["vault"]["type"] == "directory"
+    assert not any(v.get("required") for v in config.values())
 
 
 def test_every_user_setting_reaches_the_server_environment() -> None:

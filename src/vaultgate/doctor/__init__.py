@@ -10,6 +10,11 @@ Rows, in order (a failed step skips the steps that need it):
     API key    an authenticated GET /vault/
     plugin     its version (failing below the oldest supported) and feature table
     memory     the memory database opens, takes a write, and has a known schema
+
+With a vault folder (VAULTGATE_VAULT), a ``backend`` row says which backend answers what and a
+``vault`` row checks the folder (``doctor/vault.py``). ``folder`` never asks Obsidian, so its
+rows are left out; under ``auto`` a failing Obsidian row is a warning, since only what needs
+Obsidian stops working.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from vaultgate.doctor.connection import http_check, tcp_check, tls_check
 from vaultgate.doctor.memory import memory_check
 from vaultgate.doctor.plugin import missing_key, plugin_checks
 from vaultgate.doctor.report import Check, render, say, warn
+from vaultgate.doctor.vault import backend_check, vault_check
 from vaultgate.doctor.wsl import read_proc_version
 
 __all__ = ["Check", "render", "run_checks", "run_doctor"]
@@ -32,9 +38,17 @@ __all__ = ["Check", "render", "run_checks", "run_doctor"]
 async def run_checks(settings: Settings, *, proc_version: str | None = None) -> list[Check]:
     """Every row in order; ``proc_version`` stands in for /proc/version (tests)."""
     obsidian = settings.obsidian
-    checks = [Check("endpoint", True, obsidian.base_url)]
+    vault = settings.vault
+    checks = [backend_check(vault, obsidian.base_url)]
     checks += [warn("settings", notice) for notice in settings.notices]
-    checks += await _obsidian_checks(settings, proc_version)
+    if vault.folder is not None and vault.backend != "obsidian":
+        checks.append(await anyio.to_thread.run_sync(vault_check, vault.folder))
+    if vault.backend != "folder":
+        plugin = [Check("endpoint", True, obsidian.base_url)]
+        plugin += await _obsidian_checks(settings, proc_version)
+        if vault.backend == "auto":  # Obsidian down stops only what needs it
+            plugin = [_as_warning(check) for check in plugin]
+        checks += plugin
     checks.append(await anyio.to_thread.run_sync(memory_check, settings.memory.db))
     return checks
 
@@ -48,6 +62,12 @@ async def _obsidian_checks(settings: Settings, proc_version: str | None) -> list
     if not channel.ok:
         return [tcp, channel] + ([missing_key()] if obsidian.api_key is None else [])
     return [tcp, channel, *await plugin_checks(obsidian)]
+
+
+def _as_warning(check: Check) -> Check:
+    if check.ok:
+        return check
+    return warn(check.name, f"{check.detail} (needed only for what needs Obsidian)", check.fix)
 
 
 def run_doctor(settings: Settings) -> int:

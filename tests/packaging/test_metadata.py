@@ -62,6 +62,7 @@ def test_every_runtime_dependency_is_imported_somewhere() -> None:
         "markdownify": "markdownify",
         "beautifulsoup4": "bs4",
         "h11": "h11",
+        "watchfiles": "watchfiles",
     }
     names = {
         dep.split(">")[0].split("<")[0].split("=")[0].strip().lower()

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from vaultgate.paging import page_fitting
 from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
+from vaultgate.progress import reporting
 from vaultgate.tools.base import (
     READ_ONLY,
     RESPONSE_BUDGET,
@@ -78,9 +79,11 @@ async def list_vault_files(
         async def progress(done: int, total: int | None, message: str) -> None:
             await ctx.report_progress(done, total, message)
 
-        files = await state.lister.list_recursive(directory, progress)
+        with reporting(ctx.report_progress):
+            files = await state.lister.list_recursive(directory, progress)
     else:
-        files = await state.lister.list_folder(directory)
+        with reporting(ctx.report_progress):
+            files = await state.lister.list_folder(directory)
     if matcher is not None:
         files = [path for path in files if matcher(path)]
     page = page_fitting(

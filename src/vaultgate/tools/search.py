@@ -8,6 +8,7 @@ from pydantic import Field
 
 from vaultgate.calls import Later, Raw, call
 from vaultgate.paging import compact_json, page_within_budget
+from vaultgate.progress import reporting
 from vaultgate.tools.base import (
     READ_ONLY,
     RESPONSE_BUDGET,
@@ -58,7 +59,10 @@ async def search_vault_simple(
     search.
     """
     await ctx.report_progress(0, 1, "searching the vault")
-    hits = await app_state(ctx).searcher.simple(query, context_length=contextLength, folder=folder)
+    with reporting(ctx.report_progress):
+        hits = await app_state(ctx).searcher.simple(
+            query, context_length=contextLength, folder=folder
+        )
     await ctx.report_progress(1, 1, f"{len(hits)} notes match")
     page = page_within_budget(
         hits,
@@ -97,7 +101,8 @@ async def search_vault(
     is true, call again with offset=nextOffset (the result is cached, not searched again).
     """
     await ctx.report_progress(0, 1, "evaluating the query over every note")
-    rows = await app_state(ctx).searcher.structured(query, queryType)
+    with reporting(ctx.report_progress):
+        rows = await app_state(ctx).searcher.structured(query, queryType)
     await ctx.report_progress(1, 1, f"{len(rows)} notes match")
     shown = [_bounded_row(row) for row in rows]
     page = page_within_budget(
@@ -141,7 +146,8 @@ async def list_tags(
     """The vault's tags with how many notes use each, most used first (plugin 3.5+). A nested
     tag like 'a/b' also counts for 'a'. When pagination.hasMore is true, call again with
     offset=nextOffset."""
-    tags = await app_state(ctx).client.list_tags()
+    with reporting(ctx.report_progress):
+        tags = await app_state(ctx).client.list_tags()
     wanted = (prefix or "").removeprefix("#")
     counts = sorted(
         (

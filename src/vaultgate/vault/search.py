@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -29,11 +30,12 @@ QueryType = Literal["jsonlogic", "dataview"]
 @dataclass(frozen=True, slots=True)
 class SimpleHit:
     """One matching note. Matches stay as the plugin sent them until a page renders them:
-    a broad query has thousands of hits and most are never shown."""
+    a broad query has thousands of hits and most are never shown (the folder backend builds
+    a hit's matches only then)."""
 
     filename: str
     score: float
-    raw_matches: tuple[SimpleMatch, ...]
+    raw_matches: Sequence[SimpleMatch]
 
     def render(self, max_matches: int) -> dict[str, Any]:
         """Content matches first, in document order, then file-name matches.
@@ -153,7 +155,7 @@ def _simple_hit(item: PluginHit) -> SimpleHit:
     return SimpleHit(
         filename=item["filename"],
         score=item.get("score", 0.0),
-        raw_matches=tuple(item.get("matches", ())),
+        raw_matches=item.get("matches", ()),
     )
 
 

@@ -34,6 +34,19 @@ class BackendReport:
     obsidian_only: tuple[str, ...]  # operations that need Obsidian running
 
 
+@dataclass(frozen=True, slots=True)
+class LinkUpdates:
+    """The links a move rewrote (or, in a dry run, would rewrite) in other notes."""
+
+    notes: tuple[tuple[str, int], ...]  # (note, as named after the move; links rewritten)
+    stranded: tuple[str, ...] = ()  # notes whose link to it no text can write (kept as is)
+    failed: tuple[str, ...] = ()  # notes that could not be rewritten
+
+    @property
+    def links(self) -> int:
+        return sum(count for _, count in self.notes)
+
+
 class Backend(Protocol):
     """The operations every tool reaches the vault through (see ``ObsidianClient``)."""
 
@@ -96,7 +109,12 @@ class Backend(Protocol):
 
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None: ...
 
-    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None: ...
+    async def move_note(
+        self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+    ) -> LinkUpdates | None:
+        """Move the note; None when the backend cannot tell which links it updated (the
+        plugin: Obsidian rewrites them). A dry run checks and plans, and moves nothing."""
+        ...
 
     # --- only Obsidian ---
 

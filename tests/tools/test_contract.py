@@ -62,7 +62,7 @@ WRITE_TOOLS = {
     "append_to_vault_file": {"filename": ..., "content": ...},
     "patch_vault_file": {"filename": ..., **PATCH},
     "delete_vault_file": {"filename": ..., "permanent": False},
-    "move_vault_file": {"source": ..., "destination": ..., "overwrite": False},
+    "move_vault_file": {"source": ..., "destination": ..., "overwrite": False, "dryRun": False},
     "bulk_delete_files": {
         "pattern": ...,
         "directory": "",

@@ -24,13 +24,14 @@ from typing import Any, TypeVar
 import anyio
 import httpx
 
-from vaultgate.backend import BackendReport
+from vaultgate.backend import BackendReport, LinkUpdates
 from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine, from_patch_v2
 from vaultgate.engine import writes
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import EngineError, NotAFile
 from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.patch import patch_v2
+from vaultgate.engine.relink import RelinkPlan
 from vaultgate.engine.representations import document_map, note_json
 from vaultgate.engine.search import jsonlogic_search, tag_counts
 from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search
@@ -260,17 +261,28 @@ class FolderBackend:
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
         await self.delete_note(path, permanent=permanent)
 
-    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
+    async def move_note(
+        self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+    ) -> LinkUpdates:
+        """Move the note and rewrite the links to it in every note (engine/relink.py), as
+        Obsidian does; a dry run plans the same and changes nothing."""
         validate_vault_path(source)
         validate_vault_path(destination)
         call = move_call(note_call(source), destination)
 
-        def move() -> None:
+        def move() -> RelinkPlan:
             if not source or source.endswith("/"):
                 raise NotAFile(source)
-            writes.move(self._vault, source, destination, overwrite=overwrite)
+            return writes.move(
+                self._vault, source, destination, overwrite=overwrite, dry_run=dry_run
+            )
 
-        await self._engine(move, call)
+        plan = await self._engine(move, call)
+        return LinkUpdates(
+            notes=tuple((note.path, note.links) for note in plan.notes),
+            stranded=tuple(dict.fromkeys(link.path for link in plan.stranded)),
+            failed=plan.failed,
+        )
 
     # --- only Obsidian ----------------------------------------------------------------------
 

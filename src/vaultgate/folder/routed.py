@@ -13,7 +13,7 @@ import datetime
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from vaultgate.backend import BackendReport
+from vaultgate.backend import BackendReport, LinkUpdates
 from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
 from vaultgate.markdown import DocumentMap
@@ -124,8 +124,12 @@ class RoutedBackend:
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
         await self.folder.delete_listed_file(path, permanent=permanent)
 
-    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
-        await self.folder.move_note(source, destination, overwrite=overwrite)
+    async def move_note(
+        self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+    ) -> LinkUpdates:
+        return await self.folder.move_note(
+            source, destination, overwrite=overwrite, dry_run=dry_run
+        )
 
     # --- Obsidian ---------------------------------------------------------------------------
 

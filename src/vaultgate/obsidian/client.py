@@ -30,7 +30,7 @@ from urllib.parse import quote, unquote
 import httpx
 
 from vaultgate import calls, markdown
-from vaultgate.backend import BackendReport
+from vaultgate.backend import BackendReport, LinkUpdates
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     APIKeyMissing,
@@ -469,19 +469,29 @@ class ObsidianClient:
         """Delete a file that a listing has just shown as a file (bulk delete's step)."""
         await self.delete_note(path, permanent=permanent)
 
-    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
+    async def move_note(
+        self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+    ) -> LinkUpdates | None:
         """MOVE with Obsidian's rename, so links to the note are updated (plugin >= 4.1.0).
 
+        Obsidian says nothing of the links it rewrote, so the answer is None. A dry run checks
+        that the note exists and the destination is free, and sends no MOVE.
         Raises FeatureUnavailable before sending anything on older plugins.
         """
         url, call = self._note(source)
         validate_vault_path(destination)
+        if dry_run:
+            await self.read_note(source)  # NotFound, or NotANote for a folder
+            if not overwrite and await self.note_size(destination) is not None:
+                raise DestinationExists(destination)
+            return None
         (await self.features()).require("move", action="Moving a note with MOVE")
         headers = {"Destination": encode_header_value(destination)}
         if overwrite:
             headers["Allow-Overwrite"] = "true"
         call = move_call(call, destination)
         await self._send("MOVE", url, call, headers=headers)
+        return None
 
     async def note_size(self, path: str) -> int | None:
         """The note's length in characters, or None if there is no such note."""

@@ -119,12 +119,18 @@ async def move_vault_file(
         str, Field(description="New vault path; ending in '/' moves it into that folder.")
     ],
     overwrite: Annotated[bool, Field(description="Replace a note at the destination.")] = False,
+    dryRun: Annotated[
+        bool, Field(description="Only check, and list the links that would be rewritten.")
+    ] = False,
 ) -> Blocks:
-    """Move or rename a note. Plugin 4.1+ moves it in Obsidian (links are updated); older
-    versions copy, verify the copy, then delete the source, so the note is never lost."""
+    """Move or rename a note; the links to it in other notes follow, as in Obsidian, and the
+    answer says which. Plugins before 4.1 copy, verify, then delete (links stay)."""
     state = app_state(ctx)
-    message = await editing.move_note(state.client, source, destination, overwrite=overwrite)
-    state.vault_changed()
+    message = await editing.move_note(
+        state.client, source, destination, overwrite=overwrite, dry_run=dryRun
+    )
+    if not dryRun:
+        state.vault_changed()
     return [text(message)]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from vaultgate import markdown
-from vaultgate.backend import Backend
+from vaultgate.backend import Backend, LinkUpdates
 from vaultgate.calls import Raw, call
 from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
 from vaultgate.obsidian.patch import Operation, PatchRequest, TargetType
@@ -188,7 +188,9 @@ async def delete_note(client: Backend, path: str | None, *, permanent: bool) -> 
     return f"Moved {where} to Obsidian's trash (pass permanent=true to delete outright)."
 
 
-async def move_note(client: Backend, source: str, destination: str, *, overwrite: bool) -> str:
+async def move_note(
+    client: Backend, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+) -> str:
     validate_vault_path(source)
     validate_vault_path(destination)
     if destination.endswith("/"):
@@ -196,10 +198,81 @@ async def move_note(client: Backend, source: str, destination: str, *, overwrite
     if destination == source:
         raise InvalidArgument(f"source and destination are the same: {source!r}.")
     features = await client.features()
+    if dry_run:
+        updates = await client.move_note(source, destination, overwrite=overwrite, dry_run=True)
+        if updates is not None:
+            return _planned_move(source, destination, updates)
+        how = (
+            "Obsidian rewrites the links to it as it moves it"
+            if features.has("move")
+            else "this plugin version has no MOVE, so vaultgate would copy, verify and delete "
+            "it, and links to it would not be updated"
+        )
+        return f"Nothing moved (dry run): {source!r} can move to {destination!r}; {how}."
     if features.has("move"):
-        await client.move_note(source, destination, overwrite=overwrite)
-        return f"Moved {source!r} to {destination!r} (Obsidian updated the links to it)."
+        updates = await client.move_note(source, destination, overwrite=overwrite)
+        if updates is None:
+            return f"Moved {source!r} to {destination!r} (Obsidian updated the links to it)."
+        return f"Moved {source!r} to {destination!r}; {_link_report(updates)}"
     return await _copy_verify_delete(client, source, destination, overwrite=overwrite)
+
+
+_NOTES_NAMED = 20  # a move with hundreds of backlinks names the first ones and counts the rest
+
+
+def _planned_move(source: str, destination: str, updates: LinkUpdates) -> str:
+    if not updates.notes:
+        report = "no other note links to it."
+    else:
+        report = (
+            f"it would update {_links(updates.links)} in {_notes(len(updates.notes))}: "
+            f"{_named(updates.notes)}."
+        )
+    stranded = _stranded(updates)
+    return (
+        f"Nothing moved (dry run): moving {source!r} to {destination!r} is possible, and "
+        f"{report}{stranded} Call again with dryRun=false to move it."
+    )
+
+
+def _link_report(updates: LinkUpdates) -> str:
+    if not updates.notes:
+        report = "no other note links to it."
+    else:
+        report = (
+            f"updated {_links(updates.links)} to it in {_notes(len(updates.notes))}: "
+            f"{_named(updates.notes)}."
+        )
+    if updates.failed:
+        report += (
+            f" Could not rewrite {_notes(len(updates.failed))} (changed on disk meanwhile): "
+            f"{', '.join(map(repr, updates.failed[:_NOTES_NAMED]))}; fix their links by hand."
+        )
+    return report + _stranded(updates)
+
+
+def _stranded(updates: LinkUpdates) -> str:
+    if not updates.stranded:
+        return ""
+    return (
+        f" Wikilinks in {', '.join(map(repr, updates.stranded[:_NOTES_NAMED]))} stay as written: "
+        "no wikilink can name a note with '#', '|', '[' or ']' in its name (markdown links "
+        "can)."
+    )
+
+
+def _named(notes: tuple[tuple[str, int], ...]) -> str:
+    named = ", ".join(f"{path!r} ({count})" for path, count in notes[:_NOTES_NAMED])
+    more = len(notes) - _NOTES_NAMED
+    return named + (f" and {more} more" if more > 0 else "")
+
+
+def _links(count: int) -> str:
+    return f"{count} link" if count == 1 else f"{count} links"
+
+
+def _notes(count: int) -> str:
+    return f"{count} note" if count == 1 else f"{count} notes"
 
 
 async def _copy_verify_delete(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from vaultgate.backend import Backend, BackendReport
+from vaultgate.backend import Backend, BackendReport, LinkUpdates
 from vaultgate.errors import (
     AccessDenied,
     InvalidArgument,
@@ -39,6 +39,7 @@ from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.vault.policy import AccessPolicy
 
 ACTIVE_NOTE = "the note open in Obsidian"
+HIDDEN_NOTES = "({} notes outside what you may reach)"
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 
 
@@ -178,7 +179,9 @@ class GuardedClient:
         self.policy.check_write(path)
         await self._inner.delete_note(path, permanent=permanent)
 
-    async def move_note(self, source: str, destination: str, *, overwrite: bool) -> None:
+    async def move_note(
+        self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+    ) -> LinkUpdates | None:
         validate_vault_path(source)
         validate_vault_path(destination)
         self.policy.check_write(source)
@@ -189,7 +192,10 @@ class GuardedClient:
                 f"{destination!r} is a folder. To move the note into it, end the destination "
                 f"with '/': {destination.removesuffix('/') + '/'!r}."
             )
-        await self._inner.move_note(source, destination, overwrite=overwrite)
+        updates = await self._inner.move_note(
+            source, destination, overwrite=overwrite, dry_run=dry_run
+        )
+        return None if updates is None else self._visible_updates(updates)
 
     async def open_note(self, path: str, *, new_leaf: bool) -> None:
         validate_vault_path(path)
@@ -279,6 +285,20 @@ class GuardedClient:
         except NotFound:
             return False  # no parent folder, so no folder of that name either
         return f"{name}/" in entries
+
+    def _visible_updates(self, updates: LinkUpdates) -> LinkUpdates:
+        """Notes the policy hides are counted, never named: their links follow the move too
+        (as in Obsidian), under the one name ``HIDDEN_NOTES``."""
+        hidden = [(path, n) for path, n in updates.notes if not self.policy.allows(path)]
+        if not hidden:
+            return updates
+        shown = [(path, n) for path, n in updates.notes if self.policy.allows(path)]
+        shown.append((HIDDEN_NOTES.format(len(hidden)), sum(n for _, n in hidden)))
+        return LinkUpdates(
+            notes=tuple(shown),
+            stranded=tuple(p for p in updates.stranded if self.policy.allows(p)),
+            failed=tuple(p for p in updates.failed if self.policy.allows(p)),
+        )
 
     def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
         return [row for row in rows if self.policy.allows(str(row.get(key, "")))]

@@ -8,7 +8,10 @@ answers; a later folder backend calls the same functions directly. Every functio
 
 - ``vault.py``: the vault and its index (files without dot-paths, note texts cached by mtime
   and size, metadata, links and backlinks).
-- ``vaultfs.py``: every change to the folder (paths checked again, ``.trash/``).
+- ``vaultfs.py``: every change to the folder (paths checked again, atomic writes, ``.trash/``;
+  ``update_text``: a change computed from a note is never written over a newer copy).
+- ``relink.py``: the links that follow a moved note (``plan_relink``, ``apply_relink``).
+- ``index/``: the vault index, a SQLite file that narrows simple searches (folder backend).
 - ``writes.py``: whole-file writes, appends, deletes, moves and copies with the plugin's rules.
 - ``listing.py``: ``list_folder``, one level as the plugin lists it.
 - ``representations.py``: ``note_json`` and ``document_map``; ``targets.py``: ``read_target``

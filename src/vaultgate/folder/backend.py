@@ -9,6 +9,12 @@ the same whichever backend served it. What only Obsidian can do raises NeedsObsi
 
 Engine calls run in a worker thread, one at a time: a search over a large vault does not
 stall the event loop, and no two calls change the vault at once.
+
+While the server runs (``running``) the vault index (``folder/indexing.py``) narrows simple
+searches to the notes that may match and answers tag counts; the folder's own pass scores
+the candidates and builds each hit's matches only when a page shows them
+(``folder/search.py``). Before the index answers (a first build, or none could be opened),
+searches read every note, with the same answers.
 """
 
 from __future__ import annotations
@@ -34,9 +40,11 @@ from vaultgate.engine.patch import patch_v2
 from vaultgate.engine.relink import RelinkPlan
 from vaultgate.engine.representations import document_map, note_json
 from vaultgate.engine.search import jsonlogic_search, tag_counts
-from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search
+from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
+from vaultgate.folder.indexing import KeptIndex
+from vaultgate.folder.search import NoteTexts, engine_search, scored_search
 from vaultgate.folder.tree import FolderTree
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
@@ -54,7 +62,6 @@ from vaultgate.obsidian.encoding import require_whole_characters, utf8
 from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.obsidian.models import (
     NOTE_JSON,
-    SIMPLE_RESULTS,
     STRUCTURED_RESULTS,
     DocumentMapAnswer,
     SimpleHit,
@@ -62,6 +69,7 @@ from vaultgate.obsidian.models import (
 )
 from vaultgate.obsidian.patch import PatchRequest, encode_patch
 from vaultgate.paths import normalize_directory, validate_vault_path
+from vaultgate.progress import report
 
 _T = TypeVar("_T")
 
@@ -89,17 +97,28 @@ _NOT_ASKED = (
 class FolderBackend:
     """A vault folder served through ``vaultgate.engine``; never contacts Obsidian."""
 
-    def __init__(self, folder: Path, *, vault: Vault | None = None) -> None:
+    def __init__(
+        self, folder: Path, *, vault: Vault | None = None, index_location: Path | None = None
+    ) -> None:
+        """``index_location``: the vault index file (default: under the user cache folder)."""
         self.folder = folder
         self._vault = vault if vault is not None else Vault(folder)
         self._behaviour = Behaviour.for_version(str(FOLDER_SEMANTICS))
-        self._lock = threading.Lock()
+        # re-entrant: the index's refresh, called inside a locked write, updates the Vault
+        self._lock = threading.RLock()
         self._tree: FolderTree | None = None
+        self._texts = NoteTexts(self._vault.vault)
+        self._index = KeptIndex(self._vault.vault, self._vault, self._lock, index_location)
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        """While the server runs: what keeps the backend current (nothing yet)."""
-        yield
+        """While the server runs: the vault index, its first sync and its watcher."""
+        async with self._index.running():
+            yield
+
+    async def wait_until_indexed(self) -> bool:
+        """Wait for the index's first sync (inside ``running``); whether the index answers."""
+        return await self._index.wait_synced()
 
     # --- server -----------------------------------------------------------------------------
 
@@ -178,12 +197,25 @@ class FolderBackend:
     # --- searching --------------------------------------------------------------------------
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
+        """The plugin's simple search; each hit's matches are built when first read."""
         require_whole_characters(query, "query")
         options = SimpleSearchOptions.for_version(self._behaviour, query, context_length)
-        hits = await self._engine(
-            lambda: js_value(simple_search(self._vault, options)), Call("/search/simple/", "")
-        )
-        return SIMPLE_RESULTS.validate_python(hits)
+        kept = self._index
+        if kept.building:  # searches read every note until the first build ends
+            await report(
+                kept.done,
+                kept.total or None,
+                f"building the vault index ({kept.done} of {kept.total or '?'} notes); "
+                "this search reads the notes meanwhile",
+            )
+
+        def search() -> list[SimpleHit]:
+            index = kept.index
+            candidates = index.candidates(query) if index is not None else None
+            hits = scored_search(self._vault, self._texts, options, candidates)
+            return engine_search(self._vault, options, candidates) if hits is None else hits
+
+        return await self._engine(search, Call("/search/simple/", ""))
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
         # the plugin's JSON body parser sees the query as JSON text: send it the same way
@@ -208,7 +240,12 @@ class FolderBackend:
         raise NeedsObsidian("Semantic search (Smart Connections)", _NOT_ASKED)
 
     async def list_tags(self) -> list[dict[str, Any]]:
-        counts = await self._engine(lambda: tag_counts(self._vault), Call("/tags/", ""))
+        def counted() -> list[tuple[str, int]]:
+            index = self._index.index
+            counts = index.tag_counts() if index is not None else None
+            return tag_counts(self._vault) if counts is None else counts
+
+        counts = await self._engine(counted, Call("/tags/", ""))
         answer = TagsAnswer.model_validate(
             {"tags": [{"name": name, "count": n} for name, n in counts]}
         )
@@ -223,6 +260,7 @@ class FolderBackend:
         def write() -> None:
             writes.check_file_path(self._vault, path)
             writes.write(self._vault, path, data)
+            self._written(path)
 
         await self._engine(write, note_call(path))
 
@@ -233,6 +271,7 @@ class FolderBackend:
         def append() -> None:
             writes.check_file_path(self._vault, path)
             writes.append(self._vault, path, content)
+            self._written(path)
 
         await self._engine(append, note_call(path))
 
@@ -247,16 +286,25 @@ class FolderBackend:
             if not path or path.endswith("/"):
                 raise NotAFile(path)
             try:
-                return patch_v2(self._vault, path, candidate).document
+                document = patch_v2(self._vault, path, candidate).document
             except PATCH_V2_ERRORS as error:
                 raise _Answered(from_patch_v2(error)) from None
+            self._written(path)
+            return document
 
         return await self._engine(patch, call)
 
     async def delete_note(self, path: str | None, *, permanent: bool) -> None:
         path = _note_path(path, "Deleting")
         call = delete_call(note_call(path))
-        await self._engine(lambda: writes.delete(self._vault, path, to_trash=not permanent), call)
+
+        def delete() -> None:
+            writes.delete(self._vault, path, to_trash=not permanent)
+            self._texts.forget(path)
+            if (index := self._index.index) is not None:
+                index.note_removed(path)
+
+        await self._engine(delete, call)
 
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
         await self.delete_note(path, permanent=permanent)
@@ -273,9 +321,12 @@ class FolderBackend:
         def move() -> RelinkPlan:
             if not source or source.endswith("/"):
                 raise NotAFile(source)
-            return writes.move(
+            plan = writes.move(
                 self._vault, source, destination, overwrite=overwrite, dry_run=dry_run
             )
+            if not dry_run:
+                self._moved(plan)
+            return plan
 
         plan = await self._engine(move, call)
         return LinkUpdates(
@@ -333,6 +384,21 @@ class FolderBackend:
             raise _client_error(from_engine(error), call) from None
         except FileNotFoundError:  # removed behind the index's back: as the plugin answers
             raise _client_error(ApiError(status=404), call) from None
+
+    def _written(self, path: str) -> None:
+        """vaultgate wrote the note at ``path``: the index and the text cache learn it now."""
+        self._texts.forget(path)
+        if (index := self._index.index) is not None:
+            index.note_written(path)
+
+    def _moved(self, plan: RelinkPlan) -> None:
+        """vaultgate moved a note and rewrote the links to it in ``plan.notes``."""
+        for note in plan.notes:
+            self._texts.forget(note.path)
+        self._texts.forget(plan.source)
+        if (index := self._index.index) is not None:
+            index.note_moved(plan.source, plan.destination)
+            index.refresh([note.path for note in plan.notes])
 
     def _current_tree(self) -> FolderTree:
         files = self._vault.files

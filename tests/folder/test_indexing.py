@@ -1,0 +1,152 @@
+"""The folder backend's vault index while the server runs: built, watched, told of writes."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import anyio
+import pytest
+from tests.folder.test_search import QUERIES
+
+from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.simple_search import SimpleSearchOptions
+from vaultgate.engine.vault import Vault
+from vaultgate.folder.backend import FOLDER_SEMANTICS, FolderBackend
+from vaultgate.folder.search import engine_search
+from vaultgate.obsidian.models import SimpleHit
+from vaultgate.progress import report, reporting
+
+pytestmark = pytest.mark.anyio
+
+BEHAVIOUR = Behaviour.for_version(str(FOLDER_SEMANTICS))
+
+
+def _materialised(hits: list[SimpleHit]) -> list[dict[str, object]]:
+    return [dict(hit, matches=list(hit.get("matches", []))) for hit in hits]
+
+
+@pytest.fixture
+def vault_folder(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    (root / "Folder #1").mkdir(parents=True)
+    (root / "Folder #1" / "a 100%.md").write_text("#alpha first note 🚀\n", encoding="utf-8")
+    (root / "b.md").write_text("---\ntags: [beta]\n---\nsecond note\n", encoding="utf-8")
+    return root
+
+
+async def _eventually(check: Callable[[], Awaitable[bool]]) -> None:
+    """The watcher works on its own clock: look every 20 ms, for 10 s at most."""
+    for _ in range(500):
+        if await check():
+            return
+        await anyio.sleep(0.02)
+    pytest.fail("the watcher did not pass the change on within 10 s")
+
+
+async def test_the_index_is_built_where_asked_and_answers_tags(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    location = tmp_path / "index" / "vault.sqlite3"
+    location.parent.mkdir()
+    backend = FolderBackend(vault_folder, index_location=location)
+    async with backend.running():
+        assert await backend.wait_until_indexed()
+        tags = await backend.list_tags()
+    assert location.exists()
+    assert [(t["name"], t["count"]) for t in tags] == [("alpha", 1), ("beta", 1)]
+
+
+async def test_writes_through_vaultgate_reach_the_index_at_once(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        assert await backend.wait_until_indexed()
+        await backend.write_note("New 日本/c.md", "a #gamma zeppelin\n")
+        assert [h["filename"] for h in await backend.search_simple("zeppelin", 10)] == [
+            "New 日本/c.md"
+        ]
+        assert "gamma" in [t["name"] for t in await backend.list_tags()]
+        await backend.move_note("New 日本/c.md", "Moved/c.md", overwrite=False)
+        assert [h["filename"] for h in await backend.search_simple("zeppelin", 10)] == [
+            "Moved/c.md"
+        ]
+        await backend.delete_note("Moved/c.md", permanent=True)
+        assert await backend.search_simple("zeppelin", 10) == []
+        assert "gamma" not in [t["name"] for t in await backend.list_tags()]
+
+
+async def test_notes_created_and_removed_behind_vaultgates_back_are_seen(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        assert await backend.wait_until_indexed()
+        (vault_folder / "Folder #1" / "made elsewhere.md").write_text(
+            "an airship #delta\n", encoding="utf-8"
+        )
+
+        async def found() -> bool:
+            hits = await backend.search_simple("airship", 10)
+            listed = await backend.list_files_below("")
+            tags = [t["name"] for t in await backend.list_tags()]
+            return (
+                [h["filename"] for h in hits] == ["Folder #1/made elsewhere.md"]
+                and listed is not None
+                and "Folder #1/made elsewhere.md" in listed
+                and "delta" in tags
+            )
+
+        await _eventually(found)
+        (vault_folder / "b.md").unlink()
+
+        async def gone() -> bool:
+            listed = await backend.list_files_below("")
+            return listed is not None and "b.md" not in listed
+
+        await _eventually(gone)
+        assert await backend.search_simple("second", 10) == []
+
+
+@pytest.mark.parametrize("indexed", [True, False], ids=["index", "no-index"])
+async def test_the_backend_answers_as_the_engine_with_or_without_its_index(
+    awkward_vault: Path, tmp_path: Path, indexed: bool
+) -> None:
+    # no index: its location is a file's child, which cannot be created
+    (tmp_path / "a file").write_text("", encoding="utf-8")
+    location = tmp_path / ("index.sqlite3" if indexed else "a file/index.sqlite3")
+    backend = FolderBackend(awkward_vault, index_location=location)
+    vault = Vault(awkward_vault)
+    async with backend.running():
+        assert await backend.wait_until_indexed() is indexed
+        for query in QUERIES:
+            got = await backend.search_simple(query, 20)
+            assert _materialised(got) == _materialised(
+                engine_search(vault, SimpleSearchOptions.for_version(BEHAVIOUR, query, 20))
+            ), query
+
+
+async def test_an_index_that_cannot_be_opened_leaves_searches_working(
+    vault_folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "a file").write_text("", encoding="utf-8")
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "a file" / "index.sqlite3")
+    async with backend.running():
+        assert not await backend.wait_until_indexed()
+        hits = await backend.search_simple("note", 10)
+    assert sorted(h["filename"] for h in hits) == ["Folder #1/a 100%.md", "b.md"]
+    assert "cannot be opened" in caplog.text
+
+
+async def test_progress_goes_to_the_reporter_the_tool_set() -> None:
+    received: list[tuple[float, float | None, str | None]] = []
+
+    async def reporter(done: float, total: float | None, message: str | None) -> None:
+        received.append((done, total, message))
+
+    await report(1, 2, "before")  # no tool asked: nobody hears it
+    with reporting(reporter):
+        await report(3, 4, "inside")
+    await report(5, 6, "after")
+    assert received == [(3, 4, "inside")]

@@ -296,3 +296,30 @@ def test_an_unchanged_text_is_not_written(state: Vault, vault: Path) -> None:
     os.utime(note, ns=(0, 1_000_000_000))
     assert vaultfs.update_text(state, "Notes/space name.md", lambda text: (text or "", "same"))
     assert note.stat().st_mtime_ns == 1_000_000_000
+
+
+def test_old_temporary_files_of_killed_writes_are_swept_and_nothing_else(tmp_path: Path) -> None:
+    """Only our own temporary names, only old ones (a write in progress elsewhere is young),
+    and never inside hidden folders; notes, attachments and look-alikes stay."""
+    old = time.time() - 2 * vaultfs.LEFT_BEHIND_AGE_SECONDS
+    (tmp_path / "Notes #1 100%").mkdir()
+    (tmp_path / ".obsidian").mkdir()
+    left = tmp_path / "Notes #1 100%" / ".日本 🚀.md.vaultgate-0a1b2c3d.tmp"
+    young = tmp_path / ".note.md.vaultgate-deadbeef.tmp"
+    hidden = tmp_path / ".obsidian" / ".app.json.vaultgate-0a1b2c3d.tmp"
+    lookalikes = [
+        tmp_path / "note.md.vaultgate-0a1b2c3d.tmp",  # not a dot-name
+        tmp_path / ".note.md.vaultgate-0A1B2C3D.tmp",  # not our hex
+        tmp_path / ".note.md.tmp",
+        tmp_path / "Notes #1 100%" / "日本 🚀.md",
+    ]
+    for path in (left, young, hidden, *lookalikes):
+        path.write_text("x", encoding="utf-8")
+    for path in (left, hidden, *lookalikes):
+        os.utime(path, (old, old))
+
+    removed = vaultfs.sweep_temporaries(tmp_path)
+
+    assert removed == [left]
+    assert not left.exists()
+    assert all(path.exists() for path in (young, hidden, *lookalikes))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import secrets
 import shutil
 import stat
@@ -83,6 +84,29 @@ def _disk_errors(path: str) -> Iterator[None]:
 
 
 # --- atomic writes --------------------------------------------------------------------------
+
+_LEFT_BEHIND = re.compile(r"\..+\.vaultgate-[0-9a-f]{8}\.tmp")
+LEFT_BEHIND_AGE_SECONDS = 3600.0
+"""A temporary file this old is no write in progress (another vaultgate's included): a crash
+left it."""
+
+
+def sweep_temporaries(root: Path, *, older_than: float = LEFT_BEHIND_AGE_SECONDS) -> list[Path]:
+    """Remove the temporary files that writes killed mid-way left in the vault (only ours, by
+    name, and only old ones); returns what was removed. Hidden folders are not entered."""
+    removed: list[Path] = []
+    cutoff = time.time() - older_than
+    for folder, folders, files in os.walk(root):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in files:
+            if not _LEFT_BEHIND.fullmatch(name):
+                continue
+            path = Path(folder, name)
+            with suppress(OSError):
+                if path.lstat().st_mtime < cutoff:
+                    path.unlink()
+                    removed.append(path)
+    return removed
 
 
 def _temporary_name(name: str) -> str:

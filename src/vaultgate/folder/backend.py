@@ -13,8 +13,9 @@ stall the event loop, and no two calls change the vault at once.
 While the server runs (``running``) the vault index (``folder/indexing.py``) narrows simple
 searches to the notes that may match and answers tag counts; the folder's own pass scores
 the candidates and builds each hit's matches only when a page shows them
-(``folder/search.py``). Before the index answers (a first build, or none could be opened),
-searches read every note, with the same answers.
+(``folder/search.py``); JsonLogic takes each note's metadata from it
+(``folder/structured.py``). Before the index answers (a first build, or none could be
+opened), searches read every note, with the same answers.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from vaultgate.engine.vault import Vault
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
 from vaultgate.folder.search import NoteTexts, engine_search, scored_search
+from vaultgate.folder.structured import indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
@@ -108,7 +110,9 @@ class FolderBackend:
         self._lock = threading.RLock()
         self._tree: FolderTree | None = None
         self._texts = NoteTexts(self._vault.vault)
-        self._index = KeptIndex(self._vault.vault, self._vault, self._lock, index_location)
+        self._index = KeptIndex(
+            self._vault.vault, self._vault, self._lock, index_location, warm=self._current_tree
+        )
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -220,10 +224,19 @@ class FolderBackend:
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
         # the plugin's JSON body parser sees the query as JSON text: send it the same way
         parsed = json.loads(json.dumps(query))
-        rows = await self._engine(
-            lambda: js_value(jsonlogic_search(self._vault, self._behaviour, parsed)),
-            Call("/search/", ""),
-        )
+
+        def search() -> Any:
+            index = self._index.index
+            rows = (
+                indexed_jsonlogic(self._vault, index, self._texts, self._behaviour, parsed)
+                if index is not None
+                else None
+            )
+            if rows is None:
+                rows = jsonlogic_search(self._vault, self._behaviour, parsed)
+            return js_value(rows)
+
+        rows = await self._engine(search, Call("/search/", ""))
         return [dict(row) for row in STRUCTURED_RESULTS.validate_python(rows)]
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -82,9 +82,18 @@ class KeptIndex:
     and when it could not be opened."""
 
     def __init__(
-        self, folder: Path, vault: Vault, lock: threading.RLock, location: Path | None
+        self,
+        folder: Path,
+        vault: Vault,
+        lock: threading.RLock,
+        location: Path | None,
+        *,
+        warm: Callable[[], object] | None = None,
     ) -> None:
+        """``warm``: what to build from the Vault's file list once it is current (under the
+        lock, in a worker thread), so the first call that needs it does not wait."""
         self.folder = folder
+        self._warm = warm
         self._vault = vault
         self._lock = lock
         self._location = location
@@ -142,9 +151,20 @@ class KeptIndex:
             self.done, self.total = done, total
 
         try:
-            await anyio.to_thread.run_sync(lambda: index.sync(progress), abandon_on_cancel=True)
+            # the index alone: start-up waits for this, not for the Vault's rescan below
+            await anyio.to_thread.run_sync(
+                lambda: VaultIndex.sync(index, progress), abandon_on_cancel=True
+            )
         except Exception:
             log.warning("vault index sync failed: searches read every note", exc_info=True)
         finally:
             self.building = False
             self._synced.set()
+        await anyio.to_thread.run_sync(self._refresh_vault, abandon_on_cancel=True)
+
+    def _refresh_vault(self) -> None:
+        """The Vault's file list again, for what changed before the watcher started."""
+        with self._lock:
+            self._vault.refresh()
+            if self._warm is not None:
+                self._warm()

@@ -24,7 +24,7 @@ import functools
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import cast, overload
 
@@ -81,20 +81,24 @@ class NoteTexts:
 
 
 class LazyMatches(Sequence[SimpleMatch]):
-    """A hit's matches, built by the engine's matcher the first time they are read."""
+    """A hit's matches, built by the engine's matcher over ``content`` when first read.
 
-    def __init__(self, build: Callable[[], list[SimpleMatch]]) -> None:
-        self._build: Callable[[], list[SimpleMatch]] | None = build
-        self._items: list[SimpleMatch] = []
+    Small on purpose: a broad search makes one per hit, thousands, and shows twenty."""
+
+    __slots__ = ("_content", "_items", "_options", "_path")
+
+    def __init__(self, path: str, content: str, options: SimpleSearchOptions) -> None:
+        self._path, self._content, self._options = path, content, options
+        self._items: list[SimpleMatch] | None = None
 
     def _all(self) -> list[SimpleMatch]:
-        if self._build is not None:
-            self._items, self._build = self._build(), None
+        if self._items is None:
+            self._items = _matches(self._path, self._content, self._options)
         return self._items
 
     @property
     def built(self) -> bool:
-        return self._build is None
+        return self._items is not None
 
     @overload
     def __getitem__(self, index: int) -> SimpleMatch: ...
@@ -142,7 +146,7 @@ def scored_search(
     if paths is not None:
         wanted = set(paths)
         notes = [path for path in notes if path in wanted]
-    results: list[tuple[float, SimpleHit]] = []
+    results: list[SimpleHit] = []
     for path in notes:
         try:
             content = texts.text(path)
@@ -165,11 +169,16 @@ def scored_search(
             first = at if first < 0 else min(first, at)
         else:
             score = count + 1.0 / (1 + first)
-            matches = LazyMatches(functools.partial(_matches, path, content, options))
-            hit = cast(SimpleHit, {"filename": path, "score": float(score), "matches": matches})
-            results.append((score, hit))
-    results.sort(key=lambda item: item[0], reverse=options.descending)
-    return [hit for _, hit in results]
+            matches = LazyMatches(path, content, options)
+            results.append(
+                cast(SimpleHit, {"filename": path, "score": float(score), "matches": matches})
+            )
+    results.sort(key=_score, reverse=options.descending)
+    return results
+
+
+def _score(hit: SimpleHit) -> float:
+    return hit.get("score", 0.0)
 
 
 def engine_search(

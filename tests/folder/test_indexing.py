@@ -139,6 +139,21 @@ async def test_an_index_that_cannot_be_opened_leaves_searches_working(
     assert "cannot be opened" in caplog.text
 
 
+async def test_a_failure_while_running_comes_out_as_itself(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+
+    async def serve_and_fail() -> None:
+        async with backend.running():
+            assert await backend.wait_until_indexed()
+            raise LookupError("the server failed")
+
+    with pytest.raises(LookupError, match="the server failed"):
+        await serve_and_fail()
+    assert await backend.search_simple("second", 10) != []  # scanning, the index closed
+
+
 async def test_progress_goes_to_the_reporter_the_tool_set() -> None:
     received: list[tuple[float, float | None, str | None]] = []
 

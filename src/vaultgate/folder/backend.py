@@ -45,7 +45,7 @@ from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
-from vaultgate.folder.search import NoteTexts, engine_search, scored_search
+from vaultgate.folder.search import NoteTexts, engine_search, scored_search, unsafe_characters
 from vaultgate.folder.structured import indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
 from vaultgate.markdown import DocumentMap
@@ -111,7 +111,7 @@ class FolderBackend:
         self._tree: FolderTree | None = None
         self._texts = NoteTexts(self._vault.vault)
         self._index = KeptIndex(
-            self._vault.vault, self._vault, self._lock, index_location, warm=self._current_tree
+            self._vault.vault, self._vault, self._lock, index_location, warm=self._warm
         )
 
     @asynccontextmanager
@@ -412,6 +412,11 @@ class FolderBackend:
         if (index := self._index.index) is not None:
             index.note_moved(plan.source, plan.destination)
             index.refresh([note.path for note in plan.notes])
+
+    def _warm(self) -> None:
+        """Build ahead what the first listing and the first search would build."""
+        self._current_tree()
+        unsafe_characters()  # and with it the case fold
 
     def _current_tree(self) -> FolderTree:
         files = self._vault.files

@@ -90,8 +90,9 @@ class KeptIndex:
         *,
         warm: Callable[[], object] | None = None,
     ) -> None:
-        """``warm``: what to build from the Vault's file list once it is current (under the
-        lock, in a worker thread), so the first call that needs it does not wait."""
+        """``warm``: what to build once the Vault's file list is current (under the lock, in a
+        worker thread, before the first sync), so the first call that needs it does not
+        wait."""
         self.folder = folder
         self._warm = warm
         self._vault = vault
@@ -128,6 +129,7 @@ class KeptIndex:
             return
         self.index = index
         stop = anyio.Event()
+        failure: Exception | None = None  # the server's, raised as it is, not in a group
         try:
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(watch, index, stop)  # before the sync: no change falls between
@@ -137,12 +139,16 @@ class KeptIndex:
                         await self._synced.wait()
                 try:
                     yield
+                except Exception as exc:
+                    failure = exc
                 finally:
                     stop.set()
                     tasks.cancel_scope.cancel()
         finally:
             self.index = None
             await anyio.to_thread.run_sync(index.close)
+        if failure is not None:
+            raise failure
 
     async def _first_sync(self, index: VaultIndex, first_build: bool) -> None:
         self.building = first_build
@@ -150,8 +156,10 @@ class KeptIndex:
         def progress(done: int, total: int) -> None:
             self.done, self.total = done, total
 
+        # first the Vault's file list again (what changed between its scan and the watcher's
+        # start) and what is built from it, so the first calls do not wait for them
+        await anyio.to_thread.run_sync(self._refresh_vault, abandon_on_cancel=True)
         try:
-            # the index alone: start-up waits for this, not for the Vault's rescan below
             await anyio.to_thread.run_sync(
                 lambda: VaultIndex.sync(index, progress), abandon_on_cancel=True
             )
@@ -160,10 +168,8 @@ class KeptIndex:
         finally:
             self.building = False
             self._synced.set()
-        await anyio.to_thread.run_sync(self._refresh_vault, abandon_on_cancel=True)
 
     def _refresh_vault(self) -> None:
-        """The Vault's file list again, for what changed before the watcher started."""
         with self._lock:
             self._vault.refresh()
             if self._warm is not None:

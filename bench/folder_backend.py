@@ -529,7 +529,7 @@ def report(
         met((stdio.get("rss search") or {}).get("VmHWM", 0.0), TARGET_RSS_MB),
     )
     row(
-        "… after a JsonLogic query (every note read and parsed)",
+        "… after a JsonLogic query (metadata from the index, content not read)",
         "–",
         rss("rss jsonlogic"),
         "≤ 300 MB",

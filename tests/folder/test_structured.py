@@ -14,7 +14,7 @@ from vaultgate.engine.search import jsonlogic_search
 from vaultgate.engine.vault import Vault
 from vaultgate.folder.backend import FOLDER_SEMANTICS
 from vaultgate.folder.search import NoteTexts
-from vaultgate.folder.structured import indexed_jsonlogic
+from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 
 BEHAVIOUR = Behaviour.for_version(str(FOLDER_SEMANTICS))
 
@@ -66,7 +66,7 @@ def index(vault_folder: Path, tmp_path: Path) -> VaultIndex:
 
 def _both(vault_folder: Path, index: VaultIndex, query: Any) -> tuple[Any, Any]:
     vault = Vault(vault_folder)
-    fast = indexed_jsonlogic(vault, index, NoteTexts(vault_folder), BEHAVIOUR, query)
+    fast = indexed_jsonlogic(vault, index, LinkedNotes(), NoteTexts(vault_folder), BEHAVIOUR, query)
     return fast, jsonlogic_search(Vault(vault_folder), BEHAVIOUR, query)
 
 
@@ -93,12 +93,34 @@ def test_a_note_changed_since_it_was_indexed_is_parsed_again(
     assert fast == engine
 
 
+def test_what_is_kept_between_queries_follows_edits_and_new_notes(
+    vault_folder: Path, index: VaultIndex
+) -> None:
+    vault, linked, texts = Vault(vault_folder), LinkedNotes(), NoteTexts(vault_folder)
+    query = {"var": "backlinks"}
+
+    def both() -> tuple[Any, Any]:
+        fast = indexed_jsonlogic(vault, index, linked, texts, BEHAVIOUR, query)
+        return fast, jsonlogic_search(Vault(vault_folder), BEHAVIOUR, query)
+
+    first, engine = both()
+    assert first == engine
+    (vault_folder / "Broken yaml.md").write_text("now links [[People/Ada 🚀]]\n", encoding="utf-8")
+    (vault_folder / "Projects" / "Engine #3.md").write_text("[[Draft 100%]]\n", encoding="utf-8")
+    vault.refresh()  # as the watcher does for a new file
+    second, engine = both()
+    assert second == engine
+    assert second != first
+
+
 def test_a_failing_query_names_the_same_note(vault_folder: Path, index: VaultIndex) -> None:
     query = {"nosuchop": [{"var": "path"}]}
     with pytest.raises(InvalidQuery) as engine:
         jsonlogic_search(Vault(vault_folder), BEHAVIOUR, query)
     with pytest.raises(InvalidQuery) as fast:
-        indexed_jsonlogic(Vault(vault_folder), index, NoteTexts(vault_folder), BEHAVIOUR, query)
+        indexed_jsonlogic(
+            Vault(vault_folder), index, LinkedNotes(), NoteTexts(vault_folder), BEHAVIOUR, query
+        )
     assert str(fast.value) == str(engine.value)
 
 
@@ -106,6 +128,8 @@ def test_an_index_not_synced_leaves_it_to_the_engine(vault_folder: Path, tmp_pat
     with VaultIndex(vault_folder, location=tmp_path / "fresh.sqlite3") as fresh:
         query = {"var": "path"}
         assert (
-            indexed_jsonlogic(Vault(vault_folder), fresh, NoteTexts(vault_folder), BEHAVIOUR, query)
+            indexed_jsonlogic(
+                Vault(vault_folder), fresh, LinkedNotes(), NoteTexts(vault_folder), BEHAVIOUR, query
+            )
             is None
         )

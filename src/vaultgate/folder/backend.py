@@ -46,7 +46,7 @@ from vaultgate.engine.vault import Vault
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
 from vaultgate.folder.search import NoteTexts, engine_search, scored_search, unsafe_characters
-from vaultgate.folder.structured import indexed_jsonlogic
+from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
@@ -110,6 +110,7 @@ class FolderBackend:
         self._lock = threading.RLock()
         self._tree: FolderTree | None = None
         self._texts = NoteTexts(self._vault.vault)
+        self._linked = LinkedNotes()
         self._index = KeptIndex(
             self._vault.vault, self._vault, self._lock, index_location, warm=self._warm
         )
@@ -228,7 +229,9 @@ class FolderBackend:
         def search() -> Any:
             index = self._index.index
             rows = (
-                indexed_jsonlogic(self._vault, index, self._texts, self._behaviour, parsed)
+                indexed_jsonlogic(
+                    self._vault, index, self._linked, self._texts, self._behaviour, parsed
+                )
                 if index is not None
                 else None
             )

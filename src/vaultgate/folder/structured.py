@@ -9,13 +9,15 @@ from its index row when the row was read from the file as it is now (the same
 links are resolved by the Vault's rules, backlinks built from them as the plugin does, and
 content (only when the query names it) read from the file. The JSON and the evaluation are
 then the engine's (``note_json``'s shape, ``jsonlogic.apply``), note by note in the vault's
-order, so the answers are the engine's.
+order, so the answers are the engine's. What a note's metadata and links are is kept for the
+next query (:class:`LinkedNotes`), as the Vault keeps its parses.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from vaultgate.engine import jsonlogic
@@ -25,33 +27,81 @@ from vaultgate.engine.index import IndexedNote, VaultIndex
 from vaultgate.engine.vault import NoteMeta, Vault
 from vaultgate.folder.search import NoteTexts
 
+BULK = 200  # more notes than this to look up: read every row at once
+
+
+@dataclass(frozen=True, slots=True)
+class _Linked:
+    key: tuple[int, int]  # (mtime_ns, size) of the file the metadata describe
+    meta: NoteMeta
+    resolved: list[str]
+    unresolved: list[str]
+
+
+class LinkedNotes:
+    """Each note's metadata and resolved links, kept while the note's ``(mtime_ns, size)``
+    and the Vault's file list (which links resolve against) stay the same: a second query
+    looks nothing up again."""
+
+    def __init__(self) -> None:
+        self._files: object = None
+        self._notes: dict[str, _Linked] = {}
+
+    def current(self, vault: Vault, index: VaultIndex) -> list[tuple[str, _Linked]] | None:
+        """Every note the vault lists, in its order (one that cannot be read left out); None
+        when the index does not answer."""
+        if not index.ready:
+            return None
+        if vault.files is not self._files:
+            self._files, self._notes = vault.files, {}
+        root = str(vault.vault)
+        keys: dict[str, tuple[int, int]] = {}
+        for path in vault.markdown_files():
+            try:
+                st = os.stat(os.path.join(root, path))
+            except OSError:
+                continue  # as the engine leaves out a note it cannot read
+            keys[path] = (st.st_mtime_ns, st.st_size)
+        stale = [p for p, key in keys.items() if (c := self._notes.get(p)) is None or c.key != key]
+        if stale:
+            rows = index.notes() if len(stale) > BULK else [index.note(p) for p in stale]
+            if rows is None:
+                return None
+            indexed = {row.path: row for row in rows if row is not None}
+            for path in stale:
+                try:
+                    meta = _meta(vault, indexed.get(path), keys[path], path)
+                except OSError:
+                    del keys[path]
+                    continue
+                resolved, unresolved = vault.links(path, meta)
+                self._notes[path] = _Linked(keys[path], meta, resolved, unresolved)
+        return [(path, self._notes[path]) for path in keys]
+
 
 def indexed_jsonlogic(
-    vault: Vault, index: VaultIndex, texts: NoteTexts, behaviour: Behaviour, query: Any
+    vault: Vault,
+    index: VaultIndex,
+    linked: LinkedNotes,
+    texts: NoteTexts,
+    behaviour: Behaviour,
+    query: Any,
 ) -> list[dict[str, Any]] | None:
     """What ``engine.search.jsonlogic_search`` answers; None when the index cannot answer
     or the plugin version describes notes otherwise (the caller asks the engine)."""
     if not (behaviour.lazy_content and behaviour.backlinks_index):
         return None
-    rows = index.notes()
-    if rows is None:
+    notes = linked.current(vault, index)
+    if notes is None:
         return None
-    indexed = {row.path: row for row in rows}
     include_content = '"content"' in json.dumps(query, ensure_ascii=False, separators=(",", ":"))
-    root = str(vault.vault)
-    notes: list[tuple[str, NoteMeta, list[str], list[str]]] = []
     backlinks: dict[str, list[str]] = {}
-    for path in vault.markdown_files():
-        try:
-            meta = _meta(vault, indexed.get(path), os.stat(os.path.join(root, path)), path)
-        except OSError:
-            continue  # as the engine leaves out a note it cannot read
-        resolved, unresolved = vault.links(path, meta)
-        notes.append((path, meta, resolved, unresolved))
-        for target in resolved:
+    for path, note in notes:
+        for target in note.resolved:
             backlinks.setdefault(target, []).append(path)
     results: list[dict[str, Any]] = []
-    for path, meta, resolved, unresolved in notes:
+    for path, note in notes:
+        meta = note.meta
         try:
             stat = vault.stat(path)
             content = texts.text(path) if include_content else ""
@@ -65,10 +115,10 @@ def indexed_jsonlogic(
             "content": content,
         }
         if behaviour.links:
-            data["links"] = resolved
+            data["links"] = list(note.resolved)
             data["backlinks"] = list(backlinks.get(path, []))
             if behaviour.unresolved_links:
-                data["unresolvedLinks"] = unresolved
+                data["unresolvedLinks"] = list(note.unresolved)
         try:
             result = jsonlogic.apply(query, data)
         except jsonlogic.JsonLogicError as exc:
@@ -78,8 +128,8 @@ def indexed_jsonlogic(
     return results
 
 
-def _meta(vault: Vault, row: IndexedNote | None, st: os.stat_result, path: str) -> NoteMeta:
-    if row is not None and (row.mtime_ns, row.size) == (st.st_mtime_ns, st.st_size):
+def _meta(vault: Vault, row: IndexedNote | None, key: tuple[int, int], path: str) -> NoteMeta:
+    if row is not None and (row.mtime_ns, row.size) == key:
         return NoteMeta(
             frontmatter=row.frontmatter,
             frontmatter_valid=row.frontmatter_valid,

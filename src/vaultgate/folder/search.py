@@ -51,10 +51,10 @@ class NoteTexts:
     def text(self, path: str) -> str:
         """The note's text now (OSError when it cannot be read)."""
         disk = os.path.join(self._root, path)
-        st = os.stat(disk)
         cached = self._texts.pop(path, None)
         if cached is not None:
             self._size -= len(cached[1])
+            st = os.stat(disk)
             if cached[0] != (st.st_mtime_ns, st.st_size):
                 cached = None
         if cached is None:

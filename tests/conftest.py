@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import platformdirs
 import pytest
 
 
@@ -21,6 +23,17 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("OBSIDIAN_", "VAULTGATE_")):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
+def _user_cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user cache folder (where a folder backend keeps its vault index), for this process
+    and any it starts: never the developer's own."""
+    cache = tmp_path / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    # platformdirs reads XDG_CACHE_HOME on Linux only; elsewhere this is what it answers
+    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda *_a, **_k: str(cache))
+    return cache
 
 
 def modules_loaded_by(code: str) -> list[str]:

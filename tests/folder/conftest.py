@@ -1,24 +1,11 @@
-"""A folder backend keeps its vault index under the user cache folder: in tests, a temporary one.
-And an awkward vault: emoji and CJK beside matches, KELVIN SIGN, sharp s, dotless i, final
+"""An awkward vault: emoji and CJK beside matches, KELVIN SIGN, sharp s, dotless i, final
 sigma, CRLF, names with '#', '%' and spaces, a note over 1 MB, a hidden folder."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import platformdirs
 import pytest
-
-
-@pytest.fixture(autouse=True)
-def _user_cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The user cache folder, for this process and any it starts: never the real one."""
-    cache = tmp_path / "user-cache"
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    # platformdirs reads XDG_CACHE_HOME on Linux only; elsewhere this is what it answers
-    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda *_a, **_k: str(cache))
-    return cache
-
 
 NOTES = {
     "Kelvin.md": "Temperature in \u212aelvin: 300 \u212a, or 300 k, or 300 K.\n",

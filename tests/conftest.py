@@ -31,8 +31,10 @@ def _user_cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     and any it starts: never the developer's own."""
     cache = tmp_path / "user-cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    # platformdirs reads XDG_CACHE_HOME on Linux only; elsewhere this is what it answers
-    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda *_a, **_k: str(cache))
+    if not sys.platform.startswith("linux"):  # platformdirs reads XDG_CACHE_HOME on Linux only
+        monkeypatch.setattr(
+            platformdirs, "user_cache_dir", lambda name="", *_a, **_k: str(cache / name)
+        )
     return cache
 
 

@@ -16,6 +16,7 @@ nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -83,6 +84,7 @@ def move(
     overwrite: bool,
     update_links: bool = True,
     dry_run: bool = False,
+    candidates: Iterable[str] | None = None,
 ) -> relink.RelinkPlan:
     """Rename the note ``source``, rewriting the links to it unless ``update_links`` is
     False; a no-op onto itself (before the source is looked up).
@@ -90,12 +92,13 @@ def move(
     Returns the links rewritten (``notes``, ``links``; ``stranded``, those no link text can
     point back; ``failed``, notes that could not be rewritten). With ``dry_run`` the same
     refusals are raised, and the plan of what would be rewritten is returned untouched.
+    ``candidates``: the notes that may link to it (``relink.plan_relink``); None reads all.
     """
     if destination == source:
         return relink.RelinkPlan(source, destination)
     replace = _check_destination(vault, source, destination, overwrite=overwrite, operation="move")
     plan = (
-        relink.plan_relink(vault, source, destination)
+        relink.plan_relink(vault, source, destination, candidates=candidates)
         if update_links
         else relink.RelinkPlan(source, destination)
     )

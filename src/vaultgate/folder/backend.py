@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -33,7 +34,7 @@ import httpx
 
 from vaultgate.backend import BackendReport, LinkUpdates
 from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine, from_patch_v2
-from vaultgate.engine import writes
+from vaultgate.engine import relink, writes
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import EngineError, NotAFile
 from vaultgate.engine.jsjson import js_value
@@ -338,7 +339,12 @@ class FolderBackend:
             if not source or source.endswith("/"):
                 raise NotAFile(source)
             plan = writes.move(
-                self._vault, source, destination, overwrite=overwrite, dry_run=dry_run
+                self._vault,
+                source,
+                destination,
+                overwrite=overwrite,
+                dry_run=dry_run,
+                candidates=self._relink_candidates(source, destination),
             )
             if not dry_run:
                 self._moved(plan)
@@ -350,6 +356,30 @@ class FolderBackend:
             stranded=tuple(dict.fromkeys(link.path for link in plan.stranded)),
             failed=plan.failed,
         )
+
+    def _relink_candidates(self, source: str, destination: str) -> list[str] | None:
+        """The notes a move may have to relink, from the index: those with a link whose name
+        the move concerns, and any the index does not hold as it is on disk now (new, or
+        changed since its last update). None (read every note) while the index is not ready."""
+        index = self._index.index if self._index.ready else None
+        rows = index.notes() if index is not None else None
+        if rows is None:
+            return None
+        names = relink.moved_names(source, destination)
+        indexed = {row.path: row for row in rows}
+        picked = []
+        for path in self._vault.markdown_files():
+            row = indexed.get(path)
+            if row is None or any(relink.link_name(link) in names for link in row.links):
+                picked.append(path)
+                continue
+            try:
+                st = os.stat(self._vault.disk_path(path))
+            except OSError:
+                continue
+            if (st.st_mtime_ns, st.st_size) != (row.mtime_ns, row.size):
+                picked.append(path)
+        return picked
 
     # --- only Obsidian ----------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ edit needs nothing: the Vault checks ``(mtime, size)`` on each read).
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -174,3 +175,7 @@ class KeptIndex:
             self._vault.refresh()
             if self._warm is not None:
                 self._warm()
+        # The file list, folder tree and fold tables live as long as the server: out of every
+        # full garbage collection from now on, which would otherwise walk them all again
+        # (100-200 ms pauses in the middle of a large search).
+        gc.freeze()

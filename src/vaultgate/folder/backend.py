@@ -461,7 +461,7 @@ class FolderBackend:
         """A note's bytes; a folder path is NotANote, as the plugin's listing answer is."""
         found = self._vault.on_disk(path)
         if found == "folder":
-            raise _NotANoteInside(path)
+            raise NotANote(path)
         if found is None:
             raise _Answered(ApiError(status=404))
         return self._vault.read_bytes(path)
@@ -469,7 +469,7 @@ class FolderBackend:
     def _require_indexed_note(self, path: str) -> None:
         if not self._vault.is_file(path):  # hidden, or missing: not in Obsidian's index
             if self._vault.is_folder(path):
-                raise _NotANoteInside(path)
+                raise NotANote(path)
             raise _Answered(ApiError(status=404))
 
 
@@ -479,10 +479,6 @@ class _Answered(Exception):
     def __init__(self, error: ApiError) -> None:
         self.error = error
         super().__init__(error.message)
-
-
-class _NotANoteInside(NotANote):
-    """NotANote raised inside the worker (it passes ``_engine`` untouched)."""
 
 
 def _client_error(error: ApiError, call: Call) -> ObsidianError:

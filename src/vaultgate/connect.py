@@ -34,12 +34,8 @@ async def open_backend(
         finally:
             await client.aclose()
         return
-    from vaultgate.engine.vaultfs import sweep_temporaries
     from vaultgate.folder.backend import FolderBackend  # the engine, only when it serves
 
-    # a write killed mid-way (a crash, SIGKILL) leaves its hidden temporary file, never half a
-    # note; the next start removes such files once they are old enough to be no write at all
-    await anyio.to_thread.run_sync(sweep_temporaries, folder)
     served = await anyio.to_thread.run_sync(FolderBackend, folder)
     async with served.running():
         if choice == "folder":

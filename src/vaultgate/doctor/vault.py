@@ -32,7 +32,7 @@ def backend_check(vault: VaultSettings, obsidian_url: str) -> Check:
 
 def vault_check(folder: Path) -> Check:
     try:
-        notes = sum(1 for _ in _notes(folder))
+        notes = _count_notes(folder)
     except OSError as exc:
         return Check("vault", False, f"{folder} cannot be listed ({exc.strerror or exc})", _FIX)
     try:
@@ -59,13 +59,13 @@ def vault_check(folder: Path) -> Check:
 _FIX = "Point VAULTGATE_VAULT at the folder Obsidian opens as the vault, readable by you."
 
 
-def _notes(folder: Path) -> list[str]:
-    found: list[str] = []
-    for root, folders, files in os.walk(folder, onerror=_raise):
+def _count_notes(folder: Path) -> int:
+    """Markdown files outside hidden folders; a folder that cannot be listed is OSError."""
+    count = 0
+    for _root, folders, files in os.walk(folder, onerror=_raise):
         folders[:] = [name for name in folders if not name.startswith(".")]
-        found += [name for name in files if name.endswith(".md") and not name.startswith(".")]
-        del root
-    return found
+        count += sum(1 for name in files if name.endswith(".md") and not name.startswith("."))
+    return count
 
 
 def _raise(error: OSError) -> None:

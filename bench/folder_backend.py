@@ -17,7 +17,9 @@ Measured:
   made meanwhile (the folder answers by reading every note while it builds);
 - start-up with an up-to-date index: ``FolderBackend`` opened until its index answers, in this
   process; and ``python -m vaultgate serve`` started until ``initialize`` is answered over
-  stdio, in a fresh process;
+  stdio, then until its first call (a listing) is answered, in a fresh process: the server
+  answers ``initialize`` before the folder is walked, and calls wait for the walk and the
+  index's catch-up;
 - one note edited behind the server's back, from the file closed until a search finds its new
   word (the watcher's refresh), EDITS times;
 - the first page of a recursive listing; a broad simple search (the generator's broad word,
@@ -25,8 +27,11 @@ Measured:
   first (cold) and then repeated (a different ``contextLength`` or query text each time, so
   vaultgate's 60 s result cache never answers);
 - moving the note with 200 backlinks (links rewritten in both);
+- a broad search in a fresh stdio server: sent at once after its first call, and sent
+  FIRST_TURN_S after ``initialize`` (as a model's first turn: start-up's background work,
+  the temporary-file sweep and the notes read ahead into the text cache, is done by then);
 - the memory of the folder server, in its own process (the stdio server; ``VmHWM`` and
-  ``VmRSS`` from /proc), after a cold broad search, listing and a JsonLogic query.
+  ``VmRSS`` from /proc), after start-up, a cold broad search, listing and a JsonLogic query.
 
 The machine is shared, so a repeated figure is given as best / median. It prints a markdown
 table with issue 12's targets and writes it to bench/.cache/folder-backend[-quick].md.
@@ -65,6 +70,7 @@ CACHE = Path(__file__).resolve().parent / ".cache"
 RUNS = 5
 EDITS = 5
 STARTS = 3
+FIRST_TURN_S = 2.0  # a model's first turn: the first tool call comes after it
 RARE_WORD = "zeppelin"
 RARE_NOTES = 3
 TARGET_NOTE = "Bench/Linked target.md"
@@ -349,30 +355,38 @@ async def stdio_side(folder: Path, broad: str, scratch: Path) -> dict[str, Any]:
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "vaultgate", "serve"], env=env, cwd=ROOT
     )
-    result: dict[str, Any] = {"starts": []}
+    result: dict[str, Any] = {"starts": [], "first calls": []}
     with (scratch / "stdio-server.log").open("w", encoding="utf-8") as errlog:
         for run in range(STARTS):
             log(f"  stdio server start {run + 1} ...")
             started = time.perf_counter()
             async with Client(stdio_client(params, errlog=errlog), cache=None) as client:
                 result["starts"].append(time.perf_counter() - started)
-                if run < STARTS - 1:
-                    continue
                 timer = Timer(client)
-                pid = server_pid()
-                result["rss start"] = memory_mb(pid) if pid else {}
-                result["broad cold"] = await timer.seconds("search_vault_simple", {"query": broad})
-                result["broad warm"] = await timer.seconds(
-                    "search_vault_simple", {"query": broad, "contextLength": 101}
-                )
-                result["listing cold"] = await timer.seconds(
-                    "list_vault_files", {"recursive": True, "limit": 100}
-                )
-                result["rss search"] = memory_mb(pid) if pid else {}
-                result["jsonlogic cold"] = await timer.seconds(
-                    "search_vault", {"query": json.dumps(JSONLOGIC)}
-                )
-                result["rss jsonlogic"] = memory_mb(pid) if pid else {}
+                await timer.seconds("list_vault_files", {"limit": 5})
+                result["first calls"].append(time.perf_counter() - started)
+                if run == STARTS - 1:  # the first search, while start-up's work may go on
+                    result["broad at once"] = await timer.seconds(
+                        "search_vault_simple", {"query": broad}
+                    )
+        log(f"  stdio server, first search {FIRST_TURN_S:.0f} s after initialize ...")
+        async with Client(stdio_client(params, errlog=errlog), cache=None) as client:
+            timer = Timer(client)
+            pid = server_pid()
+            await anyio.sleep(FIRST_TURN_S)
+            result["rss start"] = memory_mb(pid) if pid else {}
+            result["broad cold"] = await timer.seconds("search_vault_simple", {"query": broad})
+            result["broad warm"] = await timer.seconds(
+                "search_vault_simple", {"query": broad, "contextLength": 101}
+            )
+            result["listing cold"] = await timer.seconds(
+                "list_vault_files", {"recursive": True, "limit": 100}
+            )
+            result["rss search"] = memory_mb(pid) if pid else {}
+            result["jsonlogic cold"] = await timer.seconds(
+                "search_vault", {"query": json.dumps(JSONLOGIC)}
+            )
+            result["rss jsonlogic"] = memory_mb(pid) if pid else {}
     return result
 
 
@@ -418,7 +432,7 @@ def report(
         "≤ 1 s",
         met(min(starts), TARGET_START_S),
     )
-    stdio_starts = stdio["starts"]
+    stdio_starts, first_calls = stdio["starts"], stdio["first calls"]
     row(
         "Start-up, index up to date: `python -m vaultgate serve` → `initialize` answered over "
         "stdio (best / median)",
@@ -426,6 +440,14 @@ def report(
         pair(stdio_starts),
         "≤ 1 s",
         met(statistics.median(stdio_starts), TARGET_START_S),
+    )
+    row(
+        "… → first call answered (it waits for the folder walked and the index caught up; "
+        "best / median)",
+        "–",
+        pair(first_calls),
+        "≤ 1 s",
+        met(statistics.median(first_calls), TARGET_START_S),
     )
     watcher = folder["watcher"]
     row(
@@ -458,7 +480,16 @@ def report(
         met(cold_f, TARGET_BROAD_S),
     )
     row(
-        f"Broad search `{broad}`, first page, fresh stdio server (cold caches)",
+        f"Broad search `{broad}`, first page, fresh stdio server, sent at once after its "
+        "first call",
+        "–",
+        fmt(stdio["broad at once"]),
+        "≤ 200 ms",
+        met(stdio["broad at once"], TARGET_BROAD_S),
+    )
+    row(
+        f"Broad search `{broad}`, first page, fresh stdio server, sent "
+        f"{FIRST_TURN_S:.0f} s after `initialize` (a model's first turn)",
         "–",
         fmt(stdio["broad cold"]),
         "≤ 200 ms",
@@ -473,11 +504,19 @@ def report(
         met(warm_f, TARGET_BROAD_S),
     )
     row(
-        "Broad search: plugin path ÷ folder (cold; again, medians)",
+        "Broad search: plugin path ÷ folder, the first search of each",
         "–",
-        f"{cold_p / cold_f:.0f}×; {warm_p / warm_f:.0f}×",
+        f"{cold_p / cold_f:.0f}×",
         "≥ 50×",
-        "yes" if min(cold_p / cold_f, warm_p / warm_f) >= TARGET_SPEEDUP else "**no**",
+        "yes" if cold_p / cold_f >= TARGET_SPEEDUP else "**no**",
+    )
+    row(
+        "… again, medians (the emulator keeps every note in memory, which the real plugin's "
+        "per-query scan of the vault does not)",
+        "–",
+        f"{warm_p / warm_f:.0f}×",
+        "–",
+        "–",
     )
     row(
         f"Rare word `{RARE_WORD}` ({RARE_NOTES} notes), cold",

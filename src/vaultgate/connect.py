@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import anyio
 import httpx
 
 from vaultgate.backend import Backend
@@ -36,7 +35,7 @@ async def open_backend(
         return
     from vaultgate.folder.backend import FolderBackend  # the engine, only when it serves
 
-    served = await anyio.to_thread.run_sync(FolderBackend, folder)
+    served = FolderBackend(folder)  # reads nothing yet: running() walks the folder
     async with served.running():
         if choice == "folder":
             yield served

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -12,6 +16,7 @@ from tests.folder.test_search import QUERIES
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
+from vaultgate.folder import indexing
 from vaultgate.folder.backend import FOLDER_SEMANTICS, FolderBackend
 from vaultgate.folder.search import engine_search
 from vaultgate.obsidian.models import SimpleHit
@@ -20,6 +25,7 @@ from vaultgate.progress import report, reporting
 pytestmark = pytest.mark.anyio
 
 BEHAVIOUR = Behaviour.for_version(str(FOLDER_SEMANTICS))
+T = TypeVar("T")
 
 
 def _materialised(hits: list[SimpleHit]) -> list[dict[str, object]]:
@@ -165,3 +171,101 @@ async def test_progress_goes_to_the_reporter_the_tool_set() -> None:
         await report(3, 4, "inside")
     await report(5, 6, "after")
     assert received == [(3, 4, "inside")]
+
+
+class _Gate:
+    """Holds a worker thread at a function until the test opens it."""
+
+    def __init__(self) -> None:
+        self.reached, self.opened = threading.Event(), threading.Event()
+
+    def wrap(self, function: Callable[..., T]) -> Callable[..., T]:
+        def held(*args: Any, **kwargs: Any) -> T:
+            self.reached.set()
+            self.opened.wait(timeout=30)
+            return function(*args, **kwargs)
+
+        return held
+
+
+async def _listing_at_start(backend: FolderBackend, gate: _Gate) -> tuple[bool, list[str] | None]:
+    """Enter ``running`` while ``gate`` holds the start's work; a listing asked at once: was
+    it answered before the gate opened, and what it answered."""
+    answered: list[list[str] | None] = []
+    async with backend.running(), anyio.create_task_group() as tasks:
+        await anyio.to_thread.run_sync(gate.reached.wait, 30)
+
+        async def listing() -> None:
+            answered.append(await backend.list_files_below(""))
+
+        tasks.start_soon(listing)
+        await anyio.sleep(0.2)  # a listing that does not wait would be answered by now
+        early = bool(answered)
+        gate.opened.set()
+    return early, answered[0]
+
+
+async def test_the_server_starts_before_the_folder_is_walked_and_calls_wait_for_it(
+    vault_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = _Gate()
+    monkeypatch.setattr(indexing, "scan_folder", gate.wrap(indexing.scan_folder))
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+
+    early, listed = await _listing_at_start(backend, gate)
+
+    assert not early
+    assert listed == ["Folder #1/a 100%.md", "b.md"]
+
+
+@pytest.mark.parametrize("existed", [True, False], ids=["existing-index", "first-build"])
+async def test_calls_wait_for_an_existing_index_to_catch_up_but_not_for_a_first_build(
+    vault_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existed: bool
+) -> None:
+    location = tmp_path / "index.sqlite3"
+    if existed:
+        built = FolderBackend(vault_folder, index_location=location)
+        async with built.running():
+            assert await built.wait_until_indexed()
+        (vault_folder / "c.md").write_text("made while vaultgate was not running\n", "utf-8")
+    gate = _Gate()
+    monkeypatch.setattr(indexing.VaultIndex, "sync", gate.wrap(indexing.VaultIndex.sync))
+    backend = FolderBackend(vault_folder, index_location=location)
+
+    early, listed = await _listing_at_start(backend, gate)
+
+    assert early is not existed
+    assert listed is not None
+    assert "b.md" in listed
+    assert ("c.md" in listed) is existed
+
+
+async def test_a_first_build_says_so_in_one_line_at_the_default_level_and_a_catch_up_does_not(
+    vault_folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    location = tmp_path / "index.sqlite3"
+    for _ in range(2):
+        backend = FolderBackend(vault_folder, index_location=location)
+        async with backend.running():
+            assert await backend.wait_until_indexed()
+    said = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage().split(" in ")[0] for r in said] == [
+        f"vault index built for {vault_folder}: 2 notes"
+    ]
+
+
+async def test_notes_are_read_ahead_once_the_index_is_up_to_date(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        await backend.wait_until_settled()
+        # the same size and mtime, other words: only a copy read ahead still says "second"
+        note = vault_folder / "b.md"
+        stat = note.stat()
+        note.write_bytes(note.read_bytes().replace(b"second", b"zzzzzz"))
+        os.utime(note, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+        # (a word both texts hold: the index, which the watcher may update, keeps the note)
+        hits = await backend.search_simple("note", 100)
+        contexts = [m["context"] for h in hits if h["filename"] == "b.md" for m in h["matches"]]
+    assert contexts == ["---\ntags: [beta]\n---\nsecond note\n"]

@@ -8,18 +8,25 @@ with '#', '%' and spaces, a note over 1 MB) every answer must be the same, in th
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.folder.conftest import BIG
+from tests.folder.conftest import BIG, NOTES
 
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.folder.backend import FOLDER_SEMANTICS
-from vaultgate.folder.search import LazyMatches, NoteTexts, engine_search, scored_search
+from vaultgate.folder.search import (
+    LazyMatches,
+    NoteTexts,
+    engine_search,
+    scored_search,
+    unsafe_characters,
+)
 from vaultgate.obsidian.models import SimpleHit
 
 BEHAVIOUR = Behaviour.for_version(str(FOLDER_SEMANTICS))
@@ -131,3 +138,30 @@ def test_random_texts_and_queries_answer_as_the_engine(
     fast = scored_search(vault, NoteTexts(root), _options(query, 3))
     assert fast is not None
     assert _materialised(fast) == _materialised(engine_search(vault, _options(query, 3)))
+
+
+def test_no_ascii_character_needs_the_engines_matcher() -> None:
+    # scored_search skips the unsafe-character check for ASCII queries on this ground
+    assert not any(char.isascii() for char in unsafe_characters())
+
+
+def test_the_text_cache_reads_whole_notes_as_the_vault_does(awkward_vault: Path) -> None:
+    (awkward_vault / "Bad bytes.md").write_bytes(b"caf\xc3\xa9 \xff\xfe project\r\n")
+    vault, texts = Vault(awkward_vault), NoteTexts(awkward_vault)
+    for path in [BIG, "Bad bytes.md", "CRLF note.md", "Empty.md", "100% done/日本語 notes.md"]:
+        assert texts.text(path) == vault.read_text(path), path
+    assert len(texts.text(BIG)) > 1_000_000
+
+
+def test_preloading_fills_the_cache_to_its_share_and_drops_nothing(awkward_vault: Path) -> None:
+    texts = NoteTexts(awkward_vault, limit=1_000)
+    first = texts.text("Kelvin.md")
+    small = sorted(set(NOTES) - {"Canvas.canvas", "Kelvin.md"})
+    assert texts.preload(small, share=0.5) is True  # every small note fits in 500 characters
+    assert texts.preload([BIG, "Sigma.md"], share=0.5) is False  # the big one fills it
+    # the same size and mtime, other text: only a cached copy still reads as the first
+    kelvin = awkward_vault / "Kelvin.md"
+    stat = kelvin.stat()
+    kelvin.write_bytes(b"x" * stat.st_size)
+    os.utime(kelvin, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert texts.text("Kelvin.md") == first  # nothing was dropped for the rest

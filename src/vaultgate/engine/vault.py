@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from vaultgate import markdown
+from vaultgate.engine.walk import scan_folder
 from vaultgate.paths import is_hidden  # Obsidian's rule: no dot-file is indexed
 
 
@@ -91,20 +92,28 @@ class _Index:
 class Vault:
     """One vault folder and its index, shared by every caller (thread-safe installs)."""
 
-    def __init__(self, vault: Path) -> None:
+    def __init__(self, vault: Path, *, scan: bool = True) -> None:
+        """``scan=False``: the file list stays empty until :meth:`install` or :meth:`refresh`
+        (a caller that walks the folder itself, once, for more than the file list)."""
         self.vault = vault.resolve()
         self._root = str(self.vault)
         self._lock = threading.Lock()
         self._texts: dict[str, _Cached] = {}
         self._resolved: dict[str, list[str]] | None = None
         self._index = _Index()
-        self.refresh()
+        if scan:
+            self.refresh()
 
     # --- the file index ---------------------------------------------------------------------
 
     def refresh(self) -> None:
         """Rescan the vault folder (as Obsidian does when files change on disk)."""
-        self._install(_scan(self.vault))
+        self.install(scan_folder(self._root).files)
+
+    def install(self, files: Iterable[str]) -> None:
+        """Take ``files`` (every unhidden file's vault path, as ``scan_folder`` walks them)
+        as the vault's file list."""
+        self._install(files)
 
     def record_write(self, path: str) -> None:
         """A file was created or changed through the API (hidden paths stay unindexed)."""
@@ -312,41 +321,26 @@ def _parse_meta(text: str) -> NoteMeta:
     )
 
 
-def _scan(vault: Path) -> list[str]:
-    """Every file below ``vault`` as a '/'-joined relative path, skipping hidden names."""
-    found: list[str] = []
-    pending: list[tuple[str, str]] = [(str(vault), "")]
-    while pending:
-        directory, prefix = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir():
-                    pending.append((entry.path, f"{prefix}{entry.name}/"))
-                elif entry.is_file():
-                    found.append(f"{prefix}{entry.name}")
-            except OSError:
-                continue
-    return found
-
-
 def _build_index(paths: Iterable[str]) -> _Index:
-    files = sorted(set(paths), key=js_sort_key)
+    unique = set(paths)
+    # code-unit order is code-point order unless a path holds a character beyond U+FFFF
+    ascii_only = all(path.isascii() for path in unique)
+    files = sorted(unique) if ascii_only else sorted(unique, key=js_sort_key)
     folders: dict[str, None] = {}
     by_lower_path: dict[str, list[str]] = {}
     by_lower_name: dict[str, list[str]] = {}
     for path in files:
-        parts = path.split("/")
-        for depth in range(1, len(parts)):
-            folders.setdefault("/".join(parts[:depth]))
+        # the folders above the file not seen yet, outermost first (as a walk down would
+        # meet them): a folder seen has all of its parents seen too
+        cut, unseen = path.rfind("/"), []
+        while cut > 0 and (folder := path[:cut]) not in folders:
+            unseen.append(folder)
+            cut = path.rfind("/", 0, cut)
+        for folder in reversed(unseen):
+            folders[folder] = None
         lower = path.lower()
         by_lower_path.setdefault(lower, []).append(path)
-        name = parts[-1].lower()
+        name = lower[lower.rfind("/") + 1 :]
         by_lower_name.setdefault(name, []).append(path)
         if name.endswith(".md"):
             by_lower_name.setdefault(name[:-3], []).append(path)

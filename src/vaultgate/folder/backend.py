@@ -37,6 +37,7 @@ from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine,
 from vaultgate.engine import relink, writes
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import EngineError, NotAFile
+from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.patch import patch_v2
 from vaultgate.engine.relink import RelinkPlan
@@ -46,7 +47,7 @@ from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
-from vaultgate.folder.search import NoteTexts, engine_search, scored_search, unsafe_characters
+from vaultgate.folder.search import NoteTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
 from vaultgate.markdown import DocumentMap
@@ -80,6 +81,10 @@ _T = TypeVar("_T")
 # characters (the fix after 5.1.0; see engine/simple_search.py).
 FOLDER_SEMANTICS = Version(5, 1, 1)
 SERVICE = "vaultgate folder backend"
+# Once the index is up to date, notes are read into the text cache ahead of the first search,
+# WARM_BATCH at a time, until it is WARM_SHARE full (the rest is left for what is searched).
+WARM_BATCH = 256
+WARM_SHARE = 0.5
 
 # What needs Obsidian itself, by the name a message gives it.
 OBSIDIAN_ONLY = (
@@ -100,12 +105,12 @@ _NOT_ASKED = (
 class FolderBackend:
     """A vault folder served through ``vaultgate.engine``; never contacts Obsidian."""
 
-    def __init__(
-        self, folder: Path, *, vault: Vault | None = None, index_location: Path | None = None
-    ) -> None:
-        """``index_location``: the vault index file (default: under the user cache folder)."""
+    def __init__(self, folder: Path, *, index_location: Path | None = None) -> None:
+        """Nothing is read yet: the folder is walked in ``running`` (in the background) or by
+        the first call made outside it. ``index_location``: the vault index file (default:
+        under the user cache folder)."""
         self.folder = folder
-        self._vault = vault if vault is not None else Vault(folder)
+        self._vault = Vault(folder, scan=False)
         self._behaviour = Behaviour.for_version(str(FOLDER_SEMANTICS))
         # re-entrant: the index's refresh, called inside a locked write, updates the Vault
         self._lock = threading.RLock()
@@ -113,18 +118,29 @@ class FolderBackend:
         self._texts = NoteTexts(self._vault.vault)
         self._linked = LinkedNotes()
         self._index = KeptIndex(
-            self._vault.vault, self._vault, self._lock, index_location, warm=self._warm
+            self._vault.vault,
+            self._vault,
+            self._lock,
+            index_location,
+            warm=self._warm,
+            after_sync=self._warm_texts,
         )
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        """While the server runs: the vault index, its first sync and its watcher."""
+        """While the server runs: the folder walked, the vault index synced and watched, all
+        in the background; calls wait for what they need."""
         async with self._index.running():
             yield
 
     async def wait_until_indexed(self) -> bool:
         """Wait for the index's first sync (inside ``running``); whether the index answers."""
         return await self._index.wait_synced()
+
+    async def wait_until_settled(self) -> None:
+        """Wait for start-up's background work (inside ``running``): the index synced, old
+        temporary files swept, notes read ahead into the text cache."""
+        await self._index.wait_settled()
 
     # --- server -----------------------------------------------------------------------------
 
@@ -414,11 +430,27 @@ class FolderBackend:
     # --- the engine, in a worker thread -----------------------------------------------------
 
     async def _run(self, work: Callable[[], _T]) -> _T:
+        await self._opened()
+
         def locked() -> _T:
             with self._lock:
                 return work()
 
         return await anyio.to_thread.run_sync(locked)
+
+    async def _opened(self) -> None:
+        """The folder walked: by ``running``'s background work, or now, outside it."""
+        kept = self._index
+        if kept.opening:
+            await kept.wait_opened()
+        elif not kept.listed:
+            await anyio.to_thread.run_sync(self._list_now)
+
+    def _list_now(self) -> None:
+        with self._lock:
+            if not self._index.listed:
+                self._vault.refresh()
+                self._index.listed = True
 
     async def _engine(self, work: Callable[[], _T], call: Call) -> _T:
         """Run ``work``; an engine failure is the client's error for the plugin's answer."""
@@ -449,7 +481,18 @@ class FolderBackend:
     def _warm(self) -> None:
         """Build ahead what the first listing and the first search would build."""
         self._current_tree()
-        unsafe_characters()  # and with it the case fold
+        current_fold()
+
+    def _warm_texts(self) -> None:
+        """Read the notes into the text cache ahead of the first search, a batch at a time
+        under the lock (a call waits for one batch at most), until the cache is half full."""
+        notes = self._vault.markdown_files()
+        for start in range(0, len(notes), WARM_BATCH):
+            if not self._index.opening:
+                return  # the server stopped: nothing to warm for
+            with self._lock:
+                if not self._texts.preload(notes[start : start + WARM_BATCH], WARM_SHARE):
+                    return
 
     def _current_tree(self) -> FolderTree:
         files = self._vault.files

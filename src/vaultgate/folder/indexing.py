@@ -1,12 +1,14 @@
 """The folder backend's vault index, open while the server runs, and the Vault kept current.
 
-:meth:`KeptIndex.running` opens the index (``engine/index``), starts its watcher, then syncs
-it with the folder in a worker thread. A first build (no index file yet) runs in the
-background: the server answers meanwhile, searches by reading the notes, and each search
-reports how far the build is to a client that asked for progress. An index file that exists
-is only brought up to date, usually in well under a second: start-up waits for that, up to
-CATCH_UP_SECONDS, so the first answers already use it. An index that cannot be opened (an
-unwritable cache folder, a broken SQLite) is logged, and every search reads the notes.
+:meth:`KeptIndex.running` returns at once: the server answers ``initialize`` without waiting
+for the folder. In the background it opens the index (``engine/index``), starts its watcher,
+walks the folder once for both the Vault's file list and the index's comparison with the
+disk, and syncs the index. Calls wait for what they need (:meth:`KeptIndex.wait_opened`):
+the file list, and an existing index brought up to date (usually well under a second; at most
+CATCH_UP_SECONDS after the start). A first build (no index file yet) is not waited for:
+searches read the notes meanwhile, and each reports how far the build is to a client that
+asked for progress. An index that cannot be opened (an unwritable cache folder, a broken
+SQLite) is logged, and every search reads the notes.
 
 The watcher refreshes the index on each change; the same refresh keeps the engine's
 ``Vault`` file list current for files created, removed or moved behind vaultgate's back (an
@@ -19,7 +21,8 @@ import gc
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -28,15 +31,17 @@ import anyio.to_thread
 
 from vaultgate.engine.index import SyncReport, VaultIndex
 from vaultgate.engine.index.database import default_location
+from vaultgate.engine.index.scan import Stat
 from vaultgate.engine.index.vault_index import Progress
 from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.vaultfs import sweep_temporaries
+from vaultgate.engine.walk import scan_folder
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
 
-CATCH_UP_SECONDS = 2.0  # start-up waits this long at most for an existing index to catch up
+CATCH_UP_SECONDS = 2.0  # calls wait this long at most for an existing index to catch up
 
 
 class _WatchedIndex(VaultIndex):
@@ -54,11 +59,17 @@ class _WatchedIndex(VaultIndex):
             with self._vault_lock:
                 self._vault.refresh()
 
-    def sync(self, progress: Progress | None = None) -> SyncReport:
-        report = super().sync(progress)
-        with self._vault_lock:  # for what changed before the watcher started
-            self._vault.refresh()
-        return report
+    def sync(
+        self, progress: Progress | None = None, *, disk: Mapping[str, Stat] | None = None
+    ) -> SyncReport:
+        """As VaultIndex.sync; without ``disk``, the one walk also gives the Vault its list
+        (a sync after the watcher failed: what changed meanwhile)."""
+        if disk is None:
+            found = scan_folder(str(self.folder))
+            with self._vault_lock:
+                self._vault.install(found.files)
+            disk = found.notes
+        return super().sync(progress, disk=disk)
 
     def _files_changed(self, paths: list[str]) -> bool:
         """Whether the Vault's file list misses a file at ``paths`` or holds one gone."""
@@ -91,33 +102,86 @@ class KeptIndex:
         location: Path | None,
         *,
         warm: Callable[[], object] | None = None,
+        after_sync: Callable[[], object] | None = None,
     ) -> None:
-        """``warm``: what to build once the Vault's file list is current (under the lock, in a
-        worker thread, before the first sync), so the first call that needs it does not
-        wait."""
+        """``vault``: not scanned yet (``Vault(folder, scan=False)``): its file list comes
+        from the one walk at start. ``warm``: what to build once the file list is in (under
+        the lock, in a worker thread), so the first call that needs it does not wait.
+        ``after_sync``: what to do in a worker thread once the index is up to date, off every
+        call's path (it takes the lock itself, as often as it needs)."""
         self.folder = folder
         self._warm = warm
+        self._after_sync = after_sync
         self._vault = vault
         self._lock = lock
         self._location = location
         self.index: VaultIndex | None = None
         self.building = False  # a first build runs: (done, total) tells how far
         self.done, self.total = 0, 0
-        self._synced = anyio.Event()
+        self.listed = False  # the Vault has its file list
+        self._listed: anyio.Event | None = None
+        self._synced: anyio.Event | None = None
+        self._settled: anyio.Event | None = None  # start-up's background work is done
+        self._catch_up_until = 0.0  # monotonic; 0 when there is nothing to wait for
 
     @property
     def ready(self) -> bool:
         return self.index is not None and self.index.ready
 
+    @property
+    def opening(self) -> bool:
+        """Inside ``running``: the background opening answers ``wait_opened``."""
+        return self._listed is not None
+
+    async def wait_opened(self) -> None:
+        """Inside ``running``: until the Vault has its file list and an existing index has
+        caught up with the folder (CATCH_UP_SECONDS after the start at most)."""
+        if self._listed is None or self._synced is None:
+            return
+        await self._listed.wait()
+        remaining = self._catch_up_until - time.monotonic()
+        if remaining > 0 and not self._synced.is_set():
+            with anyio.move_on_after(remaining):
+                await self._synced.wait()
+
     async def wait_synced(self) -> bool:
-        """Wait for the first sync to end; whether the index answers."""
-        await self._synced.wait()
+        """Inside ``running``: wait for the first sync to end; whether the index answers."""
+        if self._synced is not None:
+            await self._synced.wait()
         return self.ready
+
+    async def wait_settled(self) -> None:
+        """Inside ``running``: until start-up's work is done, the sweep and ``after_sync``
+        included (or could not be done)."""
+        if self._settled is not None:
+            await self._settled.wait()
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
+        self._listed, self._synced, self._settled = anyio.Event(), anyio.Event(), anyio.Event()
+        stop = anyio.Event()
+        failure: Exception | None = None  # the server's, raised as it is, not in a group
+        try:
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(self._keep, stop)
+                try:
+                    yield
+                except Exception as exc:
+                    failure = exc
+                finally:
+                    stop.set()  # first: the watcher's thread sees it at its next step
+                    tasks.cancel_scope.cancel()
+        finally:
+            self._listed = self._synced = self._settled = None
+        if failure is not None:
+            raise failure
+
+    async def _keep(self, stop: anyio.Event) -> None:
+        """Open, watch and sync the index until cancelled; close it then."""
         location = self._location or default_location(self.folder)
         existed = await anyio.to_thread.run_sync(location.exists)
+        if existed:
+            self._catch_up_until = time.monotonic() + CATCH_UP_SECONDS
         try:
             index = await anyio.to_thread.run_sync(
                 lambda: _WatchedIndex(self.folder, self._vault, self._lock, location)
@@ -126,31 +190,18 @@ class KeptIndex:
             log.warning(
                 "vault index %s cannot be opened (%s): searches read every note", location, exc
             )
-            self._synced.set()
-            yield
+            await anyio.to_thread.run_sync(lambda: self._list(scan_folder(str(self.folder)).files))
+            self._mark(self._listed, self._synced, self._settled)
             return
         self.index = index
-        stop = anyio.Event()
-        failure: Exception | None = None  # the server's, raised as it is, not in a group
         try:
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(watch, index, stop)  # before the sync: no change falls between
+                tasks.start_soon(watch, index, stop)  # before the walk: no change falls between
                 tasks.start_soon(self._first_sync, index, not existed)
-                if existed:
-                    with anyio.move_on_after(CATCH_UP_SECONDS):
-                        await self._synced.wait()
-                try:
-                    yield
-                except Exception as exc:
-                    failure = exc
-                finally:
-                    stop.set()
-                    tasks.cancel_scope.cancel()
         finally:
             self.index = None
-            await anyio.to_thread.run_sync(index.close)
-        if failure is not None:
-            raise failure
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(index.close)
 
     async def _first_sync(self, index: VaultIndex, first_build: bool) -> None:
         self.building = first_build
@@ -158,28 +209,52 @@ class KeptIndex:
         def progress(done: int, total: int) -> None:
             self.done, self.total = done, total
 
-        # first the Vault's file list again (what changed between its scan and the watcher's
-        # start) and what is built from it, so the first calls do not wait for them
-        await anyio.to_thread.run_sync(self._refresh_vault, abandon_on_cancel=True)
+        # one walk for the file list and the index's comparison with the disk
+        found = await anyio.to_thread.run_sync(
+            lambda: scan_folder(str(self.folder)), abandon_on_cancel=True
+        )
+        await anyio.to_thread.run_sync(lambda: self._list(found.files), abandon_on_cancel=True)
+        self._mark(self._listed)
         try:
-            await anyio.to_thread.run_sync(
-                lambda: VaultIndex.sync(index, progress), abandon_on_cancel=True
+            synced = await anyio.to_thread.run_sync(
+                lambda: index.sync(progress, disk=found.notes),
+                abandon_on_cancel=True,
             )
+            if first_build:  # a one-off of seconds of work: said at the default log level
+                log.warning(
+                    "vault index built for %s: %d notes in %.1f s (later starts only bring "
+                    "it up to date)",
+                    self.folder,
+                    synced.notes,
+                    synced.seconds,
+                )
         except Exception:
             log.warning("vault index sync failed: searches read every note", exc_info=True)
         finally:
             self.building = False
-            self._synced.set()
+            self._mark(self._synced)
         # last, off the start's path: the temporary files of writes a crash killed (a walk of
-        # the whole vault, 40-190 ms on 20,000 notes)
-        await anyio.to_thread.run_sync(sweep_temporaries, self.folder, abandon_on_cancel=True)
+        # the whole vault, 40-190 ms on 20,000 notes), then what the caller warms
+        try:
+            await anyio.to_thread.run_sync(sweep_temporaries, self.folder, abandon_on_cancel=True)
+            if self._after_sync is not None:
+                await anyio.to_thread.run_sync(self._after_sync, abandon_on_cancel=True)
+        finally:
+            self._mark(self._settled)
 
-    def _refresh_vault(self) -> None:
+    def _list(self, files: list[str]) -> None:
         with self._lock:
-            self._vault.refresh()
+            self._vault.install(files)
             if self._warm is not None:
                 self._warm()
+        self.listed = True
         # The file list, folder tree and fold tables live as long as the server: out of every
         # full garbage collection from now on, which would otherwise walk them all again
         # (100-200 ms pauses in the middle of a large search).
         gc.freeze()
+
+    @staticmethod
+    def _mark(*events: anyio.Event | None) -> None:
+        for event in events:
+            if event is not None:
+                event.set()

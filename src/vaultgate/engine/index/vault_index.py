@@ -27,7 +27,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,9 +113,15 @@ class VaultIndex:
 
     # --- keeping it current -------------------------------------------------------------------
 
-    def sync(self, progress: Progress | None = None) -> SyncReport:
+    def sync(
+        self, progress: Progress | None = None, *, disk: Mapping[str, Stat] | None = None
+    ) -> SyncReport:
         """Bring the index up to date with the folder: every note whose ``(mtime_ns, size)``
         differs from its row is read again, every row whose note is gone is dropped.
+
+        ``disk``: the notes on disk as a walk just found them (``scan_folder(...).notes``),
+        for a caller that walked the folder for more than the index; by default it is walked
+        here.
 
         ``progress(done, total)`` is called after each batch when there is anything to read
         or drop (on a first build, every note). One line goes to the log at the end. An
@@ -125,13 +131,13 @@ class VaultIndex:
         if self._damaged:
             self._replace_file()
         try:
-            read, removed = self._sync(progress)
+            read, removed = self._sync(progress, disk)
         except sqlite3.DatabaseError as exc:
             if not database.is_corrupt(exc):
                 raise
             log.warning("vault index %s is damaged (%s): building it again", self.location, exc)
             self._replace_file()
-            read, removed = self._sync(progress)
+            read, removed = self._sync(progress, disk)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the vault index was closed during sync()")
@@ -147,8 +153,9 @@ class VaultIndex:
         )
         return report
 
-    def _sync(self, progress: Progress | None) -> tuple[int, int]:
-        disk = scan_notes(self._root)
+    def _sync(self, progress: Progress | None, disk: Mapping[str, Stat] | None) -> tuple[int, int]:
+        if disk is None:
+            disk = scan_notes(self._root)
         with self._lock:
             stored = self._stored("")
         removed = [path for path in stored if path not in disk]

@@ -123,7 +123,7 @@ class FolderBackend:
             self._lock,
             index_location,
             warm=self._warm,
-            after_sync=self._warm_texts,
+            after_sync=self._read_ahead,
         )
 
     @asynccontextmanager
@@ -479,13 +479,15 @@ class FolderBackend:
             index.refresh([note.path for note in plan.notes])
 
     def _warm(self) -> None:
-        """Build ahead what the first listing and the first search would build."""
-        self._current_tree()
+        """Build ahead what the first search would build (the index's fold too)."""
         current_fold()
 
-    def _warm_texts(self) -> None:
-        """Read the notes into the text cache ahead of the first search, a batch at a time
-        under the lock (a call waits for one batch at most), until the cache is half full."""
+    def _read_ahead(self) -> None:
+        """Build the folder tree (unless a listing did), then read the notes into the text
+        cache ahead of the first search, a batch at a time under the lock (a call waits for
+        one batch at most), until the cache is half full."""
+        with self._lock:
+            self._current_tree()
         notes = self._vault.markdown_files()
         for start in range(0, len(notes), WARM_BATCH):
             if not self._index.opening:

@@ -196,7 +196,7 @@ class Vault:
         return self.disk_path(path).read_bytes()
 
     def stat(self, path: str) -> FileStat:
-        return _file_stat(os.stat(os.path.join(self._root, path)))
+        return file_stat(os.stat(os.path.join(self._root, path)))
 
     def read_text(self, path: str) -> str:
         return self.note(path).text
@@ -225,7 +225,7 @@ class Vault:
             self._resolved = None
         if cached.meta is None:
             cached.meta = _parse_meta(cached.text)
-        return Note(cached.text, cached.meta, _file_stat(st))
+        return Note(cached.text, cached.meta, file_stat(st))
 
     # --- links ------------------------------------------------------------------------------
 
@@ -305,7 +305,8 @@ class Vault:
         return [source for source, targets in self.resolved_links().items() if path in targets]
 
 
-def _file_stat(st: os.stat_result) -> FileStat:
+def file_stat(st: os.stat_result) -> FileStat:
+    """A file's stat as the plugin's note JSON gives it (milliseconds)."""
     birth = getattr(st, "st_birthtime", None)
     ctime = birth if isinstance(birth, (int, float)) else st.st_ctime
     return FileStat(int(ctime * 1000), st.st_mtime_ns // 1_000_000, st.st_size)

@@ -24,7 +24,7 @@ from vaultgate.engine import jsonlogic
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import InvalidQuery
 from vaultgate.engine.index import IndexedNote, VaultIndex
-from vaultgate.engine.vault import NoteMeta, Vault
+from vaultgate.engine.vault import FileStat, NoteMeta, Vault, file_stat
 from vaultgate.folder.search import NoteTexts
 
 BULK = 200  # more notes than this to look up: read every row at once
@@ -47,21 +47,26 @@ class LinkedNotes:
         self._files: object = None
         self._notes: dict[str, _Linked] = {}
 
-    def current(self, vault: Vault, index: VaultIndex) -> list[tuple[str, _Linked]] | None:
-        """Every note the vault lists, in its order (one that cannot be read left out); None
-        when the index does not answer."""
+    def current(
+        self, vault: Vault, index: VaultIndex
+    ) -> list[tuple[str, _Linked, FileStat]] | None:
+        """Every note the vault lists, in its order (one that cannot be read left out), with
+        its metadata and its stat (the one the metadata were checked against); None when the
+        index does not answer."""
         if not index.ready:
             return None
         if vault.files is not self._files:
             self._files, self._notes = vault.files, {}
         root = str(vault.vault)
         keys: dict[str, tuple[int, int]] = {}
+        stats: dict[str, FileStat] = {}
         for path in vault.markdown_files():
             try:
                 st = os.stat(os.path.join(root, path))
             except OSError:
                 continue  # as the engine leaves out a note it cannot read
             keys[path] = (st.st_mtime_ns, st.st_size)
+            stats[path] = file_stat(st)
         stale = [p for p, key in keys.items() if (c := self._notes.get(p)) is None or c.key != key]
         if stale:
             rows = index.notes() if len(stale) > BULK else [index.note(p) for p in stale]
@@ -76,7 +81,7 @@ class LinkedNotes:
                     continue
                 resolved, unresolved = vault.links(path, meta)
                 self._notes[path] = _Linked(keys[path], meta, resolved, unresolved)
-        return [(path, self._notes[path]) for path in keys]
+        return [(path, self._notes[path], stats[path]) for path in keys]
 
 
 def indexed_jsonlogic(
@@ -96,14 +101,13 @@ def indexed_jsonlogic(
         return None
     include_content = '"content"' in json.dumps(query, ensure_ascii=False, separators=(",", ":"))
     backlinks: dict[str, list[str]] = {}
-    for path, note in notes:
+    for path, note, _ in notes:
         for target in note.resolved:
             backlinks.setdefault(target, []).append(path)
     results: list[dict[str, Any]] = []
-    for path, note in notes:
+    for path, note, stat in notes:
         meta = note.meta
         try:
-            stat = vault.stat(path)
             content = texts.text(path) if include_content else ""
         except OSError:
             continue

@@ -324,7 +324,7 @@ class PromptLibrary:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._client = client
-        self._lister = lister
+        self.lister = lister  # shared: its cached listings serve every tool too
         self._fresh = VaultLister(client, ttl=0)  # for checks: the shared listing may be old
         self.folder = folder
         self._ttl = ttl
@@ -348,6 +348,7 @@ class PromptLibrary:
         if not self._due:
             self._wake = anyio.Event()
             await self._wake.wait()
+        self._due = False
 
     @property
     def listed(self) -> bool:
@@ -432,7 +433,7 @@ class PromptLibrary:
     async def _rebuild(self, *, fresh: bool = False) -> Catalogue:
         async with self._lock:
             self._due = False
-            catalogue = await self._build(self._fresh if fresh else self._lister)
+            catalogue = await self._build(self._fresh if fresh else self.lister)
             self._cached = (self._clock(), catalogue)
         if catalogue.left_out != self._left_out_logged:
             self._left_out_logged = catalogue.left_out

@@ -100,6 +100,9 @@ async def watch_prompts(
         except VaultgateError as exc:  # Obsidian away for a while: try again next time
             log.debug("prompt check failed: %s", exc)
             continue
+        except Exception:  # a background task: whatever fails here must not end the server
+            log.warning("prompt check failed unexpectedly", exc_info=True)
+            continue
         if changed:
             await announcer.announce()
 

@@ -9,12 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
 from mcp import Client, MCPError
+from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PromptListChangedNotification, TextContent
 from tests.tools.conftest import EmulatorFactory, settings_for
 
-from vaultgate.config import Settings
+from vaultgate.config import Secret, Settings
+from vaultgate.http_server import MCP_PATH, ServerThread, bind, build_http_app
 from vaultgate.server import build_server
 from vaultgate.tools.prompts import PromptTiming
 
@@ -38,6 +41,10 @@ NOTES = {
     "Prompts/Untagged.md": "Not a prompt {{x}}\n",
     "Prompts/Private/Secret.md": "#mcp-tools-prompt\nsecret {{x}}\n",
 }
+
+
+NEW_NOTE = {"filename": "Prompts/New 100%.md", "content": "#mcp-tools-prompt\nHi {{who}}"}
+TOKEN = "test-token-0123456789-abcdefghij"
 
 
 def write_notes(vault: Path, notes: dict[str, str]) -> None:
@@ -256,10 +263,7 @@ async def test_a_prompt_written_through_vaultgate_is_announced_on_the_listen_str
     async with open_server(backend, timing=WRITES_ONLY) as client:
         before = [p.name for p in (await client.list_prompts()).prompts]
         async with client.listen(prompts_list_changed=True) as changes:
-            created = await client.call_tool(
-                "create_vault_file",
-                {"filename": "Prompts/New 100%.md", "content": "#mcp-tools-prompt\nHi {{who}}"},
-            )
+            created = await client.call_tool("create_vault_file", NEW_NOTE)
             assert not created.is_error
             with anyio.fail_after(WAIT):
                 async for _event in changes:
@@ -291,3 +295,37 @@ async def test_a_prompt_note_edited_elsewhere_is_announced_to_an_older_session(
 
     arguments = listed["Summarize-meeting"].arguments or []
     assert [a.name for a in arguments] == ["topic", "deadline", "audience"]
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_over_streamable_http_a_new_prompt_is_announced(vault: Path, mode: str) -> None:
+    write_notes(vault, NOTES)
+    server = build_server(folder_settings(vault), prompt_timing=WRITES_ONLY)
+    sock = bind("127.0.0.1", 0)
+    app = build_http_app(server, host="127.0.0.1", port=sock.getsockname()[1], token=Secret(TOKEN))
+    notified = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, PromptListChangedNotification):
+            notified.set()
+
+    with ServerThread(app, sock) as running:
+        http = httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {TOKEN}"}, timeout=httpx2.Timeout(30, read=300)
+        )
+        transport = streamable_http_client(f"{running.url}{MCP_PATH}", http_client=http)
+        async with http, Client(transport, mode=mode, message_handler=on_message) as client:
+            await client.list_prompts()
+            if mode == "legacy":
+                await client.call_tool("create_vault_file", NEW_NOTE)
+                with anyio.fail_after(WAIT):
+                    await notified.wait()
+            else:
+                async with client.listen(prompts_list_changed=True) as changes:
+                    await client.call_tool("create_vault_file", NEW_NOTE)
+                    with anyio.fail_after(WAIT):
+                        async for _event in changes:
+                            break
+            names = [p.name for p in (await client.list_prompts(cache_mode="bypass")).prompts]
+
+    assert "New-100" in names

@@ -8,7 +8,7 @@ import anyio
 import pytest
 
 from vaultgate.config import DEFAULT_PROMPTS_FOLDER, Settings
-from vaultgate.errors import ConfigError, InvalidArgument, NotFound
+from vaultgate.errors import AccessDenied, ConfigError, InvalidArgument, NotFound
 from vaultgate.obsidian.client import Note
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import (
@@ -334,3 +334,29 @@ async def test_a_prompt_is_rendered_from_its_note_as_it_is_now() -> None:
     backend.notes["Prompts/a.md"] = "untagged now"
     with pytest.raises(InvalidArgument, match="no longer the prompt 'a'"):
         await library.render("a", {"x": "1"})
+
+
+@pytest.mark.anyio
+async def test_clients_asking_at_once_share_one_build() -> None:
+    library, backend = library_over({f"Prompts/p{n}.md": "#mcp-tools-prompt\nP" for n in range(5)})
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(4):
+            tg.start_soon(library.list_for_client)
+
+    assert backend.reads == 5
+
+
+@pytest.mark.anyio
+async def test_a_note_the_guard_refuses_to_read_is_no_prompt() -> None:
+    class Refusing(VaultInMemory):
+        async def read_note(self, path: str | None) -> Note:
+            if path == "Prompts/kept out.md":
+                raise AccessDenied(path, "read")
+            return await super().read_note(path)
+
+    backend = Refusing({"Prompts/a.md": "#mcp-tools-prompt\nA", "Prompts/kept out.md": "x"})
+    client: Any = backend
+    library = PromptLibrary(client, VaultLister(client), "Prompts/")
+
+    assert [p.name for p in (await library.list_for_client()).prompts] == ["a"]

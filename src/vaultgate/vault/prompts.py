@@ -49,7 +49,7 @@ import anyio
 
 from vaultgate.backend import Backend
 from vaultgate.calls import call
-from vaultgate.errors import InvalidArgument, NotFound, VaultgateError
+from vaultgate.errors import AccessDenied, InvalidArgument, NotFound, VaultgateError
 from vaultgate.markdown import extract_tags, parse_frontmatter
 from vaultgate.vault.listing import LISTING_TTL_SECONDS, NOTE_SUFFIX, VaultLister
 
@@ -332,7 +332,7 @@ class PromptLibrary:
         self._cached: tuple[float, Catalogue] | None = None
         self._listed: tuple[tuple[object, ...], ...] | None = None  # what clients were shown
         self._left_out_logged: tuple[LeftOut, ...] = ()
-        self._due = False  # invalidated since the last build
+        self._due = False  # invalidated since the watcher last looked
         self._wake: anyio.Event | None = None  # set by invalidate, for wait_until_stale
         self._lock = anyio.Lock()
 
@@ -357,10 +357,11 @@ class PromptLibrary:
 
     async def catalogue(self) -> Catalogue:
         """The prompts, built at most once per TTL (or after a write)."""
-        cached = self._cached
-        if cached is not None and self._clock() - cached[0] <= self._ttl:
-            return cached[1]
-        return await self._rebuild()
+        async with self._lock:  # callers at the same moment share one build
+            cached = self._cached
+            if cached is not None and self._clock() - cached[0] <= self._ttl:
+                return cached[1]
+            return await self._build_locked(self.lister)
 
     async def list_for_client(self) -> Catalogue:
         """The catalogue, recorded as what clients now know. If the vault cannot be asked,
@@ -378,7 +379,7 @@ class PromptLibrary:
         (and they are then taken to know the new list, which they will ask for)."""
         if self._listed is None:
             return False
-        catalogue = await self._rebuild(fresh=True)
+        catalogue = await self._rebuild()
         now = signature(catalogue)
         if now == self._listed:
             return False
@@ -430,11 +431,14 @@ class PromptLibrary:
             f"those offered now: {shown}."
         )
 
-    async def _rebuild(self, *, fresh: bool = False) -> Catalogue:
+    async def _rebuild(self) -> Catalogue:
+        """Build now, from a fresh listing (the shared one may be older than a change)."""
         async with self._lock:
-            self._due = False
-            catalogue = await self._build(self._fresh if fresh else self.lister)
-            self._cached = (self._clock(), catalogue)
+            return await self._build_locked(self._fresh)
+
+    async def _build_locked(self, lister: VaultLister) -> Catalogue:
+        catalogue = await self._build(lister)
+        self._cached = (self._clock(), catalogue)
         if catalogue.left_out != self._left_out_logged:
             self._left_out_logged = catalogue.left_out
             for left in catalogue.left_out:
@@ -461,7 +465,7 @@ class PromptLibrary:
             async with limiter:
                 try:
                     note = await self._client.read_note(path)
-                except NotFound:  # deleted since the listing
+                except (NotFound, AccessDenied):  # deleted since the listing, or kept out
                     return
             item = describe_note(path, note.content)
             if item is not None:

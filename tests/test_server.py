@@ -62,17 +62,21 @@ async def test_the_handshake_answer_loses_only_the_empty_capabilities(method: st
     assert shown["serverInfo"]["name"] == "vaultgate"
 
 
-async def test_prompts_are_advertised_while_the_vault_cannot_say_there_are_none() -> None:
+async def test_behind_the_plugin_prompts_are_advertised_without_asking_it() -> None:
+    asked: list[str] = []
+
     def refuse(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.path)
         raise httpx.ConnectError("connection refused", request=request)
 
-    # Obsidian is not running: its prompt notes may come once it is.
+    # The handshake never waits on Obsidian; its prompt notes may come once it runs.
     async with Client(build_server(SETTINGS, transport=httpx.MockTransport(refuse))) as client:
         capabilities = client.server_capabilities
 
     assert capabilities is not None
     assert capabilities.prompts is not None
     assert capabilities.prompts.list_changed is True
+    assert [path for path in asked if path.startswith("/vault/")] == []
 
 
 async def test_other_answers_pass_untouched() -> None:

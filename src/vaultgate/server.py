@@ -51,7 +51,7 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
     advertises both, and a host then shows empty Prompts and Resources menus.
 
     Prompts come from the vault's prompt notes (tools/prompts.py): advertised, with
-    ``listChanged``, unless the prompts folder is known to be missing."""
+    ``listChanged``, unless the vault folder vaultgate serves has no prompts folder."""
 
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         result = await call_next(ctx)
@@ -65,7 +65,9 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
         )
         capabilities = dict(data.get("capabilities") or {})
         state = getattr(ctx, "lifespan_context", None)
-        if isinstance(state, AppState) and await prompts_offered(state.prompts):
+        if isinstance(state, AppState) and await prompts_offered(
+            state.prompts, state.client.report().kind
+        ):
             capabilities["prompts"] = {"listChanged": True}
         elif not await server.list_prompts():
             capabilities.pop("prompts", None)

@@ -43,6 +43,7 @@ from mcp.types import (
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from vaultgate.backend import BackendKind
 from vaultgate.calls import Spelling, spelled_by
 from vaultgate.errors import InvalidArgument, VaultgateError
 from vaultgate.vault.prompts import Catalogue, PromptLibrary
@@ -51,7 +52,7 @@ log = logging.getLogger("vaultgate.prompts")
 
 PROMPT_POLL_SECONDS = 60.0
 PROMPT_SETTLE_SECONDS = 1.0
-# How long the handshake waits to learn whether the prompts folder exists.
+# How long the handshake waits to learn whether the prompts folder exists (on disk).
 FOLDER_CHECK_SECONDS = 2.0
 
 
@@ -107,10 +108,13 @@ async def watch_prompts(
             await announcer.announce()
 
 
-async def prompts_offered(library: PromptLibrary) -> bool:
-    """Advertise prompts unless the prompts folder is known to be missing: a folder made for
-    prompts is the user's intent, and its first prompt note is then announced as a change.
-    When the vault cannot be asked in time, prompts are advertised (they may come)."""
+async def prompts_offered(library: PromptLibrary, backend: BackendKind) -> bool:
+    """Whether to advertise prompts: unless the prompts folder is known to be missing (a
+    folder made for prompts is the user's intent, and its first prompt note is then announced
+    as a change). The handshake never waits on Obsidian: only a vault folder served by
+    vaultgate itself is asked; behind the plugin alone, prompts are advertised."""
+    if backend == "obsidian":
+        return True
     with anyio.move_on_after(FOLDER_CHECK_SECONDS):
         try:
             return await library.folder_exists()

@@ -69,7 +69,6 @@ _NOT_IN_NAME = re.compile(r"[^\w.-]+")
 _INLINE_MARKER = re.compile(
     rf"(?:(?<=\s)|^)#{re.escape(PROMPT_TAG)}(?![\w/-])", re.MULTILINE | re.IGNORECASE
 )
-_LEFT_BLANK = re.compile(r"^[ \t]*\r?\n", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 from mcp import Client
 from mcp.types import (
@@ -25,8 +27,10 @@ pytestmark = pytest.mark.anyio
 SETTINGS = Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16})
 
 
-async def test_no_empty_prompts_or_resources_are_advertised() -> None:
-    async with Client(build_server(SETTINGS)) as client:
+async def test_no_empty_prompts_or_resources_are_advertised(tmp_path: Path) -> None:
+    (tmp_path / "Note.md").write_text("no prompts folder here\n", encoding="utf-8")
+    settings = Settings.from_env({"VAULTGATE_VAULT": str(tmp_path), "VAULTGATE_BACKEND": "folder"})
+    async with Client(build_server(settings)) as client:
         capabilities = client.server_capabilities
 
     assert capabilities is not None
@@ -56,6 +60,23 @@ async def test_the_handshake_answer_loses_only_the_empty_capabilities(method: st
     assert isinstance(shown, dict)
     assert set(shown["capabilities"]) == {"tools"}
     assert shown["serverInfo"]["name"] == "vaultgate"
+
+
+async def test_behind_the_plugin_prompts_are_advertised_without_asking_it() -> None:
+    asked: list[str] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.path)
+        raise httpx.ConnectError("connection refused", request=request)
+
+    # The handshake never waits on Obsidian; its prompt notes may come once it runs.
+    async with Client(build_server(SETTINGS, transport=httpx.MockTransport(refuse))) as client:
+        capabilities = client.server_capabilities
+
+    assert capabilities is not None
+    assert capabilities.prompts is not None
+    assert capabilities.prompts.list_changed is True
+    assert [path for path in asked if path.startswith("/vault/")] == []
 
 
 async def test_other_answers_pass_untouched() -> None:

@@ -47,11 +47,13 @@ KNOWN_SETTINGS = (
     "VAULTGATE_HTTP_TOKEN",
     "VAULTGATE_MEMORY_DB",
     "VAULTGATE_SDD_FOLDER",
+    "VAULTGATE_PROMPTS_FOLDER",
     "VAULTGATE_LOG_LEVEL",
     "VAULTGATE_VAULT",
     "VAULTGATE_BACKEND",
 )
 DEFAULT_SDD_FOLDER = "sdd/"
+DEFAULT_PROMPTS_FOLDER = "Prompts/"
 MIN_HTTP_TOKEN_LENGTH = 16
 
 # A host name's label holds letters, digits, '-' and '_' (after IDNA encoding).
@@ -159,6 +161,14 @@ class SddSettings:
     folder: str = DEFAULT_SDD_FOLDER  # normalized: 'sdd/', or '' for the vault root
 
 
+@dataclass(frozen=True, slots=True)
+class PromptSettings:
+    """MCP prompts from notes: VAULTGATE_PROMPTS_FOLDER, the vault folder whose notes tagged
+    ``mcp-tools-prompt`` are offered as prompts (``vaultgate.vault.prompts``)."""
+
+    folder: str = DEFAULT_PROMPTS_FOLDER  # normalized: 'Prompts/', or '' for the vault root
+
+
 BackendChoice = Literal["auto", "obsidian", "folder"]
 BACKEND_CHOICES: tuple[BackendChoice, ...] = ("auto", "obsidian", "folder")
 
@@ -183,6 +193,7 @@ class Settings:
     http: HTTPSettings = field(default_factory=HTTPSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     sdd: SddSettings = field(default_factory=SddSettings)
+    prompts: PromptSettings = field(default_factory=PromptSettings)
     vault: VaultSettings = field(default_factory=VaultSettings)
     # VAULTGATE_TOOLS: "compact", "full", or comma-separated tool names (checked by server.py,
     # which knows the names).
@@ -251,6 +262,7 @@ class Settings:
         http = HTTPSettings(token=_parse_token(env.get("VAULTGATE_HTTP_TOKEN"), notices))
         memory = MemorySettings(db=_parse_memory_db(env.get("VAULTGATE_MEMORY_DB")))
         sdd = SddSettings(folder=_parse_sdd_folder(env.get("VAULTGATE_SDD_FOLDER")))
+        prompts = PromptSettings(folder=_parse_prompts_folder(env.get("VAULTGATE_PROMPTS_FOLDER")))
         vault = _parse_vault(raw("VAULTGATE_VAULT", "vault"), env.get("VAULTGATE_BACKEND"))
         tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
         return cls(
@@ -260,6 +272,7 @@ class Settings:
             http=http,
             memory=memory,
             sdd=sdd,
+            prompts=prompts,
             vault=vault,
             tools=tools,
             log_level=_parse_log_level(env.get("VAULTGATE_LOG_LEVEL")),
@@ -524,4 +537,16 @@ def _parse_sdd_folder(value: str | None) -> str:
         raise ConfigError(
             f"VAULTGATE_SDD_FOLDER must be a vault-relative folder such as 'sdd/' or "
             f"'Projects/sdd/', not {value!r} ({exc.reason})."
+        ) from None
+
+
+def _parse_prompts_folder(value: str | None) -> str:
+    if value is None or not value.strip():
+        return DEFAULT_PROMPTS_FOLDER
+    try:
+        return normalize_directory(value)
+    except InvalidPath as exc:
+        raise ConfigError(
+            f"VAULTGATE_PROMPTS_FOLDER must be a vault-relative folder such as 'Prompts/' or "
+            f"'Assistant/Prompts/', not {quoted(value)} ({exc.reason})."
         ) from None

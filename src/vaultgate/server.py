@@ -7,10 +7,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
 import httpx
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import BaseModel
@@ -25,6 +27,13 @@ from vaultgate.state import AppState
 from vaultgate.tools.base import ToolFunction
 from vaultgate.tools.dispatch import accepted_parameters
 from vaultgate.tools.parameters import refuse_unknown
+from vaultgate.tools.prompts import (
+    PromptAnnouncer,
+    PromptTiming,
+    prompts_offered,
+    serve_prompts,
+    watch_prompts,
+)
 from vaultgate.tools.registry import select_tools
 from vaultgate.tools.routes import tool_parameters
 from vaultgate.tools.schema import tidy_schema
@@ -39,7 +48,10 @@ _CAPABILITY_ANSWERS = ("initialize", "server/discover")
 def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
     """A middleware that leaves the prompts and resources capabilities out while ``server``
     has none: MCPServer always answers prompts/list and resources/list, so it always
-    advertises both, and a host then shows empty Prompts and Resources menus."""
+    advertises both, and a host then shows empty Prompts and Resources menus.
+
+    Prompts come from the vault's prompt notes (tools/prompts.py): advertised, with
+    ``listChanged``, unless the vault folder vaultgate serves has no prompts folder."""
 
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         result = await call_next(ctx)
@@ -52,7 +64,12 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
             else dict(result)
         )
         capabilities = dict(data.get("capabilities") or {})
-        if not await server.list_prompts():
+        state = getattr(ctx, "lifespan_context", None)
+        if isinstance(state, AppState) and await prompts_offered(
+            state.prompts, state.client.report().kind
+        ):
+            capabilities["prompts"] = {"listChanged": True}
+        elif not await server.list_prompts():
             capabilities.pop("prompts", None)
         if not await server.list_resources() and not await server.list_resource_templates():
             capabilities.pop("resources", None)
@@ -122,10 +139,16 @@ def spelled_instructions(spelling: OfferedTools) -> str:
 
 
 def build_server(
-    settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None
+    settings: Settings,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    prompt_timing: PromptTiming | None = None,
 ) -> MCPServer:
-    """The server for ``settings``; ``transport`` lets tests route HTTP without a network."""
+    """The server for ``settings``; ``transport`` lets tests route HTTP without a network,
+    ``prompt_timing`` lets them look for prompt changes sooner."""
     policy = AccessPolicy(settings.safety)
+    announcer = PromptAnnouncer(InMemorySubscriptionBus())
+    timing = prompt_timing or PromptTiming()
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
@@ -133,7 +156,12 @@ def build_server(
             client = GuardedClient(backend, policy)
             state = AppState.create(settings, client)
             try:
-                yield state
+                async with anyio.create_task_group() as background:
+                    background.start_soon(watch_prompts, state.prompts, announcer, timing)
+                    try:
+                        yield state
+                    finally:
+                        background.cancel_scope.cancel()
             finally:
                 await state.memory.aclose()
                 await state.web.aclose()
@@ -146,8 +174,10 @@ def build_server(
         instructions=spelled_instructions(spelling),
         lifespan=lifespan,
         spelling=spelling,
+        subscriptions=announcer.bus,
     )
     server.middleware.append(advertise_only_what_exists(server))
+    server.middleware.append(serve_prompts(announcer, spelling))
     for tool, hints in tools:
         server.add_vaultgate_tool(tool, hints)
     return server

@@ -27,7 +27,9 @@ pytestmark = pytest.mark.anyio
 SETTINGS = Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16})
 
 
-async def test_no_empty_prompts_or_resources_are_advertised(tmp_path: Path) -> None:
+async def test_no_empty_resources_are_advertised_and_prompts_may_come_at_any_time(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "Note.md").write_text("no prompts folder here\n", encoding="utf-8")
     settings = Settings.from_env({"VAULTGATE_VAULT": str(tmp_path), "VAULTGATE_BACKEND": "folder"})
     async with Client(build_server(settings)) as client:
@@ -35,7 +37,8 @@ async def test_no_empty_prompts_or_resources_are_advertised(tmp_path: Path) -> N
 
     assert capabilities is not None
     assert capabilities.tools is not None
-    assert capabilities.prompts is None
+    assert capabilities.prompts is not None
+    assert capabilities.prompts.list_changed is True
     assert capabilities.resources is None
 
 

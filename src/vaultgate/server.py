@@ -30,7 +30,6 @@ from vaultgate.tools.parameters import refuse_unknown
 from vaultgate.tools.prompts import (
     PromptAnnouncer,
     PromptTiming,
-    prompts_offered,
     serve_prompts,
     watch_prompts,
 )
@@ -50,8 +49,9 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
     has none: MCPServer always answers prompts/list and resources/list, so it always
     advertises both, and a host then shows empty Prompts and Resources menus.
 
-    Prompts come from the vault's prompt notes (tools/prompts.py): advertised, with
-    ``listChanged``, unless the vault folder vaultgate serves has no prompts folder."""
+    Prompts come from the vault's prompt notes (tools/prompts.py): always advertised, with
+    ``listChanged``, whatever the backend, since a prompt note may appear at any time; the
+    handshake reads nothing from the vault (a folder backend walks its folder meanwhile)."""
 
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         result = await call_next(ctx)
@@ -65,9 +65,7 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
         )
         capabilities = dict(data.get("capabilities") or {})
         state = getattr(ctx, "lifespan_context", None)
-        if isinstance(state, AppState) and await prompts_offered(
-            state.prompts, state.client.report().kind
-        ):
+        if isinstance(state, AppState):
             capabilities["prompts"] = {"listChanged": True}
         elif not await server.list_prompts():
             capabilities.pop("prompts", None)

@@ -224,24 +224,18 @@ async def test_an_allow_list_without_the_prompts_folder_offers_no_prompts(
     write_notes(vault, NOTES)
 
     async with open_server("folder", env={"VAULTGATE_ALLOW": "Projects"}) as client:
-        assert client.server_capabilities is not None
-        assert client.server_capabilities.prompts is None
         assert (await client.list_prompts()).prompts == []
 
 
-async def test_prompts_are_advertised_with_list_changed_only_where_the_folder_exists(
+async def test_prompts_are_advertised_with_list_changed_even_before_a_prompts_folder_exists(
     vault: Path, open_server: Connect
 ) -> None:
-    async with open_server("folder") as client:
-        assert client.server_capabilities is not None
-        assert client.server_capabilities.prompts is None
-
-    write_notes(vault, {"Prompts/Untagged.md": "x"})
     for mode in ("auto", "legacy"):
         async with open_server("folder", mode=mode) as client:
             assert client.server_capabilities is not None
             assert client.server_capabilities.prompts is not None
             assert client.server_capabilities.prompts.list_changed is True
+            assert (await client.list_prompts()).prompts == []
 
 
 async def test_another_prompts_folder(vault: Path, open_server: Connect) -> None:

@@ -318,8 +318,6 @@ async def test_a_missing_prompts_folder_is_no_prompts() -> None:
     catalogue = await library.list_for_client()
 
     assert catalogue.prompts == ()
-    assert catalogue.folder_missing
-    assert not await library.folder_exists()
 
 
 @pytest.mark.anyio

@@ -43,7 +43,6 @@ from mcp.types import (
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from vaultgate.backend import BackendKind
 from vaultgate.calls import Spelling, spelled_by
 from vaultgate.errors import InvalidArgument, VaultgateError
 from vaultgate.vault.prompts import Catalogue, PromptLibrary
@@ -52,8 +51,6 @@ log = logging.getLogger("vaultgate.prompts")
 
 PROMPT_POLL_SECONDS = 60.0
 PROMPT_SETTLE_SECONDS = 1.0
-# How long the handshake waits to learn whether the prompts folder exists (on disk).
-FOLDER_CHECK_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,21 +103,6 @@ async def watch_prompts(
             continue
         if changed:
             await announcer.announce()
-
-
-async def prompts_offered(library: PromptLibrary, backend: BackendKind) -> bool:
-    """Whether to advertise prompts: unless the prompts folder is known to be missing (a
-    folder made for prompts is the user's intent, and its first prompt note is then announced
-    as a change). The handshake never waits on Obsidian: only a vault folder served by
-    vaultgate itself is asked; behind the plugin alone, prompts are advertised."""
-    if backend == "obsidian":
-        return True
-    with anyio.move_on_after(FOLDER_CHECK_SECONDS):
-        try:
-            return await library.folder_exists()
-        except VaultgateError:
-            return True
-    return True
 
 
 def _listed(catalogue: Catalogue) -> ListPromptsResult:

@@ -108,7 +108,6 @@ class LeftOut:
 class Catalogue:
     prompts: tuple[PromptNote, ...]
     left_out: tuple[LeftOut, ...] = ()
-    folder_missing: bool = False
 
     def find(self, name: str) -> PromptNote | None:
         return next((p for p in self.prompts if p.name == name), None)
@@ -385,14 +384,6 @@ class PromptLibrary:
         self._listed = now
         return True
 
-    async def folder_exists(self) -> bool:
-        """Does the prompts folder exist (and may it be listed)?"""
-        try:
-            await self._client.list_directory(self.folder)
-        except NotFound:
-            return False
-        return True
-
     async def render(self, name: str, arguments: Mapping[str, str] | None) -> RenderedPrompt:
         """The prompt ``name`` rendered from its note as it is now."""
         prompt = (await self.catalogue()).find(name)
@@ -448,7 +439,7 @@ class PromptLibrary:
         try:
             paths = await lister.list_recursive(self.folder, notes_only=True)
         except NotFound:
-            return Catalogue((), folder_missing=True)
+            return Catalogue(())  # no prompts folder (yet): no prompts
         if len(paths) > MAX_PROMPT_NOTES:
             log.warning(
                 "%d notes below the prompts folder %r; only the first %d are read for prompts",

@@ -73,6 +73,7 @@ from vaultgate.obsidian.models import (
 from vaultgate.obsidian.patch import PatchRequest, encode_patch
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.progress import report
+from vaultgate.protection import MARKED_QUERY, Marks, marked_from_rows
 
 _T = TypeVar("_T")
 
@@ -242,6 +243,10 @@ class FolderBackend:
 
         rows = await self._engine(search, Call("/search/", ""))
         return [dict(row) for row in STRUCTURED_RESULTS.validate_python(rows)]
+
+    async def marked_notes(self) -> dict[str, Marks]:
+        """The notes carrying a protection tag: the plugin's search, from the index."""
+        return marked_from_rows(await self.search_jsonlogic(MARKED_QUERY))
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         raise NeedsObsidian("Dataview DQL search", _NOT_ASKED)

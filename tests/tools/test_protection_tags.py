@@ -295,6 +295,12 @@ async def probe_append(call: Call, world: World) -> None:
 
 
 PATCH = {"operation": "append", "targetType": "heading", "target": "Hidden", "content": "x"}
+TAG_MORE = {
+    "operation": "append",
+    "targetType": "frontmatter",
+    "target": "tags",
+    "contentType": "json",
+}
 UNTAG = {"operation": "replace", "targetType": "frontmatter", "target": "tags", "content": "x"}
 
 
@@ -318,6 +324,7 @@ async def probe_delete(call: Call, world: World) -> None:
 
 
 async def probe_move(call: Call, world: World) -> None:
+    await probe_move_report(call, world)
     for dry_run in (True, False):
         refused(
             await call({"source": READONLY, "destination": "Elsewhere/ro.md", "dryRun": dry_run}),
@@ -356,6 +363,14 @@ async def probe_move(call: Call, world: World) -> None:
                 )
             )
         )
+
+
+async def probe_move_report(call: Call, world: World) -> None:
+    """A move's report of the links it rewrites counts the hidden notes, never names them."""
+    for dry_run in (True,):
+        result = await call({"source": "Welcome.md", "destination": "Archive/", "dryRun": dry_run})
+        assert not result.is_error, body(result)[:300]
+        no_leak(result)
 
 
 async def probe_bulk_delete(call: Call, world: World) -> None:
@@ -592,3 +607,48 @@ async def test_protection_tags_hold_for_every_tool_and_operation(
     after = {path: (tagged_vault / path).read_bytes() for path in HIDDEN_PATHS + KEPT_PATHS}
     assert failures == [], "\n\n".join(failures)
     assert after == before
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_protected_note_may_still_be_edited_while_it_keeps_its_tag(
+    tagged_vault: Path, backend: str
+) -> None:
+    keep = "---\ntags: [mcp-protected]\n---\n# Keep\n\nRewritten.\n"
+    async with serve(tagged_vault, backend) as world:
+        appended = await world.client.call_tool(
+            "append_to_vault_file", {"filename": PROTECTED, "content": "Appended.\n"}
+        )
+        patched = await world.client.call_tool(
+            "patch_vault_file", {"filename": PROTECTED, **PATCH, "target": "Keep"}
+        )
+        tagged = await world.client.call_tool(
+            "patch_vault_file",
+            {"filename": PROTECTED, **TAG_MORE, "content": '["more"]'},
+        )
+        rewritten = await world.client.call_tool(
+            "create_vault_file", {"filename": PROTECTED, "content": keep, "overwrite": True}
+        )
+        deleted = await world.client.call_tool("delete_vault_file", {"filename": PROTECTED})
+
+    for result in (appended, patched, tagged, rewritten):
+        assert not result.is_error, body(result)
+    refused(deleted, "mcp-protected")
+    assert world.text(PROTECTED) == keep
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_note_tagged_hidden_through_vaultgate_is_gone_from_the_next_listing(
+    tagged_vault: Path, backend: str
+) -> None:
+    async with serve(tagged_vault, backend) as world:
+        before = body(await world.client.call_tool("list_vault_files", {"directory": "Protected"}))
+        await world.client.call_tool(
+            "patch_vault_file",
+            {"filename": PROTECTED, **TAG_MORE, "content": '["MCP-Hidden"]'},
+        )
+        after = body(await world.client.call_tool("list_vault_files", {"directory": "Protected"}))
+        read = await world.client.call_tool("get_vault_file", {"filename": PROTECTED})
+
+    assert PROTECTED in before
+    assert PROTECTED not in after
+    refused(read, "not found")

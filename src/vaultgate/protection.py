@@ -107,6 +107,8 @@ def marks_in_text(path: str, text: str) -> frozenset[str]:
     return marks_of(markdown.parse_frontmatter(text).data)
 
 
+MARK_PREFIX = "mcp-"  # what every protection tag starts with, in any case
+
 # One search finds every note that may carry a tag: those whose tag keys mention 'mcp-' in
 # any case. Its result is [frontmatter, tags] for each, so that the exact check is ours and
 # the tags can leave the counts. It names no `content`, so 4.0.3+ reads no note's text.

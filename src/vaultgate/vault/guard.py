@@ -221,8 +221,13 @@ class GuardedClient:
             self.policy.check_read(path)
         else:
             self.policy.check_read(path)
-            if await self._hidden([path]):  # a map has no frontmatter values to check
-                raise _missing(path)
+            # A map has no frontmatter values to check, so the marked notes decide; by the
+            # path's case-folded form, as a case-insensitive disk may serve it.
+            if is_note(path):
+                folded = path.casefold()
+                marked = await self.marked_notes()
+                if any(p.casefold() == folded and m.hidden for p, m in marked.items()):
+                    raise _missing(path)
         return await self._inner.read_document_map(path)
 
     async def note_size(self, path: str) -> int | None:

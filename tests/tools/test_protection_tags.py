@@ -87,7 +87,9 @@ LEAKS = (
     *(path.rsplit("/", 1)[1] for path in (HIDDEN, HIDDEN_BY_KEY, HIDDEN_TEMPLATE)),
 )
 
-BACKENDS = ["3.6.2", "4.1.7", "5.1.0", "folder"]
+# plugin versions through the emulator; the vault folder; the folder with Obsidian (5.1.0)
+# for what only Obsidian does
+BACKENDS = ["3.6.2", "4.1.7", "5.1.0", "folder", "auto"]
 
 
 @pytest.fixture
@@ -117,7 +119,8 @@ class World:
 
     @property
     def features(self) -> FeatureSet:
-        return FeatureSet(Version.parse("5.1.0" if self.backend == "folder" else self.backend))
+        version = "5.1.0" if self.backend in ("folder", "auto") else self.backend
+        return FeatureSet(Version.parse(version))
 
     def open(self, path: str | None) -> None:
         """Make ``path`` the note open in Obsidian (the emulator's workspace)."""
@@ -544,10 +547,13 @@ async def serve(vault: Path, backend: str) -> AsyncIterator[World]:
         async with Client(build_server(settings)) as client:
             yield World(backend, vault, client, None)
         return
+    version = "5.1.0" if backend == "auto" else backend
     with start_emulator(
-        vault, plugin_version=backend, extensions=True, today=lambda: TODAY
+        vault, plugin_version=version, extensions=True, today=lambda: TODAY
     ) as emulator:
         assert emulator.https_url is not None
+        if backend == "auto":
+            env |= {"VAULTGATE_VAULT": str(vault), "VAULTGATE_BACKEND": "auto"}
         settings = Settings.from_env(
             env
             | {

@@ -94,6 +94,7 @@ class GuardedClient:
         self.policy = policy
         self._marks: TTLCache[None, dict[str, Marks]] = TTLCache(marks_ttl, 1)
         self._marks_lock = anyio.Lock()
+        self._writes = 0  # writes begun: marks searched while one ran are not kept
 
     # --- what needs no check ----------------------------------------------------------------
 
@@ -127,12 +128,16 @@ class GuardedClient:
             async with self._marks_lock:
                 marked = self._marks.get(None)
                 if marked is None:
+                    writes = self._writes
                     marked = await self._inner.marked_notes()
-                    self._marks.put(None, marked)
+                    if writes == self._writes:
+                        self._marks.put(None, marked)
         return {path: marks for path, marks in marked.items() if self.policy.allows(path)}
 
     def forget_marks(self) -> None:
-        """Search for marked notes again on next use (after a write, or a bulk run's start)."""
+        """Search for marked notes again on next use: after a write (a search that ran
+        meanwhile may have seen the vault before it, so it is not kept either)."""
+        self._writes += 1
         self._marks.clear()
 
     async def _hidden(self, paths: Iterable[str]) -> set[str]:

@@ -226,14 +226,26 @@ class GuardedClient:
             self.policy.check_read(path)
         else:
             self.policy.check_read(path)
-            # A map has no frontmatter values to check, so the marked notes decide; by the
-            # path's case-folded form, as a case-insensitive disk may serve it.
-            if is_note(path):
-                folded = path.casefold()
-                marked = await self.marked_notes()
-                if any(p.casefold() == folded and m.hidden for p, m in marked.items()):
-                    raise _missing(path)
+            if is_note(path) and await self._map_hidden(path):
+                raise _missing(path)
         return await self._inner.read_document_map(path)
+
+    async def _map_hidden(self, path: str) -> bool:
+        """Is the note whose map is asked hidden? A map has no frontmatter values to check:
+        the marked notes decide while they are kept (by the case-folded path, as a
+        case-insensitive disk may serve another case of it); else the note's own text does,
+        one GET instead of a search over the vault (a patch reads a map after a write)."""
+        marked = self._marks.get(None)
+        if marked is None:
+            try:
+                note = await self._inner.read_note(path)
+            except NotFound:
+                return False  # the map read says it is missing, in its own words
+            return HIDDEN in marks_in_text(path, note.content)
+        folded = path.casefold()
+        return any(
+            p.casefold() == folded and m.hidden and self.policy.allows(p) for p, m in marked.items()
+        )
 
     async def note_size(self, path: str) -> int | None:
         self.policy.check_read(path)

@@ -100,7 +100,8 @@ class Backend(Protocol):
 
     async def marked_notes(self) -> dict[str, Marks]:
         """Every note whose frontmatter carries a protection tag (vaultgate.protection), by
-        path: one JsonLogic search (``MARKED_QUERY``), filtered by no policy."""
+        path, filtered by no policy: the plugin's JsonLogic search (``MARKED_QUERY``), or
+        the folder's index."""
         ...
 
     # --- writing ---

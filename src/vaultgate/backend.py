@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the client itself names BackendReport
     from vaultgate.obsidian.features import FeatureSet
     from vaultgate.obsidian.models import SimpleHit
     from vaultgate.obsidian.patch import PatchRequest
+    from vaultgate.protection import Marks
 
 BackendKind = Literal["obsidian", "folder", "auto"]
 
@@ -96,6 +97,12 @@ class Backend(Protocol):
     ) -> list[dict[str, Any]]: ...
 
     async def list_tags(self) -> list[dict[str, Any]]: ...
+
+    async def marked_notes(self) -> dict[str, Marks]:
+        """Every note whose frontmatter carries a protection tag (vaultgate.protection), by
+        path, filtered by no policy: the plugin's JsonLogic search (``MARKED_QUERY``), or
+        the folder's index."""
+        ...
 
     # --- writing ---
 

@@ -8,7 +8,8 @@
     │   └── NotANote                    a folder given where one note is meant          (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
     │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
-    │   └── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
+    │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
+    │   └── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
     │   └── AmbiguousSection            a leaf name matches several headings; lists their paths
@@ -158,6 +159,53 @@ class ReadOnlyMode(AccessDenied):
             f"This vaultgate server is read-only (VAULTGATE_READ_ONLY=true), so {path!r} "
             "cannot be changed. Tell the user what you would change instead.",
         )
+
+
+_PROTECTION_RULES = {
+    "mcp-readonly": "never writes, moves or deletes a note tagged mcp-readonly",
+    "mcp-protected": "never deletes or moves a note tagged mcp-protected (it may be edited)",
+}
+_WRITE_VERBS = {
+    "create": "write",
+    "append": "append to",
+    "patch": "patch",
+    "delete": "delete",
+    "move": "move",
+    "onto": "move a note onto",
+}
+
+
+class ProtectedNote(AccessDenied):
+    """A protection tag in the note's frontmatter forbids this write (vault/protection.py).
+
+    ``action`` is the kind of write (``create``, ``append``, ``patch``, ``delete``, ``move``,
+    ``onto``), or ``untag`` for a write that would take ``mcp-protected`` away. A note tagged
+    ``mcp-hidden`` is refused without naming the tag: it is not there for the model.
+    """
+
+    def __init__(self, path: str, tag: str, action: str, *, shown: str = "") -> None:
+        self.path = shown or path
+        self.tag = tag
+        self.action = action
+        subject = shown or repr(path)
+        if tag == "mcp-hidden":
+            message = (
+                f"vaultgate may not {_WRITE_VERBS.get(action, 'write')} {subject}: that path is "
+                "out of this server's reach. Use another path."
+            )
+        elif action == "untag":
+            message = (
+                f"{subject[0].upper()}{subject[1:]} is tagged mcp-protected, and this write would "
+                "take the tag away; vaultgate never removes it. Keep mcp-protected in the note's "
+                "frontmatter tags, or ask the user to remove it in Obsidian."
+            )
+        else:
+            message = (
+                f"vaultgate may not {_WRITE_VERBS.get(action, 'write')} {subject}: it is tagged "
+                f"{tag} in its frontmatter, and vaultgate {_PROTECTION_RULES[tag]}. Work with "
+                "another note, or ask the user to remove the tag in Obsidian."
+            )
+        VaultgateError.__init__(self, message)
 
 
 class SectionError(VaultgateError):

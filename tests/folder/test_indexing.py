@@ -269,3 +269,26 @@ async def test_notes_are_read_ahead_once_the_index_is_up_to_date(
         hits = await backend.search_simple("note", 100)
         contexts = [m["context"] for h in hits if h["filename"] == "b.md" for m in h["matches"]]
     assert contexts == ["---\ntags: [beta]\n---\nsecond note\n"]
+
+
+async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    (vault_folder / "Folder #1" / "🙈 hidden.md").write_text(
+        "---\nTags: [x, '#MCP-Hidden']\n---\nhidden #inner\n", encoding="utf-8"
+    )
+    (vault_folder / "ro 100%.md").write_text("---\ntag: mcp-readonly\n---\n", encoding="utf-8")
+    (vault_folder / "prompt.md").write_text("---\ntags: mcp-tools-prompt\n---\n", encoding="utf-8")
+    searched = await FolderBackend(vault_folder).marked_notes()  # no index: JsonLogic
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        assert await backend.wait_until_indexed()
+        indexed = await backend.marked_notes()
+        await backend.write_note("b.md", "---\ntags: [mcp-protected]\n---\nnow protected\n")
+        after_write = await backend.marked_notes()
+
+    assert indexed == searched
+    assert sorted(indexed) == ["Folder #1/🙈 hidden.md", "ro 100%.md"]
+    # the tags the backend counts for the note, to take them out of the counts
+    assert "inner" in indexed["Folder #1/🙈 hidden.md"].note_tags
+    assert sorted(after_write) == ["Folder #1/🙈 hidden.md", "b.md", "ro 100%.md"]

@@ -32,6 +32,7 @@ SETTINGS = ObsidianSettings(api_key=Secret(API_KEY), protocol="http", port=27123
 def router() -> respx.Router:
     router = respx.Router(base_url=HTTP_BASE, assert_all_called=False)
     serve_version(router, "5.1.0")
+    router.post("/search/").respond(200, json=[])  # no note carries a protection tag
     return router
 
 

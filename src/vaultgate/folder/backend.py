@@ -74,6 +74,7 @@ from vaultgate.obsidian.models import (
 from vaultgate.obsidian.patch import PatchRequest, encode_patch
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.progress import report
+from vaultgate.protection import MARK_PREFIX, MARKED_QUERY, Marks, marked_from_rows
 
 _T = TypeVar("_T")
 
@@ -258,6 +259,26 @@ class FolderBackend:
 
         rows = await self._engine(search, Call("/search/", ""))
         return [dict(row) for row in STRUCTURED_RESULTS.validate_python(rows)]
+
+    async def marked_notes(self) -> dict[str, Marks]:
+        """The notes carrying a protection tag: from the index, the notes whose frontmatter
+        mentions 'mcp-' (as current as the index's tag counts); before the index answers,
+        the plugin's JsonLogic search over every note."""
+
+        def indexed() -> dict[str, Marks] | None:
+            index = self._index.index
+            notes = index.frontmatter_mentioning(MARK_PREFIX) if index is not None else None
+            if notes is None:
+                return None
+            return marked_from_rows(
+                {"filename": note.path, "result": [note.frontmatter, list(note.tags)]}
+                for note in notes
+            )
+
+        marked = await self._engine(indexed, Call("/search/", ""))
+        if marked is None:
+            marked = marked_from_rows(await self.search_jsonlogic(MARKED_QUERY))
+        return marked
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         raise NeedsObsidian("Dataview DQL search", _NOT_ASKED)

@@ -21,6 +21,7 @@ from vaultgate.obsidian.client import Note, ObsidianClient, ServerStatus
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.protection import Marks
 
 _T = TypeVar("_T")
 
@@ -88,6 +89,9 @@ class RoutedBackend:
 
     async def list_tags(self) -> list[dict[str, Any]]:
         return await self.folder.list_tags()
+
+    async def marked_notes(self) -> dict[str, Marks]:
+        return await self.folder.marked_notes()
 
     async def write_note(self, path: str | None, content: str) -> None:
         if path is None:

@@ -51,7 +51,7 @@ from vaultgate.errors import (
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.answers import parse_as, parse_model
 from vaultgate.obsidian.encoding import require_whole_characters, utf8
-from vaultgate.obsidian.features import FeatureSet, Version
+from vaultgate.obsidian.features import FeatureSet, Version, quadratic_search
 from vaultgate.obsidian.models import (
     JSON_OBJECT,
     NOTE_JSON,
@@ -73,6 +73,7 @@ from vaultgate.paths import (
     normalize_directory,
     validate_vault_path,
 )
+from vaultgate.protection import MARKED_QUERY, PROTECTION_TAGS, Marks, marked_from_rows
 
 log = logging.getLogger("vaultgate.obsidian")
 
@@ -377,6 +378,27 @@ class ObsidianClient:
         """A JsonLogic query evaluated against every note's JSON: ``[{filename, result}]``."""
         return await self._structured_search(json.dumps(query), JSONLOGIC_TYPE)
 
+    async def marked_notes(self) -> dict[str, Marks]:
+        """The notes carrying a protection tag: one JsonLogic search over every note.
+
+        On 4.0.0-4.0.2 that search is quadratic in the notes, so a simple search per tag
+        finds the notes whose text names it (a few, as a rule), and each one's note JSON
+        decides: three searches and one read per candidate.
+        """
+        if not quadratic_search((await self.features()).version):
+            return marked_from_rows(await self.search_jsonlogic(MARKED_QUERY))
+        candidates: set[str] = set()
+        for tag in sorted(PROTECTION_TAGS):
+            candidates.update(hit["filename"] for hit in await self.search_simple(tag, 0))
+        rows: list[dict[str, Any]] = []
+        for path in sorted(candidates):
+            try:
+                note = await self.read_note_json(path)
+            except (NotFound, NotANote):
+                continue  # gone since the search
+            rows.append({"filename": path, "result": [note.get("frontmatter"), note.get("tags")]})
+        return marked_from_rows(rows)
+
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         """A Dataview DQL TABLE query (plugin 1.4.0 up to, not including, 4.0.0)."""
         (await self.features()).require(
@@ -556,12 +578,12 @@ class ObsidianClient:
             raise InvalidArgument(f"Unknown period {period!r}; use one of: {', '.join(PERIODS)}.")
         features = await self.features()
         features.require("periodic_notes", action=action)
+        subject = periodic_subject(period, date)
         if date is None:
-            url, subject = f"/periodic/{period}/", f"the {period} note"
+            url = f"/periodic/{period}/"
         else:
             features.require("periodic_dated", action=f"{action} for a given date")
             url = f"/periodic/{period}/{date.year}/{date.month}/{date.day}/"
-            subject = f"the {period} note for {date.isoformat()}"
         return url, Call(subject, "", _periodic_failure(period, subject))
 
     # --- templates (the MCP Tools companion plugin) ---------------------------------------
@@ -674,6 +696,33 @@ def delete_call(call: Call) -> Call:
 
 def move_call(call: Call, destination: str) -> Call:
     return replace(call, special=_destination_exists(destination))
+
+
+def active_not_found() -> NotFound:
+    """What reading the open note answers when no note is open."""
+    return NotFound(ACTIVE_FILE, _NO_ACTIVE_FILE)
+
+
+def periodic_subject(period: str, date: datetime.date | None) -> str:
+    """How a periodic note is named in messages: its path is Obsidian's to know."""
+    if date is None:
+        return f"the {period} note"
+    return f"the {period} note for {date.isoformat()}"
+
+
+def periodic_not_found(period: str, subject: str) -> NotFound:
+    """What reading a periodic note that does not exist yet answers."""
+    create = calls.call("append_to_periodic_note", period=period, content=calls.Raw("<text>"))
+    return NotFound(subject, f"It has not been created yet; {create} creates it.")
+
+
+def template_not_found(name: str) -> NotFound:
+    """What running a template that does not exist answers."""
+    return NotFound(
+        name,
+        "Give the template's vault path, e.g. 'Templates/Meeting.md'; "
+        f"{calls.call('list_vault_files', directory='Templates')} finds it.",
+    )
 
 
 def folder_not_found(directory: str) -> NotFound:
@@ -829,10 +878,7 @@ def _periodic_failure(
             if code == 40460:
                 return NotFound(f"the {period} period", f"Use one of: {', '.join(PERIODS)}.")
             if code == 40461:
-                create = calls.call(
-                    "append_to_periodic_note", period=period, content=calls.Raw("<text>")
-                )
-                return NotFound(subject, f"It has not been created yet; {create} creates it.")
+                return periodic_not_found(period, subject)
             return FeatureUnavailable(
                 "periodic_notes",
                 "This Local REST API has no /periodic/ route; read or write the periodic note "
@@ -862,11 +908,7 @@ def _template_failure(name: str) -> Callable[[httpx.Response], ObsidianError | N
         if status == 404:
             if not from_companion:
                 return FeatureUnavailable("templates", _TEMPLATES_MISSING)
-            return NotFound(
-                name,
-                "Give the template's vault path, e.g. 'Templates/Meeting.md'; "
-                f"{calls.call('list_vault_files', directory='Templates')} finds it.",
-            )
+            return template_not_found(name)
         if status == 400:
             return ObsidianAPIError(
                 400,

@@ -106,6 +106,16 @@ FEATURES: tuple[Feature, ...] = (
     ),
 )
 
+# Versions whose JsonLogic search scans every note's links for each note it describes: a
+# search over N notes costs N^2 link checks there (150 s on 20,000 notes).
+QUADRATIC_SEARCH = (Version(4, 0, 0), Version(4, 0, 3))
+
+
+def quadratic_search(version: Version) -> bool:
+    low, high = QUADRATIC_SEARCH
+    return low <= version < high
+
+
 FEATURES_BY_NAME = {feature.name: feature for feature in FEATURES}
 
 

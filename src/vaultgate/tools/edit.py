@@ -151,18 +151,19 @@ async def bulk_delete_files(
 ) -> Blocks:
     """Delete the files matching a glob, in two steps: first dryRun=true (the default) lists
     them, paged (continue with offset=nextOffset); then the same arguments with dryRun=false
-    delete up to limit of them. Only files a dry run listed are ever deleted."""
+    delete up to limit of them. Only files a dry run listed are ever deleted; notes tagged
+    mcp-protected or mcp-readonly never are ("kept" names them)."""
     state = app_state(ctx)
     selection = Selection(pattern, directory, exclude)
     if not confirmAll:
         await state.bulk.refuse_whole_vault(selection, await state.bulk.matches(selection))
     if dryRun:
-        page = await state.bulk.dry_run(selection, limit=limit, offset=offset)
+        page, kept = await state.bulk.dry_run(selection, limit=limit, offset=offset)
         note = (
             f"Nothing was deleted. To delete these {len(page.items)} files, call again with "
             "the same arguments and dryRun=false."
         )
-        return json_blocks(page.envelope("files", note=note))
+        return json_blocks(page.envelope("files", note=note, kept=kept.as_json()))
 
     async def progress(done: int, total: int, message: str) -> None:
         await ctx.report_progress(done, total, message)

@@ -7,6 +7,12 @@ The run stops at the first connection or authentication failure and says exactly
 was not deleted. A connection can drop after Obsidian deleted the file but before it answered,
 so the file it stopped at is looked up again: gone (deleted), still there (failed), or, when
 Obsidian cannot be asked, unknown.
+
+Notes tagged ``mcp-protected`` or ``mcp-readonly`` are never deleted: they are left out of the
+matches a dry run pages (and a real run recomputes), and both answers say how many were kept
+and name the first of them. Each real delete still reads the note's current tags first (the
+guard), so a note tagged since the dry run is kept too, and named. Notes tagged ``mcp-hidden``
+are not listed at all, so no bulk delete ever sees them.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from vaultgate.errors import (
     ObsidianTimeout,
     ObsidianTLSError,
     ObsidianUnreachable,
+    ProtectedNote,
     VaultgateError,
 )
 from vaultgate.paging import Page, page_items
@@ -31,6 +38,8 @@ from vaultgate.vault.listing import VaultLister, compile_glob
 
 DRY_RUN_MEMORY_SECONDS = 600.0
 REAL_RUN_LIMIT = 200
+KEPT_NAMED = 20  # a pattern matching hundreds of protected notes names the first ones
+KEPT_REASON = "tagged mcp-protected or mcp-readonly: bulk delete never deletes them"
 _STOPPING_ERRORS = (ObsidianUnreachable, ObsidianTimeout, ObsidianTLSError, AuthenticationFailed)
 
 Progress = Callable[[int, int, str], Awaitable[None]]
@@ -43,6 +52,22 @@ class Selection:
     exclude: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """The matches a protection tag keeps from deletion."""
+
+    paths: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any] | None:
+        if not self.paths:
+            return None
+        return {
+            "count": len(self.paths),
+            "paths": list(self.paths[:KEPT_NAMED]),
+            "reason": KEPT_REASON,
+        }
+
+
 @dataclass(slots=True)
 class RunReport:
     deleted: list[str] = field(default_factory=list)
@@ -50,6 +75,7 @@ class RunReport:
     not_attempted: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
     stopped: str | None = None
 
     def as_json(self, remaining: int) -> dict[str, Any]:
@@ -70,6 +96,8 @@ class RunReport:
                 "paths": self.skipped,
                 "reason": "not listed by a dry run with the same arguments; run dryRun=true first",
             }
+        if (kept := Kept(tuple(self.kept)).as_json()) is not None:
+            body["kept"] = kept
         if self.stopped:
             body["stopped"] = self.stopped
         return body
@@ -103,12 +131,24 @@ class BulkDeleter:
                 "mean to delete them all."
             )
 
-    async def dry_run(self, selection: Selection, *, limit: int, offset: int) -> Page[str]:
+    async def deletable(self, selection: Selection) -> tuple[list[str], Kept]:
+        """The matches that may be deleted, and those a protection tag keeps."""
         matched = await self.matches(selection)
+        marked = await self._client.marked_notes()
+        kept = [path for path in matched if (m := marked.get(path)) is not None and m.kept]
+        if not kept:
+            return matched, Kept()
+        kept_set = set(kept)
+        return [path for path in matched if path not in kept_set], Kept(tuple(kept))
+
+    async def dry_run(
+        self, selection: Selection, *, limit: int, offset: int
+    ) -> tuple[Page[str], Kept]:
+        matched, kept = await self.deletable(selection)
         page = page_items(matched, limit=limit, offset=offset)
         shown = self._shown.get(selection) or set()
         self._shown.put(selection, shown | set(page.items))
-        return page
+        return page, kept
 
     async def run(
         self,
@@ -120,10 +160,10 @@ class BulkDeleter:
     ) -> tuple[RunReport, int]:
         """Delete this page of matches; return the report and how many matches remain."""
         self._lister.invalidate()  # decide on the vault as it is now
-        matched = await self.matches(selection)
+        matched, kept = await self.deletable(selection)
         page = page_items(matched, limit=limit, offset=offset)
         shown = self._shown.get(selection) or set()
-        report = RunReport()
+        report = RunReport(kept=list(kept.paths))
         targets = [p for p in page.items if p in shown]
         report.skipped = [p for p in page.items if p not in shown]
         for index, path in enumerate(targets):
@@ -134,6 +174,9 @@ class BulkDeleter:
                 report.not_attempted = targets[index + 1 :]
                 await self._settle(path, exc, report, shown)
                 break
+            except ProtectedNote:
+                report.kept.append(path)  # tagged since the dry run
+                shown.discard(path)
             except VaultgateError as exc:
                 report.failed.append({"path": path, "reason": str(exc)})
             else:

@@ -285,6 +285,9 @@ async def _copy_verify_delete(
             f"Moving {source!r} needs Local REST API >= 4.1.0 (MOVE); older versions can only "
             "be worked around for text notes, which vaultgate copies and verifies."
         )
+    # The move as a whole is checked first (the policy, protection tags, the destination),
+    # so that no copy is left behind by a move that may not happen.
+    await client.move_note(source, destination, overwrite=overwrite, dry_run=True)
     original = (await client.read_note(source)).content
     if not overwrite and await client.note_size(destination) is not None:
         raise DestinationExists(destination)

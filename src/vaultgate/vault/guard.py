@@ -14,14 +14,33 @@ Three rules close the holes that a plain check-then-send leaves:
   before anything is sent; without a trailing slash the plugin would trash the whole folder.
 - **A denied folder looks missing.** Listing a denied folder answers exactly what listing a
   missing one does, so denied names cannot be probed.
+
+Protection tags (``vaultgate.protection``) are applied here too, for every backend:
+
+- **Hidden notes look missing.** A read whose answer carries the note's text or frontmatter
+  (markdown, note JSON, the open note, a periodic note) is checked on that answer, at no
+  extra request; a hidden note answers what a missing one does. Listings, search hits, tag
+  counts, link lists and a move's link report leave hidden notes out, using the set of marked
+  notes: one JsonLogic search (``Backend.marked_notes``), kept ``MARKS_TTL_SECONDS`` and
+  forgotten after every write made through this client. A document map carries no
+  frontmatter values, so it is checked against that set.
+- **Writes are checked against the note's current tags.** Each write to a note first reads
+  it (one GET, which also tells a folder from a note, as the parent's listing did before),
+  then applies the rules of ``protection.check_write``. The tags may change between that read
+  and the write; that window is one round trip. A write to the open note reads it anyway (to
+  resolve its path), so its tags cost nothing more.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from typing import Any
 
+import anyio
+
 from vaultgate.backend import Backend, BackendReport, LinkUpdates
+from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AccessDenied,
     InvalidArgument,
@@ -31,24 +50,51 @@ from vaultgate.errors import (
     ReadOnlyMode,
 )
 from vaultgate.markdown import DocumentMap
-from vaultgate.obsidian.client import Note, ServerStatus, folder_not_found
+from vaultgate.obsidian.client import (
+    Note,
+    ServerStatus,
+    active_not_found,
+    folder_not_found,
+    note_call,
+    patch_call,
+    periodic_not_found,
+    periodic_subject,
+    template_not_found,
+)
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
 from vaultgate.paths import normalize_directory, validate_vault_path
+from vaultgate.protection import (
+    HIDDEN,
+    Marks,
+    WriteKind,
+    check_write,
+    is_note,
+    marks_in_text,
+    marks_of,
+)
+from vaultgate.vault.listing import LISTING_TTL_SECONDS
 from vaultgate.vault.policy import AccessPolicy
 
 ACTIVE_NOTE = "the note open in Obsidian"
 HIDDEN_NOTES = "({} notes outside what you may reach)"
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
+MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
 
 
 class GuardedClient:
-    """Any backend (``vaultgate.backend``) with the access policy applied to every call."""
+    """Any backend (``vaultgate.backend``) with the access policy and the protection tags
+    applied to every call."""
 
-    def __init__(self, inner: Backend, policy: AccessPolicy) -> None:
+    def __init__(
+        self, inner: Backend, policy: AccessPolicy, *, marks_ttl: float = MARKS_TTL_SECONDS
+    ) -> None:
         self._inner = inner
         self.policy = policy
+        self._marks: TTLCache[None, dict[str, Marks]] = TTLCache(marks_ttl, 1)
+        self._marks_lock = anyio.Lock()
+        self._writes = 0  # writes begun: marks searched while one ran are not kept
 
     # --- what needs no check ----------------------------------------------------------------
 
@@ -67,14 +113,41 @@ class GuardedClient:
     async def plugin_status(self) -> ServerStatus:
         return await self._inner.plugin_status()
 
-    async def list_tags(self) -> list[dict[str, Any]]:
-        return await self._inner.list_tags()
-
     async def list_commands(self) -> list[dict[str, Any]]:
         return await self._inner.list_commands()
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+    # --- protection tags --------------------------------------------------------------------
+
+    async def marked_notes(self) -> dict[str, Marks]:
+        """The reachable notes carrying a protection tag, from one search kept a while."""
+        marked = self._marks.get(None)
+        if marked is None:
+            async with self._marks_lock:
+                marked = self._marks.get(None)
+                if marked is None:
+                    writes = self._writes
+                    marked = await self._inner.marked_notes()
+                    if writes == self._writes:
+                        self._marks.put(None, marked)
+        return {path: marks for path, marks in marked.items() if self.policy.allows(path)}
+
+    def forget_marks(self) -> None:
+        """Search for marked notes again on next use: after a write (a search that ran
+        meanwhile may have seen the vault before it, so it is not kept either)."""
+        self._writes += 1
+        self._marks.clear()
+
+    async def _hidden(self, paths: Iterable[str]) -> set[str]:
+        """Which of ``paths`` are hidden notes; asks for the marked notes only if a note is
+        among them."""
+        notes = [path for path in paths if is_note(path)]
+        if not notes:
+            return set()
+        marked = await self.marked_notes()
+        return {path for path in notes if (m := marked.get(path)) is not None and m.hidden}
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -83,7 +156,7 @@ class GuardedClient:
         if not self.policy.allows_folder(folder):
             raise folder_not_found(directory)
         entries = await self._inner.list_directory(folder)
-        return [
+        entries = [
             entry
             for entry in entries
             if (
@@ -92,6 +165,8 @@ class GuardedClient:
                 else self.policy.allows(folder + entry)
             )
         ]
+        hidden = await self._hidden(folder + entry for entry in entries)
+        return [entry for entry in entries if folder + entry not in hidden]
 
     async def list_files_below(self, directory: str) -> list[str] | None:
         folder = normalize_directory(directory)
@@ -100,15 +175,22 @@ class GuardedClient:
         files = await self._inner.list_files_below(folder)
         if files is None:
             return None
-        return [path for path in files if self.policy.allows(path)]
+        files = [path for path in files if self.policy.allows(path)]
+        hidden = await self._hidden(files)
+        return [path for path in files if path not in hidden]
 
     async def read_note(self, path: str | None) -> Note:
         if path is None:
             note = await self._inner.read_note(None)
             self._check_resolved(note.path, ACTIVE_NOTE, "read")
+            if HIDDEN in marks_in_text(note.path or ".md", note.content):
+                raise active_not_found()
             return note
         self.policy.check_read(path)
-        return await self._inner.read_note(path)
+        note = await self._inner.read_note(path)
+        if HIDDEN in marks_in_text(path, note.content):
+            raise _missing(path)
+        return note
 
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
         if path is not None:
@@ -116,35 +198,85 @@ class GuardedClient:
         note = await self._inner.read_note_json(path)
         if path is None:
             self._check_resolved(str(note.get("path", "")), ACTIVE_NOTE, "read")
+        if HIDDEN in marks_of(note.get("frontmatter")):
+            raise active_not_found() if path is None else _missing(path)
+        linked = [
+            link
+            for key in _LINK_LISTS
+            if isinstance(links := note.get(key), list)
+            for link in links
+            if isinstance(link, str)
+        ]
+        hidden = await self._hidden(linked)
         for key in _LINK_LISTS:
             if isinstance(links := note.get(key), list):
-                note[key] = [p for p in links if not isinstance(p, str) or self.policy.allows(p)]
+                note[key] = [
+                    p
+                    for p in links
+                    if not isinstance(p, str) or (self.policy.allows(p) and p not in hidden)
+                ]
         return note
 
     async def read_document_map(self, path: str | None) -> DocumentMap:
         if path is None:
-            path = await self._active_path("read")
-        self.policy.check_read(path)
+            note = await self._inner.read_note(None)
+            path = self._check_resolved(note.path, ACTIVE_NOTE, "read")
+            if HIDDEN in marks_in_text(path or ".md", note.content):
+                raise active_not_found()
+            self.policy.check_read(path)
+        else:
+            self.policy.check_read(path)
+            if is_note(path) and await self._map_hidden(path):
+                raise _missing(path)
         return await self._inner.read_document_map(path)
+
+    async def _map_hidden(self, path: str) -> bool:
+        """Is the note whose map is asked hidden? A map has no frontmatter values to check:
+        the marked notes decide while they are kept (by the case-folded path, as a
+        case-insensitive disk may serve another case of it); else the note's own text does,
+        one GET instead of a search over the vault (a patch reads a map after a write)."""
+        marked = self._marks.get(None)
+        if marked is None:
+            try:
+                note = await self._inner.read_note(path)
+            except NotFound:
+                return False  # the map read says it is missing, in its own words
+            return HIDDEN in marks_in_text(path, note.content)
+        folded = path.casefold()
+        return any(
+            p.casefold() == folded and m.hidden and self.policy.allows(p) for p, m in marked.items()
+        )
 
     async def note_size(self, path: str) -> int | None:
         self.policy.check_read(path)
-        return await self._inner.note_size(path)
+        if not is_note(path):
+            return await self._inner.note_size(path)
+        try:  # what the plugin's size costs anyway: the note's text, which shows its tags
+            note = await self._inner.read_note(path)
+        except NotFound:
+            return None
+        return None if HIDDEN in marks_in_text(path, note.content) else len(note.content)
 
     async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
         note = await self._inner.read_periodic(period, date)
-        self._check_resolved(note.path, f"the {period} note", "read")
+        subject = f"the {period} note"
+        self._check_resolved(note.path, subject, "read")
+        if HIDDEN in marks_in_text(note.path or ".md", note.content):
+            period = period.strip().lower()
+            raise periodic_not_found(period, periodic_subject(period, date))
         return note
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         hits = await self._inner.search_simple(query, context_length)
-        return [hit for hit in hits if self.policy.allows(hit["filename"])]
+        hits = [hit for hit in hits if self.policy.allows(hit["filename"])]
+        hidden = await self._hidden(hit["filename"] for hit in hits)
+        return [hit for hit in hits if hit["filename"] not in hidden]
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
-        return self._visible(await self._inner.search_jsonlogic(query), "filename")
+        return await self._visible(await self._inner.search_jsonlogic(query), "filename")
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
-        return self._visible(await self._inner.search_dql(query), "filename")
+        return await self._visible(await self._inner.search_dql(query), "filename")
 
     async def search_smart(
         self,
@@ -157,27 +289,75 @@ class GuardedClient:
         results = await self._inner.search_smart(
             query, folders=folders, exclude_folders=exclude_folders, limit=limit
         )
-        return self._visible(results, "path")
+        return await self._visible(results, "path")
+
+    async def list_tags(self) -> list[dict[str, Any]]:
+        """The vault's tag counts, less what hidden notes add to them (the plugin counts each
+        tag once per note, and once more for each of its parent tags)."""
+        tags = await self._inner.list_tags()
+        hidden = [marks for marks in (await self.marked_notes()).values() if marks.hidden]
+        if not hidden:
+            return tags
+        less: dict[str, int] = {}
+        for marks in hidden:
+            for tag in marks.note_tags:
+                parts = tag.split("/")
+                for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
+                    if name:
+                        less[name] = less.get(name, 0) + 1
+        counted = []
+        for row in tags:
+            count = row.get("count")
+            name = str(row.get("name", ""))
+            if isinstance(count, int) and name in less:
+                count -= less[name]
+                if count <= 0:
+                    continue
+                row = {**row, "count": count}
+            counted.append(row)
+        return counted
 
     # --- writes -----------------------------------------------------------------------------
 
     async def write_note(self, path: str | None, content: str) -> None:
-        await self._inner.write_note(await self._writable_note(path), content)
+        target = await self._writable_note(path, "create", content=content)
+        try:
+            await self._inner.write_note(target, content)
+        finally:
+            self.forget_marks()
 
     async def append_note(self, path: str | None, content: str) -> None:
-        await self._inner.append_note(await self._writable_note(path), content)
+        target = await self._writable_note(path, "append")
+        try:
+            await self._inner.append_note(target, content)
+        finally:
+            self.forget_marks()
 
     async def patch_note(self, path: str | None, request: PatchRequest) -> str:
-        return await self._inner.patch_note(await self._writable_note(path), request)
+        target = await self._writable_note(path, "patch", request=request)
+        try:
+            return await self._inner.patch_note(target, request)
+        finally:
+            self.forget_marks()
 
     async def delete_note(self, path: str | None, *, permanent: bool) -> None:
-        await self._inner.delete_note(await self._writable_note(path), permanent=permanent)
+        target = await self._writable_note(path, "delete")
+        try:
+            await self._inner.delete_note(target, permanent=permanent)
+        finally:
+            self.forget_marks()
 
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
-        """Delete a file a listing just showed as a file (bulk delete): no folder check."""
+        """Delete a file a listing just showed as a file (bulk delete): no folder check, but
+        its current tags are read, as for any write."""
         validate_vault_path(path)
         self.policy.check_write(path)
-        await self._inner.delete_note(path, permanent=permanent)
+        if is_note(path):
+            await self._check_current(path, "delete")
+        try:
+            await self._inner.delete_note(path, permanent=permanent)
+        finally:
+            self.forget_marks()
 
     async def move_note(
         self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
@@ -186,26 +366,43 @@ class GuardedClient:
         validate_vault_path(destination)
         self.policy.check_write(source)
         self.policy.check_write(destination)
-        await self._refuse_folder(source)
+        if is_note(source) and not source.endswith("/"):
+            await self._check_current(source, "move")
+        else:
+            await self._refuse_folder(source)
         if await self._is_folder(destination):
             raise InvalidArgument(
                 f"{destination!r} is a folder. To move the note into it, end the destination "
                 f"with '/': {destination.removesuffix('/') + '/'!r}."
             )
-        updates = await self._inner.move_note(
-            source, destination, overwrite=overwrite, dry_run=dry_run
-        )
-        return None if updates is None else self._visible_updates(updates)
+        if is_note(destination):
+            await self._check_current(destination, "onto", overwrite=overwrite)
+        try:
+            updates = await self._inner.move_note(
+                source, destination, overwrite=overwrite, dry_run=dry_run
+            )
+        finally:
+            if not dry_run:
+                self.forget_marks()
+        return None if updates is None else await self._visible_updates(updates)
 
     async def open_note(self, path: str, *, new_leaf: bool) -> None:
+        # Opening shows the note to the user, not to the model, and writes an existing note
+        # no more than reading it: no tag forbids it (a missing note is created, as before).
         validate_vault_path(path)
         self.policy.check_write(path)  # opening a missing note creates it
-        await self._inner.open_note(path, new_leaf=new_leaf)
+        try:
+            await self._inner.open_note(path, new_leaf=new_leaf)
+        finally:
+            self.forget_marks()
 
     async def execute_command(self, command_id: str) -> None:
         if self.policy.read_only:
             raise ReadOnlyMode(f"command {command_id}")
-        await self._inner.execute_command(command_id)
+        try:
+            await self._inner.execute_command(command_id)
+        finally:
+            self.forget_marks()
 
     async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
         subject = f"the {period} note"
@@ -218,10 +415,17 @@ class GuardedClient:
                 # A note that does not exist yet has no path we could check.
                 raise AccessDenied(subject, "create", shown=subject) from None
             # Let the plugin create it: it applies the user's periodic-note template.
-            await self._inner.append_periodic(period, content, date)
+            try:
+                await self._inner.append_periodic(period, content, date)
+            finally:
+                self.forget_marks()
             return
         path = self._check_resolved(note.path, subject, "write")
-        await self._inner.append_note(path, content)
+        check_write("append", path, marks_in_text(path or ".md", note.content), shown=subject)
+        try:
+            await self._inner.append_note(path, content)
+        finally:
+            self.forget_marks()
 
     async def execute_template(
         self,
@@ -233,30 +437,92 @@ class GuardedClient:
     ) -> dict[str, Any]:
         validate_vault_path(name)
         self.policy.check_read(name)
+        if is_note(name):  # the companion reads the template itself: look at its tags first
+            try:
+                template = await self._inner.read_note(name)
+            except NotFound:
+                pass  # the companion says it is missing, in its own words
+            else:
+                if HIDDEN in marks_in_text(name, template.content):
+                    raise template_not_found(name)
         if create_file and target_path is not None:
             validate_vault_path(target_path)
             self.policy.check_write(target_path)
-        return await self._inner.execute_template(
-            name, arguments, create_file=create_file, target_path=target_path
-        )
+            if is_note(target_path):
+                await self._check_current(target_path, "create")
+        try:
+            return await self._inner.execute_template(
+                name, arguments, create_file=create_file, target_path=target_path
+            )
+        finally:
+            if create_file:
+                self.forget_marks()
 
     # --- helpers ----------------------------------------------------------------------------
 
-    async def _writable_note(self, path: str | None) -> str:
+    async def _writable_note(
+        self,
+        path: str | None,
+        kind: WriteKind,
+        *,
+        content: str | None = None,
+        request: PatchRequest | None = None,
+    ) -> str:
         """The vault path a single-note write goes to, checked: read-only, hidden, policy,
-        and not a folder. None (the active note) is resolved to its path first."""
+        not a folder, and the note's current protection tags. None (the active note) is
+        resolved to its path first, from a read that shows its tags too."""
         if self.policy.read_only:
             raise ReadOnlyMode(path if path is not None else ACTIVE_NOTE)
         if path is None:
-            return await self._active_path("write")
+            note = await self._inner.read_note(None)
+            resolved = self._check_resolved(note.path, ACTIVE_NOTE, "write")
+            marks = marks_in_text(resolved or ".md", note.content)
+            if HIDDEN in marks:
+                raise active_not_found()
+            patch = (request, note.content) if request is not None else None
+            check_write(kind, resolved, marks, shown=ACTIVE_NOTE, content=content, patch=patch)
+            return resolved
         validate_vault_path(path)
         self.policy.check_write(path)
-        await self._refuse_folder(path)
+        if is_note(path) and not path.endswith("/"):
+            await self._check_current(path, kind, content=content, request=request)
+        else:
+            await self._refuse_folder(path)
         return path
 
-    async def _active_path(self, action: str) -> str:
-        note = await self._inner.read_note(None)
-        return self._check_resolved(note.path, ACTIVE_NOTE, action)
+    async def _check_current(
+        self,
+        path: str,
+        kind: WriteKind,
+        *,
+        content: str | None = None,
+        request: PatchRequest | None = None,
+        overwrite: bool = True,
+    ) -> None:
+        """Read the note as it is now and apply its tags to this write (NotANote for a
+        folder, as the plugin answers a folder's path with its listing). A hidden note
+        answers, where the write needs the note to exist, what a missing note answers."""
+        try:
+            note = await self._inner.read_note(path)
+        except NotFound:
+            return  # nothing there to protect: the write creates it, or the backend says so
+        marks = marks_in_text(path, note.content)
+        if HIDDEN in marks and kind in ("patch", "delete", "move"):
+            raise await self._missing_for(path, kind, request)
+        if kind == "onto" and not overwrite and HIDDEN not in marks:
+            return  # the backend refuses to move onto an existing note without overwrite
+        patch = (request, note.content) if request is not None else None
+        check_write(kind, path, marks, content=content, patch=patch)
+
+    async def _missing_for(
+        self, path: str, kind: WriteKind, request: PatchRequest | None
+    ) -> NotFound:
+        """What the backend answers for this write to a missing note (a patch's 404 on 5.x
+        may also mean a missing target, and says so)."""
+        call = note_call(path)
+        if kind == "patch" and request is not None:
+            call = patch_call(call, request, (await self._inner.features()).version)
+        return NotFound(call.subject, str(call.not_found))
 
     def _check_resolved(self, path: str, subject: str, action: str) -> str:
         """Check a path the plugin reported (the model never gave it, so it is never named)."""
@@ -286,19 +552,58 @@ class GuardedClient:
             return False  # no parent folder, so no folder of that name either
         return f"{name}/" in entries
 
-    def _visible_updates(self, updates: LinkUpdates) -> LinkUpdates:
-        """Notes the policy hides are counted, never named: their links follow the move too
-        (as in Obsidian), under the one name ``HIDDEN_NOTES``."""
-        hidden = [(path, n) for path, n in updates.notes if not self.policy.allows(path)]
-        if not hidden:
+    async def _visible_updates(self, updates: LinkUpdates) -> LinkUpdates:
+        """Notes the policy or their tags hide are counted, never named: their links follow
+        the move too (as in Obsidian), under the one name ``HIDDEN_NOTES``."""
+        named = [path for path, _ in updates.notes] + [*updates.stranded, *updates.failed]
+        tagged = await self._hidden(named)
+
+        def shown(path: str) -> bool:
+            return self.policy.allows(path) and path not in tagged
+
+        hidden = [(path, n) for path, n in updates.notes if not shown(path)]
+        if not hidden and not tagged:
             return updates
-        shown = [(path, n) for path, n in updates.notes if self.policy.allows(path)]
-        shown.append((HIDDEN_NOTES.format(len(hidden)), sum(n for _, n in hidden)))
+        notes = [(path, n) for path, n in updates.notes if shown(path)]
+        if hidden:
+            notes.append((HIDDEN_NOTES.format(len(hidden)), sum(n for _, n in hidden)))
         return LinkUpdates(
-            notes=tuple(shown),
-            stranded=tuple(p for p in updates.stranded if self.policy.allows(p)),
-            failed=tuple(p for p in updates.failed if self.policy.allows(p)),
+            notes=tuple(notes),
+            stranded=tuple(p for p in updates.stranded if shown(p)),
+            failed=tuple(p for p in updates.failed if shown(p)),
         )
 
-    def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
-        return [row for row in rows if self.policy.allows(str(row.get(key, "")))]
+    async def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+        """Rows about reachable notes; paths of hidden notes are also taken out of the lists
+        in each row's result (a query for links or backlinks returns paths)."""
+        rows = [row for row in rows if self.policy.allows(str(row.get(key, "")))]
+        if not rows:
+            return rows
+        marked = await self.marked_notes()
+        hidden = {path for path, marks in marked.items() if marks.hidden}
+        if not hidden:
+            return rows
+        return [
+            {**row, "result": _without(row["result"], hidden)} if "result" in row else row
+            for row in rows
+            if str(row.get(key, "")) not in hidden
+        ]
+
+
+def _missing(path: str) -> NotFound:
+    """What reading a missing note answers (a hidden note answers the same)."""
+    call = note_call(path)
+    return NotFound(call.subject, str(call.not_found))
+
+
+def _without(value: Any, hidden: set[str]) -> Any:
+    """``value`` with the hidden paths taken out of every list in it."""
+    if isinstance(value, list):
+        return [
+            _without(item, hidden)
+            for item in value
+            if not (isinstance(item, str) and item in hidden)
+        ]
+    if isinstance(value, dict):
+        return {key: _without(item, hidden) for key, item in value.items()}
+    return value

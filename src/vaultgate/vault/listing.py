@@ -31,7 +31,7 @@ from wcmatch import glob
 from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
 from vaultgate.errors import InvalidArgument, VaultgateError
-from vaultgate.obsidian.features import Version
+from vaultgate.obsidian.features import quadratic_search
 from vaultgate.paging import compact_json
 from vaultgate.paths import normalize_directory
 
@@ -39,9 +39,6 @@ LISTING_TTL_SECONDS = 30.0
 WALK_CONCURRENCY = 8
 GLOB_FLAGS = glob.GLOBSTAR | glob.BRACE | glob.DOTGLOB
 EVERY_NOTE: bool = True  # a JsonLogic query true for every note (the plugin parses non-strict JSON)
-# Versions whose JsonLogic search scans every note's links for each note it describes: a
-# search over N notes costs N^2 link checks there, more than a walk's folders x files.
-QUADRATIC_SEARCH = (Version(4, 0, 0), Version(4, 0, 3))
 NOTE_SUFFIX = ".md"  # Obsidian's markdown files, the only files a search sees
 
 ProgressCallback = Callable[[int, int | None, str], Awaitable[None]]
@@ -162,8 +159,8 @@ class VaultLister:
         return files
 
     async def _search_is_linear(self) -> bool:
-        low, high = QUADRATIC_SEARCH
-        return not low <= (await self._client.features()).version < high
+        # on 4.0.0-4.0.2 a search over N notes costs more than a walk's folders x files
+        return not quadratic_search((await self._client.features()).version)
 
     async def _notes(self, folder: str, progress: ProgressCallback | None) -> list[str]:
         """Every note below ``folder`` from one search; a folder without notes is listed, so

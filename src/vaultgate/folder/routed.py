@@ -13,7 +13,7 @@ import datetime
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from vaultgate.backend import BackendReport, LinkUpdates
+from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks
 from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
 from vaultgate.markdown import DocumentMap
@@ -88,6 +88,9 @@ class RoutedBackend:
 
     async def list_tags(self) -> list[dict[str, Any]]:
         return await self.folder.list_tags()
+
+    async def note_links(self) -> list[NoteLinks]:
+        return await self.folder.note_links()
 
     async def write_note(self, path: str | None, content: str) -> None:
         if path is None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from vaultgate.backend import Backend, BackendReport, LinkUpdates
+from vaultgate.backend import Backend, BackendReport, LinkUpdates, NoteLinks
 from vaultgate.errors import (
     AccessDenied,
     InvalidArgument,
@@ -302,3 +302,16 @@ class GuardedClient:
 
     def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
         return [row for row in rows if self.policy.allows(str(row.get(key, "")))]
+
+    # --- every note's links (issue 13) ------------------------------------------------------
+
+    async def note_links(self) -> list[NoteLinks]:
+        """Only notes the policy allows, and only the targets it allows: a note linked from
+        hidden or denied notes alone counts as linked from nowhere the model can reach.
+        Unresolved link texts name no file, so they are kept as written."""
+        allows = self.policy.allows
+        return [
+            NoteLinks(note.path, tuple(p for p in note.links if allows(p)), note.unresolved)
+            for note in await self._inner.note_links()
+            if allows(note.path)
+        ]

@@ -1,0 +1,108 @@
+"""Link tools: broken links, orphans, and the backlinks of a note, each one page at a time."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from vaultgate.paging import Page, compact_json, fit_count, page_items, page_within_budget
+from vaultgate.paths import validate_vault_path
+from vaultgate.progress import reporting
+from vaultgate.tools.base import (
+    READ_ONLY,
+    Blocks,
+    ToolContext,
+    ToolSpec,
+    app_state,
+    items_budget,
+    json_blocks,
+    model_facing_errors,
+    titled,
+)
+from vaultgate.vault import links
+
+Folder = Annotated[str | None, Field(description="Only notes below this folder.")]
+Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset.")]
+
+
+@model_facing_errors
+async def find_broken_links(
+    ctx: ToolContext,
+    folder: Folder = None,
+    limit: Annotated[int, Field(ge=1, le=500, description="Notes per page (1-500).")] = 50,
+    offset: Offset = 0,
+) -> Blocks:
+    """Links and embeds whose target does not exist, grouped by note (plugin 5.0+, or a
+    vault folder). Each note lists its broken link texts (count: how many, when more than 20).
+    When pagination.hasMore is true, call again with offset=nextOffset."""
+    await ctx.report_progress(0, 1, "reading every note's links")
+    with reporting(ctx.report_progress):
+        found = await links.broken_links(app_state(ctx).client, folder)
+    await ctx.report_progress(1, 1, f"{len(found)} notes have broken links")
+    page = page_within_budget(
+        found,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(),
+        render=lambda item: compact_json(item.render()),
+    )
+    return json_blocks(page.envelope("notes", [item.render() for item in page.items]))
+
+
+@model_facing_errors
+async def find_orphans(
+    ctx: ToolContext,
+    folder: Annotated[str | None, Field(description="Only files below this folder.")] = None,
+    limit: Annotated[int, Field(ge=1, le=1000, description="Files per page (1-1000).")] = 100,
+    offset: Offset = 0,
+) -> Blocks:
+    """Notes no other note links to, then attachments no note links to or embeds
+    ({path, kind}; plugin 4.0+, or a vault folder). Lists every file, which takes a while on
+    a large vault through the plugin; later pages are cached. When pagination.hasMore is
+    true, call again with offset=nextOffset."""
+    state = app_state(ctx)
+
+    async def progress(done: int, total: int | None, message: str) -> None:
+        await ctx.report_progress(done, total, message)
+
+    await ctx.report_progress(0, None, "reading every note's links")
+    with reporting(ctx.report_progress):
+        found = await links.orphans(state.client, state.lister, folder, progress)
+    page = page_within_budget(
+        found,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(),
+        render=lambda item: compact_json(item.render()),
+    )
+    return json_blocks(page.envelope("orphans", [item.render() for item in page.items]))
+
+
+@model_facing_errors
+async def get_backlinks(
+    ctx: ToolContext,
+    filename: Annotated[str, Field(description="Vault path of the note, e.g. 'People/Ann.md'.")],
+    limit: Annotated[int, Field(ge=1, le=50, description="Linking notes per page (1-50).")] = 20,
+    offset: Offset = 0,
+) -> Blocks:
+    """The notes that link to a note (plugin 4.0+, or a vault folder), each with up to 3 of
+    its lines holding the link (count: how many, when more). When pagination.hasMore is true,
+    call again with offset=nextOffset."""
+    validate_vault_path(filename)
+    client = app_state(ctx).client
+    with reporting(ctx.report_progress):
+        sources = await links.backlinking_notes(client, filename)
+        page = page_items(sources, limit=limit, offset=offset)
+        found = await links.with_lines(client, page.items, filename)
+    rendered = [item.render() for item in found]
+    kept = fit_count(map(compact_json, rendered), items_budget())
+    shown = Page(items=found[:kept], total=page.total, offset=offset, limit=limit)
+    return json_blocks(shown.envelope("backlinks", rendered[:kept]))
+
+
+TOOLS: list[ToolSpec] = [
+    (find_broken_links, titled(READ_ONLY, "Find broken links")),
+    (find_orphans, titled(READ_ONLY, "Find orphan notes and attachments")),
+    (get_backlinks, titled(READ_ONLY, "List backlinks of a note")),
+]

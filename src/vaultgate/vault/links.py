@@ -80,8 +80,8 @@ async def broken_links(client: Backend, folder: str | None = None) -> list[Broke
     Needs ``unresolvedLinks`` (plugin 5.0.0, or the folder backend): with ``links`` alone a
     link that resolves nowhere cannot be told apart from one that is not there.
     """
-    (await client.features()).require("unresolved_links", action="Finding broken links")
     prefix = _below(folder)
+    (await client.features()).require("unresolved_links", action="Finding broken links")
     found = [
         BrokenLinks(note.path, note.unresolved)
         for note in await client.note_links()
@@ -103,12 +103,12 @@ async def orphans(
     search, only in folder listings, so on the plugin this walks every folder. A link from a
     note to itself does not count.
     """
+    prefix = _below(folder)
     notes = await client.note_links()
     if progress is not None:
         await progress(1, None, f"read the links of {len(notes)} notes; listing every file")
     linked = {target for note in notes for target in note.links if target != note.path}
     files = await lister.list_recursive("", progress)
-    prefix = _below(folder)
     unlinked = [path for path in files if path.startswith(prefix) and path not in linked]
     return [Orphan(path, "note") for path in unlinked if path.endswith(NOTE_SUFFIX)] + [
         Orphan(path, "attachment") for path in unlinked if not path.endswith(NOTE_SUFFIX)

@@ -49,9 +49,9 @@ async def recent_changes(
     now: datetime.datetime | None = None,
 ) -> list[Changed]:
     """Notes (below ``folder``) modified in the last ``days`` days, newest first."""
+    prefix = normalize_directory(folder) if folder else ""
     moment = now if now is not None else datetime.datetime.now(datetime.UTC)
     rows = await searcher.structured(since_query(cutoff(moment, days)), "jsonlogic")
-    prefix = normalize_directory(folder) if folder else ""
     changed = [
         Changed(path, int(mtime))
         for row in rows

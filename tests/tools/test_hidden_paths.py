@@ -203,7 +203,8 @@ async def test_a_batch_read_refuses_each_hidden_path_and_reads_the_others(
         assert (
             "Hidden and configuration files are not part of the vault" in by_name[hidden]["error"]
         )
-    assert "do-not-leak" not in str(result) and "zebras" not in str(result)
+    assert "do-not-leak" not in str(result)
+    assert "zebras" not in str(result)
     assert hidden_tree(hidden_vault) == before
 
 
@@ -224,5 +225,6 @@ async def test_link_health_and_recent_changes_never_show_hidden_paths(
         + [note["filename"] for note in broken["notes"]]
         + [note["filename"] for note in linking["backlinks"]]
     )
-    assert orphans["orphans"] and recent["notes"]
+    assert orphans["orphans"]
+    assert recent["notes"]
     assert not [path for path in shown if any(p.startswith(".") for p in path.split("/"))]

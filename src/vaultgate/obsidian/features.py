@@ -82,28 +82,12 @@ FEATURES: tuple[Feature, ...] = (
     ),
     Feature("tags", "GET /tags/", since=_v("3.5.0")),
     Feature("targeted_read", "read a heading/block/frontmatter key by URL", since=_v("3.6.0")),
-    Feature(
-        "links",
-        "links and backlinks in note JSON",
-        since=_v("4.0.0"),
-        instead=(
-            "Or set VAULTGATE_VAULT to the vault folder: vaultgate then reads the links from "
-            "the files, whatever the plugin's version."
-        ),
-    ),
+    Feature("links", "links and backlinks in note JSON", since=_v("4.0.0")),
     Feature("move", "MOVE a file (links updated)", since=_v("4.1.0")),
     Feature("copy", "COPY a file", since=_v("5.0.0")),
     Feature("trash_delete", "DELETE moves to Obsidian's trash unless permanent", since=_v("5.0.0")),
     Feature("patch_v2", "JSON-instruction PATCH is the default", since=_v("5.0.0")),
-    Feature(
-        "unresolved_links",
-        "unresolvedLinks in note JSON",
-        since=_v("5.0.0"),
-        instead=(
-            "Or set VAULTGATE_VAULT to the vault folder: vaultgate then reads the links from "
-            "the files, whatever the plugin's version."
-        ),
-    ),
+    Feature("unresolved_links", "unresolvedLinks in note JSON", since=_v("5.0.0")),
     Feature(
         "periodic_notes",
         "/periodic/ daily, weekly, monthly, quarterly, yearly notes",

@@ -21,6 +21,7 @@ from vaultgate.tools.base import (
     titled,
 )
 from vaultgate.vault import links
+from vaultgate.vault.listing import ProgressCallback
 
 Folder = Annotated[str | None, Field(description="Only notes below this folder.")]
 Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset.")]
@@ -33,13 +34,14 @@ async def find_broken_links(
     limit: Annotated[int, Field(ge=1, le=500, description="Notes per page (1-500).")] = 50,
     offset: Offset = 0,
 ) -> Blocks:
-    """Links and embeds whose target does not exist, grouped by note (plugin 5.0+, or a
-    vault folder). Each note lists its broken link texts (count: how many, when more than 20).
-    When pagination.hasMore is true, call again with offset=nextOffset."""
-    await ctx.report_progress(0, 1, "reading every note's links")
+    """Links and embeds whose target does not exist, grouped by note: each note lists its
+    broken link texts (count: how many, when more than 20). Slow on a large vault before
+    plugin 5.0 (every note is read). When pagination.hasMore is true, call again with
+    offset=nextOffset."""
+    state = app_state(ctx)
+    await ctx.report_progress(0, None, "reading every note's links")
     with reporting(ctx.report_progress):
-        found = await links.broken_links(app_state(ctx).client, folder)
-    await ctx.report_progress(1, 1, f"{len(found)} notes have broken links")
+        found = await links.broken_links(state.client, state.lister, folder, _progress(ctx))
     page = page_within_budget(
         found,
         limit=limit,
@@ -58,17 +60,12 @@ async def find_orphans(
     offset: Offset = 0,
 ) -> Blocks:
     """Notes no other note links to, then attachments no note links to or embeds
-    ({path, kind}; plugin 4.0+, or a vault folder). Lists every file, which takes a while on
-    a large vault through the plugin; later pages are cached. When pagination.hasMore is
-    true, call again with offset=nextOffset."""
+    ({path, kind}). Lists every file, which takes a while on a large vault through the
+    plugin. When pagination.hasMore is true, call again with offset=nextOffset."""
     state = app_state(ctx)
-
-    async def progress(done: int, total: int | None, message: str) -> None:
-        await ctx.report_progress(done, total, message)
-
     await ctx.report_progress(0, None, "reading every note's links")
     with reporting(ctx.report_progress):
-        found = await links.orphans(state.client, state.lister, folder, progress)
+        found = await links.orphans(state.client, state.lister, folder, _progress(ctx))
     page = page_within_budget(
         found,
         limit=limit,
@@ -86,19 +83,27 @@ async def get_backlinks(
     limit: Annotated[int, Field(ge=1, le=50, description="Linking notes per page (1-50).")] = 20,
     offset: Offset = 0,
 ) -> Blocks:
-    """The notes that link to a note (plugin 4.0+, or a vault folder), each with up to 3 of
-    its lines holding the link (count: how many, when more). When pagination.hasMore is true,
-    call again with offset=nextOffset."""
+    """The notes that link to a note, each with up to 3 of its lines holding the link
+    (count: how many, when more). When pagination.hasMore is true, call again with
+    offset=nextOffset."""
     validate_vault_path(filename)
-    client = app_state(ctx).client
+    state = app_state(ctx)
+    client = state.client
     with reporting(ctx.report_progress):
-        sources = await links.backlinking_notes(client, filename)
+        sources = await links.backlinking_notes(client, state.lister, filename, _progress(ctx))
         page = page_items(sources, limit=limit, offset=offset)
         found = await links.with_lines(client, page.items, filename)
     rendered = [item.render() for item in found]
     kept = fit_count(map(compact_json, rendered), items_budget())
     shown = Page(items=found[:kept], total=page.total, offset=offset, limit=limit)
     return json_blocks(shown.envelope("backlinks", rendered[:kept]))
+
+
+def _progress(ctx: ToolContext) -> ProgressCallback:
+    async def progress(done: int, total: int | None, message: str) -> None:
+        await ctx.report_progress(done, total, message)
+
+    return progress
 
 
 TOOLS: list[ToolSpec] = [

@@ -1,10 +1,14 @@
 """Link health and backlinks: links that lead nowhere, files nothing links to, who links here.
 
-Everything comes from the note JSON's link lists (``Backend.note_links``: one search for the
-whole vault; ``backlinks`` of one note JSON), so Obsidian's own link resolution decides what
-a link points to. Those lists arrived with the plugin: ``links`` and ``backlinks`` in 4.0.0,
-``unresolvedLinks`` in 5.0.0; on older versions the operations say so (FeatureUnavailable,
-naming the version needed and the folder backend, which reads links from the files).
+Where the plugin's note JSON has link lists, they answer (``Backend.note_links``: one search
+for the whole vault; ``backlinks`` of one note JSON), so Obsidian's own link resolution
+decides what a link points to. Those lists arrived with the plugin: ``links`` and
+``backlinks`` in 4.0.0, ``unresolvedLinks`` in 5.0.0. Before that, vaultgate reads the links
+from the notes' text (``links_from_text``): one search returns the text of every note with a
+``[`` in it, every file is listed, and each link is resolved by Obsidian's rules as the
+engine applies them (``engine.relink.files_resolver``). That costs the whole vault's text in
+one answer and a walk of every folder, and a link to a file the policy keeps out counts as
+broken there (vaultgate sees that file as missing), where Obsidian's lists know it exists.
 
 What the policy keeps out (hidden paths, VAULTGATE_ALLOW / VAULTGATE_DENY) is neither shown
 nor counted as a linker: the guard drops those notes and targets before anything here sees
@@ -19,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from vaultgate import markdown
-from vaultgate.backend import Backend
+from vaultgate.backend import Backend, NoteLinks
 from vaultgate.paths import normalize_directory
 from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import NOTE_SUFFIX, ProgressCallback, VaultLister
@@ -28,6 +32,8 @@ BROKEN_SHOWN = 20  # unresolved link texts shown per note; ``count`` says how ma
 LINES_SHOWN = 3  # linking lines shown per backlink; ``count`` says how many there are
 LINE_LIMIT = 200  # characters of one linking line, cut around the link
 _FENCES = ("```", "~~~")
+# The text of every note that may hold a link (the plugin's filter drops the others: false).
+TEXT_WITH_LINKS = {"if": [{"in": ["[", {"var": "content"}]}, {"var": "content"}, False]}
 
 OrphanKind = Literal["note", "attachment"]
 
@@ -74,17 +80,67 @@ def _below(folder: str | None) -> str:
     return normalize_directory(folder) if folder else ""
 
 
-async def broken_links(client: Backend, folder: str | None = None) -> list[BrokenLinks]:
-    """Every note (below ``folder``) with links or embeds that resolve to nothing, by path.
+async def every_note_links(
+    client: Backend,
+    lister: VaultLister,
+    *,
+    unresolved: bool,
+    progress: ProgressCallback | None = None,
+) -> list[NoteLinks]:
+    """Every note's links: the plugin's lists where its version has what is asked
+    (``unresolved``: the links that resolve nowhere too), else read from the notes' text."""
+    features = await client.features()
+    if features.has("unresolved_links") or (features.has("links") and not unresolved):
+        return await client.note_links()
+    return await links_from_text(client, lister, progress)
 
-    Needs ``unresolvedLinks`` (plugin 5.0.0, or the folder backend): with ``links`` alone a
-    link that resolves nowhere cannot be told apart from one that is not there.
-    """
+
+async def links_from_text(
+    client: Backend, lister: VaultLister, progress: ProgressCallback | None = None
+) -> list[NoteLinks]:
+    """Every note's links read from its text and resolved against every file listed, as
+    Obsidian resolves them: for plugins whose note JSON has no link lists."""
+    from vaultgate.engine.relink import files_resolver  # the engine's rules, on first use
+
+    rows = await client.search_jsonlogic(TEXT_WITH_LINKS)
+    if progress is not None:
+        await progress(1, None, f"read {len(rows)} notes with links; listing every file")
+    texts = {
+        path: text
+        for row in rows
+        if isinstance(path := row.get("filename"), str)
+        and isinstance(text := row.get("result"), str)
+    }
+    files = await lister.list_recursive("", progress)
+    resolve = files_resolver(files)
+    notes: list[NoteLinks] = []
+    for path in files:
+        if not path.endswith(NOTE_SUFFIX):
+            continue
+        resolved: dict[str, None] = {}
+        missing: dict[str, None] = {}
+        for link in markdown.extract_links(texts.get(path, "")):
+            target = resolve(link, path)
+            if target is None:
+                missing[link] = None
+            else:
+                resolved[target] = None
+        notes.append(NoteLinks(path, tuple(resolved), tuple(missing)))
+    return notes
+
+
+async def broken_links(
+    client: Backend,
+    lister: VaultLister,
+    folder: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> list[BrokenLinks]:
+    """Every note (below ``folder``) with links or embeds that resolve to nothing, by path."""
     prefix = _below(folder)
-    (await client.features()).require("unresolved_links", action="Finding broken links")
+    notes = await every_note_links(client, lister, unresolved=True, progress=progress)
     found = [
         BrokenLinks(note.path, note.unresolved)
-        for note in await client.note_links()
+        for note in notes
         if note.unresolved and note.path.startswith(prefix)
     ]
     return sorted(found, key=lambda item: item.filename)
@@ -104,7 +160,7 @@ async def orphans(
     note to itself does not count.
     """
     prefix = _below(folder)
-    notes = await client.note_links()
+    notes = await every_note_links(client, lister, unresolved=False, progress=progress)
     if progress is not None:
         await progress(1, None, f"read the links of {len(notes)} notes; listing every file")
     linked = {target for note in notes for target in note.links if target != note.path}
@@ -115,14 +171,17 @@ async def orphans(
     ]
 
 
-async def backlinking_notes(client: Backend, path: str) -> list[str]:
+async def backlinking_notes(
+    client: Backend, lister: VaultLister, path: str, progress: ProgressCallback | None = None
+) -> list[str]:
     """The notes that link to ``path`` (itself left out), by path: its note JSON's
-    ``backlinks`` (plugin 4.0.0, or the folder backend), which the guard has filtered."""
-    (await client.features()).require("links", action="Listing backlinks")
+    ``backlinks`` (plugin 4.0.0, or the folder backend; the guard has filtered them), else
+    every note's links read from the text. A missing note is NotFound, as its read is."""
     note = await client.read_note_json(path)
     sources = note.get("backlinks")
     if not isinstance(sources, list):
-        return []
+        notes = await links_from_text(client, lister, progress)
+        sources = [other.path for other in notes if path in other.links]
     return sorted({source for source in sources if isinstance(source, str) and source != path})
 
 

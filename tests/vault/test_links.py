@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 from vaultgate.config import ObsidianSettings, SafetySettings, Secret
@@ -51,6 +52,7 @@ LINKED_VAULT: dict[str, bytes] = {
 class Linked:
     client: GuardedClient
     lister: VaultLister
+    requests: list[str]  # "METHOD /path" of every request sent, in order
 
 
 @pytest.fixture
@@ -70,10 +72,16 @@ async def linked(vault: Path, version: str, **safety: object) -> AsyncIterator[L
         assert emulator.http_url is not None
         port = int(emulator.http_url.rsplit(":", 1)[1].rstrip("/"))
         settings = ObsidianSettings(api_key=Secret(emulator.api_key), protocol="http", port=port)
+        requests: list[str] = []
+
+        async def record(request: httpx.Request) -> None:
+            requests.append(f"{request.method} {request.url.raw_path.decode()}")
+
         async with await build_http_client(settings) as http:
+            http.event_hooks["request"].append(record)
             policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
             client = GuardedClient(ObsidianClient(settings, http), policy)
-            yield Linked(client, VaultLister(client))
+            yield Linked(client, VaultLister(client), requests)
 
 
 # --- which lines link -------------------------------------------------------------------------
@@ -212,17 +220,15 @@ async def test_before_4_0_every_note_is_read_in_one_search_and_every_folder_list
     linked_vault: Path,
 ) -> None:
     async with linked(linked_vault, "3.6.2") as vault:
-        searches: list[object] = []
-        inner = vault.client.search_jsonlogic
-
-        async def counted(query: object) -> list[dict[str, object]]:
-            searches.append(query)
-            return await inner(query)
-
-        vault.client.search_jsonlogic = counted  # type: ignore[method-assign]
         notes = await links.links_from_text(vault.client, vault.lister)
 
-    assert searches == [links.TEXT_WITH_LINKS]
+    assert [r for r in vault.requests if not r.startswith("GET /vault/")] == ["POST /search/"]
+    assert sorted(r for r in vault.requests if r.startswith("GET /vault/")) == [
+        "GET /vault/",
+        "GET /vault/Attachments/",
+        "GET /vault/Private/",
+        "GET /vault/Sub/",
+    ]
     by_path = {note.path: note for note in notes}
     assert by_path["Hub 🚀.md"].links == (
         "Alpha.md",

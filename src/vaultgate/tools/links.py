@@ -100,8 +100,14 @@ async def get_backlinks(
 
 
 def _progress(ctx: ToolContext) -> ProgressCallback:
+    """The domain's steps (a search, then each folder a walk lists) as one rising count: MCP
+    progress must increase with each notification, and the total is not known ahead."""
+    steps = 0
+
     async def progress(done: int, total: int | None, message: str) -> None:
-        await ctx.report_progress(done, total, message)
+        nonlocal steps
+        steps += 1
+        await ctx.report_progress(steps, None, message)
 
     return progress
 

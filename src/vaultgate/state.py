@@ -8,6 +8,7 @@ from vaultgate.backend import Backend
 from vaultgate.config import Settings
 from vaultgate.memory.gateway import MemoryGateway
 from vaultgate.vault.bulk_delete import BulkDeleter
+from vaultgate.vault.links import LinkReader
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.search import VaultSearcher
 from vaultgate.web.pages import PageFetcher
@@ -22,6 +23,7 @@ class AppState:
     bulk: BulkDeleter
     web: PageFetcher  # fetch's own client: never the Obsidian one, never its key
     memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
+    links: LinkReader  # every note's links, for broken_links, orphans and backlinks
 
     @classmethod
     def create(cls, settings: Settings, client: Backend) -> AppState:
@@ -34,9 +36,11 @@ class AppState:
             bulk=BulkDeleter(client, lister),
             web=PageFetcher(settings.fetch),
             memory=MemoryGateway(settings.memory.db),
+            links=LinkReader(client, lister),
         )
 
     def vault_changed(self) -> None:
         """After a write through vaultgate, cached listings and search results are stale."""
         self.lister.invalidate()
         self.searcher.invalidate()
+        self.links.invalidate()

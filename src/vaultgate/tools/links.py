@@ -41,7 +41,7 @@ async def find_broken_links(
     state = app_state(ctx)
     await ctx.report_progress(0, None, "reading every note's links")
     with reporting(ctx.report_progress):
-        found = await links.broken_links(state.client, state.lister, folder, _progress(ctx))
+        found = await links.broken_links(state.links, folder, _progress(ctx))
     page = page_within_budget(
         found,
         limit=limit,
@@ -65,7 +65,7 @@ async def find_orphans(
     state = app_state(ctx)
     await ctx.report_progress(0, None, "reading every note's links")
     with reporting(ctx.report_progress):
-        found = await links.orphans(state.client, state.lister, folder, _progress(ctx))
+        found = await links.orphans(state.links, folder, _progress(ctx))
     page = page_within_budget(
         found,
         limit=limit,
@@ -88,11 +88,10 @@ async def get_backlinks(
     offset=nextOffset."""
     validate_vault_path(filename)
     state = app_state(ctx)
-    client = state.client
     with reporting(ctx.report_progress):
-        sources = await links.backlinking_notes(client, state.lister, filename, _progress(ctx))
+        sources = await links.backlinking_notes(state.links, filename, _progress(ctx))
         page = page_items(sources, limit=limit, offset=offset)
-        found = await links.with_lines(client, page.items, filename)
+        found = await links.with_lines(state.client, page.items, filename)
     rendered = [item.render() for item in found]
     kept = fit_count(map(compact_json, rendered), items_budget())
     shown = Page(items=found[:kept], total=page.total, offset=offset, limit=limit)

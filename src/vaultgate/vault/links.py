@@ -24,10 +24,12 @@ from typing import Any, Literal
 
 from vaultgate import markdown
 from vaultgate.backend import Backend, NoteLinks
+from vaultgate.cache import TTLCache
 from vaultgate.paths import normalize_directory
 from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import NOTE_SUFFIX, ProgressCallback, VaultLister
 
+LINKS_TTL_SECONDS = 30.0  # as a recursive listing: pages 2..N of one question cost nothing
 BROKEN_SHOWN = 20  # unresolved link texts shown per note; ``count`` says how many there are
 LINES_SHOWN = 3  # linking lines shown per backlink; ``count`` says how many there are
 LINE_LIMIT = 200  # characters of one linking line, cut around the link
@@ -80,19 +82,36 @@ def _below(folder: str | None) -> str:
     return normalize_directory(folder) if folder else ""
 
 
-async def every_note_links(
-    client: Backend,
-    lister: VaultLister,
-    *,
-    unresolved: bool,
-    progress: ProgressCallback | None = None,
-) -> list[NoteLinks]:
-    """Every note's links: the plugin's lists where its version has what is asked
-    (``unresolved``: the links that resolve nowhere too), else read from the notes' text."""
-    features = await client.features()
-    if features.has("unresolved_links") or (features.has("links") and not unresolved):
-        return await client.note_links()
-    return await links_from_text(client, lister, progress)
+class LinkReader:
+    """Every note's links, from the plugin's lists where its version has them, else from the
+    notes' text; kept ``ttl`` seconds, so the pages of one answer cost no new search and agree
+    on their total. vaultgate's own writes forget them (``AppState.vault_changed``)."""
+
+    def __init__(
+        self, client: Backend, lister: VaultLister, ttl: float = LINKS_TTL_SECONDS
+    ) -> None:
+        self.client = client
+        self.lister = lister
+        self._notes: TTLCache[bool, list[NoteLinks]] = TTLCache(ttl)
+
+    def invalidate(self) -> None:
+        self._notes.clear()
+
+    async def every_note_links(
+        self, *, unresolved: bool, progress: ProgressCallback | None = None
+    ) -> list[NoteLinks]:
+        """``unresolved``: the links that resolve nowhere are wanted too (5.0's lists)."""
+        for key in (unresolved, True):  # what holds the unresolved links serves both
+            if (cached := self._notes.get(key)) is not None:
+                return cached
+        features = await self.client.features()
+        if features.has("unresolved_links") or (features.has("links") and not unresolved):
+            notes = await self.client.note_links()
+            self._notes.put(features.has("unresolved_links"), notes)
+        else:
+            notes = await links_from_text(self.client, self.lister, progress)
+            self._notes.put(True, notes)
+        return notes
 
 
 async def links_from_text(
@@ -130,14 +149,11 @@ async def links_from_text(
 
 
 async def broken_links(
-    client: Backend,
-    lister: VaultLister,
-    folder: str | None = None,
-    progress: ProgressCallback | None = None,
+    reader: LinkReader, folder: str | None = None, progress: ProgressCallback | None = None
 ) -> list[BrokenLinks]:
     """Every note (below ``folder``) with links or embeds that resolve to nothing, by path."""
     prefix = _below(folder)
-    notes = await every_note_links(client, lister, unresolved=True, progress=progress)
+    notes = await reader.every_note_links(unresolved=True, progress=progress)
     found = [
         BrokenLinks(note.path, note.unresolved)
         for note in notes
@@ -147,10 +163,7 @@ async def broken_links(
 
 
 async def orphans(
-    client: Backend,
-    lister: VaultLister,
-    folder: str | None = None,
-    progress: ProgressCallback | None = None,
+    reader: LinkReader, folder: str | None = None, progress: ProgressCallback | None = None
 ) -> list[Orphan]:
     """Notes no other note links to, then files (attachments) no note links to or embeds,
     each group by path, below ``folder``.
@@ -160,11 +173,11 @@ async def orphans(
     note to itself does not count.
     """
     prefix = _below(folder)
-    notes = await every_note_links(client, lister, unresolved=False, progress=progress)
+    notes = await reader.every_note_links(unresolved=False, progress=progress)
     if progress is not None:
         await progress(1, None, f"read the links of {len(notes)} notes; listing every file")
     linked = {target for note in notes for target in note.links if target != note.path}
-    files = await lister.list_recursive("", progress)
+    files = await reader.lister.list_recursive("", progress)
     unlinked = [path for path in files if path.startswith(prefix) and path not in linked]
     return [Orphan(path, "note") for path in unlinked if path.endswith(NOTE_SUFFIX)] + [
         Orphan(path, "attachment") for path in unlinked if not path.endswith(NOTE_SUFFIX)
@@ -172,15 +185,15 @@ async def orphans(
 
 
 async def backlinking_notes(
-    client: Backend, lister: VaultLister, path: str, progress: ProgressCallback | None = None
+    reader: LinkReader, path: str, progress: ProgressCallback | None = None
 ) -> list[str]:
     """The notes that link to ``path`` (itself left out), by path: its note JSON's
     ``backlinks`` (plugin 4.0.0, or the folder backend; the guard has filtered them), else
     every note's links read from the text. A missing note is NotFound, as its read is."""
-    note = await client.read_note_json(path)
+    note = await reader.client.read_note_json(path)
     sources = note.get("backlinks")
     if not isinstance(sources, list):
-        notes = await links_from_text(client, lister, progress)
+        notes = await reader.every_note_links(unresolved=False, progress=progress)
         sources = [other.path for other in notes if path in other.links]
     return sorted({source for source in sources if isinstance(source, str) and source != path})
 

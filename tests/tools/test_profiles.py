@@ -39,7 +39,7 @@ MEMORY_TOOLS = {
 # for each of its 43 tools. compact: 19,000 → 6,200 when memory became one dispatcher
 # (issue 10); about 600 of it are titles and annotations, outside issue 10's measure.
 # Issue 13's reading operations (read_many, recent, backlinks, broken_links, orphans): +139
-# compact (5 operation names, filenames and days), +4,061 full (with their 5 single tools).
+# compact (5 operation names, filenames and days), +4,001 full (with their 5 single tools).
 BOUNDS = {"compact": 6_240, "full": 42_100}
 # Issue 10's bar for the default profile: name + description + inputSchema of every tool, as
 # bench/tools_list.py measures (listed_characters).

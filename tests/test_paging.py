@@ -19,6 +19,7 @@ from vaultgate.paging import (
     check_limit,
     compact_json,
     estimate_tokens,
+    fair_shares,
     fit_count,
     navigation_hint,
     page_fitting,
@@ -441,3 +442,39 @@ def test_fit_count_reads_each_item_once_and_stops_at_the_first_that_does_not_fit
 
     assert fit_count(one_shot(), 8) == 2
     assert pulled == ["aaa", "bbb", "ccc"]
+
+
+# --- fair shares of one budget (issue 13: read_many) ------------------------------------------
+
+
+@given(st.lists(st.integers(min_value=0, max_value=50_000), max_size=20), st.data())
+def test_fair_shares_never_pass_the_budget_nor_a_text_and_spend_what_the_texts_need(
+    lengths: list[int], data: st.DataObject
+) -> None:
+    budget = data.draw(st.integers(min_value=len(lengths), max_value=200_000))
+
+    shares = fair_shares(lengths, budget)
+
+    assert len(shares) == len(lengths)
+    assert sum(shares) <= budget
+    assert all(0 <= share <= length for share, length in zip(shares, lengths, strict=True))
+    assert sum(shares) == min(budget, sum(lengths))  # nothing left unspent while a text is cut
+    assert all(share >= 1 for share, length in zip(shares, lengths, strict=True) if length)
+
+
+@given(st.lists(st.integers(min_value=1, max_value=50_000), min_size=1, max_size=20), st.data())
+def test_a_cut_text_gets_at_least_as_much_as_any_other_text(
+    lengths: list[int], data: st.DataObject
+) -> None:
+    budget = data.draw(st.integers(min_value=len(lengths), max_value=200_000))
+
+    shares = fair_shares(lengths, budget)
+
+    for share, length in zip(shares, lengths, strict=True):
+        if share < length:  # cut: no other text got more than one character more
+            assert max(shares) <= share + 1
+
+
+def test_a_short_text_leaves_its_unused_share_to_the_long_ones() -> None:
+    assert fair_shares([100, 10_000, 10_000], 12_000) == [100, 5_950, 5_950]
+    assert fair_shares([0, 7, 30_000], 12_000) == [0, 7, 11_993]

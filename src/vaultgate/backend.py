@@ -48,6 +48,51 @@ class LinkUpdates:
         return sum(count for _, count in self.notes)
 
 
+# --- every note's links (issue 13: broken links, orphans) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NoteLinks:
+    """What one note links to: resolved vault paths (notes and embedded files alike), and the
+    link texts that resolve to nothing (None where the backend cannot tell: plugin < 5.0)."""
+
+    path: str
+    links: tuple[str, ...]
+    unresolved: tuple[str, ...] | None
+
+
+# One JsonLogic search returns every note with its link lists: ``merge`` of one-item arrays
+# is the array of the lists, never empty, so every note is a row (json-logic-js and the
+# plugin's filter agree). ``unresolvedLinks`` exists from 5.0.0.
+_LINKS = {"merge": [[{"var": "links"}]]}
+_LINKS_AND_UNRESOLVED = {"merge": [[{"var": "links"}], [{"var": "unresolvedLinks"}]]}
+
+
+async def search_note_links(backend: Backend) -> list[NoteLinks]:
+    """``Backend.note_links`` through the backend's own JsonLogic search: links are in the
+    note JSON from plugin 4.0.0 (FeatureUnavailable before), unresolved links from 5.0.0."""
+    features = await backend.features()
+    features.require("links", action="Reading every note's links")
+    with_unresolved = features.has("unresolved_links")
+    rows = await backend.search_jsonlogic(_LINKS_AND_UNRESOLVED if with_unresolved else _LINKS)
+    notes: list[NoteLinks] = []
+    for row in rows:
+        path, lists = row.get("filename"), row.get("result")
+        if not isinstance(path, str) or not isinstance(lists, list):
+            continue
+        # a 6.x plugin may send null while Obsidian's link index settles: nothing known yet
+        links = _strings(lists[0] if lists else None)
+        unresolved = _strings(lists[1] if len(lists) > 1 else None) if with_unresolved else None
+        notes.append(NoteLinks(path, links, unresolved))
+    return notes
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(item for item in value if isinstance(item, str))
+
+
 class Backend(Protocol):
     """The operations every tool reaches the vault through (see ``ObsidianClient``)."""
 
@@ -102,6 +147,10 @@ class Backend(Protocol):
         """Every note whose frontmatter carries a protection tag (vaultgate.protection), by
         path, filtered by no policy: the plugin's JsonLogic search (``MARKED_QUERY``), or
         the folder's index."""
+        ...
+
+    async def note_links(self) -> list[NoteLinks]:
+        """Every note's links, from one search (``search_note_links``)."""
         ...
 
     # --- writing ---

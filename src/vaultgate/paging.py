@@ -216,6 +216,21 @@ def window_text(text: str, *, start_index: int, max_length: int, maximum: int = 
     )
 
 
+def fair_shares(lengths: Sequence[int], budget: int) -> list[int]:
+    """Split ``budget`` characters among texts of ``lengths``, fairly (max-min): each text
+    gets an equal share of what is left, a short one only what it needs, so what it leaves
+    goes to the longer ones. Every text gets at least one character when ``budget`` is at
+    least the number of texts; the shares never sum past ``budget``."""
+    shares = [0] * len(lengths)
+    left = budget
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    for taken, index in enumerate(order):
+        share = min(max(lengths[index], 0), left // (len(order) - taken))
+        shares[index] = share
+        left -= share
+    return shares
+
+
 # --- tokens and hints -----------------------------------------------------------------------
 
 

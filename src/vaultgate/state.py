@@ -8,6 +8,7 @@ from vaultgate.backend import Backend
 from vaultgate.config import Settings
 from vaultgate.memory.gateway import MemoryGateway
 from vaultgate.vault.bulk_delete import BulkDeleter
+from vaultgate.vault.links import LinkReader
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import PromptLibrary
 from vaultgate.vault.search import VaultSearcher
@@ -24,6 +25,7 @@ class AppState:
     web: PageFetcher  # fetch's own client: never the Obsidian one, never its key
     memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
     prompts: PromptLibrary  # MCP prompts from the notes of VAULTGATE_PROMPTS_FOLDER
+    links: LinkReader  # every note's links, for broken_links, orphans and backlinks
 
     @classmethod
     def create(cls, settings: Settings, client: Backend) -> AppState:
@@ -37,6 +39,7 @@ class AppState:
             web=PageFetcher(settings.fetch),
             memory=MemoryGateway(settings.memory.db),
             prompts=PromptLibrary(client, lister, settings.prompts.folder),
+            links=LinkReader(client, lister),
         )
 
     def vault_changed(self) -> None:
@@ -44,3 +47,4 @@ class AppState:
         self.lister.invalidate()
         self.searcher.invalidate()
         self.prompts.invalidate()
+        self.links.invalidate()

@@ -68,6 +68,29 @@ READS: Calls = [
     ("search_vault", {"query": '{"nosuchop": [1]}'}),
     ("list_tags", {}),
     ("list_tags", {"prefix": "status"}),
+    # issue 13, reading
+    (
+        "get_vault_files",
+        {
+            "filenames": [
+                "Projects/Personal/100% done.md",
+                "Resources/Programming/C# & .NET tips.md",
+                "Resources/Languages/日本語メモ.md",
+                BIG,
+                "Missing note.md",
+                "Projects",
+                ".obsidian/app.json",
+            ],
+            "maxLength": 3000,
+        },
+    ),
+    ("get_recent_changes", {"days": 3650, "folder": "Daily", "limit": 3}),
+    ("get_backlinks", {"filename": "Projects/Personal/🚀 Launch plan.md"}),
+    ("get_backlinks", {"filename": "Resources/Programming/C# & .NET tips.md"}),
+    ("get_backlinks", {"filename": "Attachments/diagram.png"}),
+    ("get_backlinks", {"filename": "Missing note.md"}),
+    ("find_broken_links", {}),
+    ("find_orphans", {"limit": 7, "offset": 2}),
 ]
 
 WRITES: Calls = [
@@ -132,6 +155,13 @@ WRITES: Calls = [
     ("list_vault_files", {"recursive": True}),
     ("search_vault_simple", {"query": "added by both"}),
     ("list_tags", {}),
+    (
+        "create_vault_file",
+        {"filename": "Inbox/Broken #2 100%.md", "content": "[[Nowhere 🚀]] ![[gone.png]]\n"},
+    ),
+    ("find_broken_links", {}),
+    ("find_orphans", {"limit": 1000}),
+    ("get_backlinks", {"filename": RENAMED}),
 ]
 
 # What only Obsidian can do: the folder alone answers NeedsObsidian; auto asks the plugin.

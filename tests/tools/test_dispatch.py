@@ -76,6 +76,17 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
         },
     ),
     ("vault", "info", "get_server_info", {}),
+    # issue 13, reading
+    (
+        "vault",
+        "read_many",
+        "get_vault_files",
+        {"filenames": ["Welcome.md", "Resources/Long essay.md", "Nope.md"], "maxLength": 900},
+    ),
+    ("vault", "recent", "get_recent_changes", {"days": 3650, "limit": 4, "offset": 2}),
+    ("vault", "backlinks", "get_backlinks", {"filename": "People/Dana Whitfield.md", "limit": 2}),
+    ("vault", "broken_links", "find_broken_links", {"folder": "Projects"}),
+    ("vault", "orphans", "find_orphans", {"limit": 5, "offset": 1}),
     ("active_file", "read", "get_active_file", {"maxLength": 120}),
     ("active_file", "update", "update_active_file", {"content": "# Replaced\n"}),
     ("active_file", "append", "append_to_active_file", {"content": "- appended\n"}),

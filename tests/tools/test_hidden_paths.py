@@ -101,6 +101,12 @@ FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
         "execute_template",
         {"name": "Templates/Meeting template.md", "createFile": True, "targetPath": ".hidden/n.md"},
     ),
+    # issue 13, reading (get_vault_files answers per note: see below)
+    ("get_backlinks", {"filename": KEY_FILE}),
+    ("get_backlinks", {"filename": "Projects/.secret.md"}),
+    ("find_broken_links", {"folder": ".hidden"}),
+    ("find_orphans", {"folder": ".trash/Private"}),
+    ("get_recent_changes", {"folder": ".obsidian"}),
 ]
 
 DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -126,6 +132,8 @@ DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("vault", {"operation": "move", "source": ".hidden/x.md", "destination": "x.md"}),
     ("vault", {"operation": "bulk_delete", "pattern": ".hidden/*.md", "dryRun": True}),
     ("active_file", {"operation": "open", "filename": ".obsidian/app.json"}),
+    ("vault", {"operation": "backlinks", "filename": ".hidden/x.md"}),
+    ("vault", {"operation": "recent", "folder": ".trash"}),
 ]
 
 
@@ -173,4 +181,50 @@ async def test_listings_and_searches_never_show_hidden_paths(
         + [row["filename"] for row in structured["results"]]
     )
     assert shown
+    assert not [path for path in shown if any(p.startswith(".") for p in path.split("/"))]
+
+
+async def test_a_batch_read_refuses_each_hidden_path_and_reads_the_others(
+    hidden_vault: Path, emulator: RunningEmulator
+) -> None:
+    before = hidden_tree(hidden_vault)
+    async with Client(build_server(settings_for(emulator))) as client:
+        result = payload(
+            await client.call_tool(
+                "get_vault_files",
+                {"filenames": [KEY_FILE, "Welcome.md", ".hidden/x.md", "Projects/.secret.md"]},
+            )
+        )
+
+    by_name = {entry["filename"]: entry for entry in result["notes"]}
+    assert "# Welcome" in by_name["Welcome.md"]["content"]
+    for hidden in (KEY_FILE, ".hidden/x.md", "Projects/.secret.md"):
+        assert "content" not in by_name[hidden]
+        assert (
+            "Hidden and configuration files are not part of the vault" in by_name[hidden]["error"]
+        )
+    assert "do-not-leak" not in str(result)
+    assert "zebras" not in str(result)
+    assert hidden_tree(hidden_vault) == before
+
+
+async def test_link_health_and_recent_changes_never_show_hidden_paths(
+    hidden_vault: Path, emulator: RunningEmulator
+) -> None:
+    async with Client(build_server(settings_for(emulator))) as client:
+        orphans = payload(await client.call_tool("find_orphans", {"limit": 1000}))
+        recent = payload(
+            await client.call_tool("get_recent_changes", {"days": 3650, "limit": 1000})
+        )
+        broken = payload(await client.call_tool("find_broken_links", {}))
+        linking = payload(await client.call_tool("get_backlinks", {"filename": "Welcome.md"}))
+
+    shown = (
+        [item["path"] for item in orphans["orphans"]]
+        + [note["filename"] for note in recent["notes"]]
+        + [note["filename"] for note in broken["notes"]]
+        + [note["filename"] for note in linking["backlinks"]]
+    )
+    assert orphans["orphans"]
+    assert recent["notes"]
     assert not [path for path in shown if any(p.startswith(".") for p in path.split("/"))]

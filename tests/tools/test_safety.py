@@ -97,6 +97,11 @@ async def test_read_only_dispatchers_offer_only_reading_operations(
         "tags",
         "periodic",
         "info",
+        "read_many",
+        "recent",
+        "backlinks",
+        "broken_links",
+        "orphans",
     ]
     active_operation = active_tool.input_schema["properties"]["operation"]
     assert active_operation["enum"] == ["read", "commands"]

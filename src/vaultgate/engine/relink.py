@@ -325,6 +325,13 @@ class _FilesOnly(Vault):
         self._index = _build_index(files)
 
 
+def files_resolver(files: Iterable[str]) -> Callable[[str, str], str | None]:
+    """``resolve(link, linker)``: :meth:`Vault.resolve_link` over a list of files, with
+    nothing read from disk. vaultgate resolves links with it where the plugin's note JSON has
+    no link lists (before 4.0, and ``unresolvedLinks`` before 5.0)."""
+    return _FilesOnly(files).resolve_link
+
+
 class _Planner:
     def __init__(self, vault: Vault, source: str, destination: str) -> None:
         self.vault = vault

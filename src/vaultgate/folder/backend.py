@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import anyio
 import httpx
 
-from vaultgate.backend import BackendReport, LinkUpdates
+from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks, search_note_links
 from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine, from_patch_v2
 from vaultgate.engine import relink, writes
 from vaultgate.engine.behaviour import Behaviour
@@ -304,6 +304,9 @@ class FolderBackend:
             {"tags": [{"name": name, "count": n} for name, n in counts]}
         )
         return list(answer.tags)
+
+    async def note_links(self) -> list[NoteLinks]:
+        return await search_note_links(self)  # the index's links, as a search sees them
 
     # --- writing ----------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import datetime
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from vaultgate.backend import BackendReport, LinkUpdates
+from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks
 from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
 from vaultgate.markdown import DocumentMap
@@ -92,6 +92,9 @@ class RoutedBackend:
 
     async def marked_notes(self) -> dict[str, Marks]:
         return await self.folder.marked_notes()
+
+    async def note_links(self) -> list[NoteLinks]:
+        return await self.folder.note_links()
 
     async def write_note(self, path: str | None, content: str) -> None:
         if path is None:

@@ -30,7 +30,7 @@ from urllib.parse import quote, unquote
 import httpx
 
 from vaultgate import calls, markdown
-from vaultgate.backend import BackendReport, LinkUpdates
+from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks, search_note_links
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     APIKeyMissing,
@@ -450,6 +450,10 @@ class ObsidianClient:
         (await self.features()).require("tags", action="Listing tags")
         response = await self._send("GET", "/tags/", Call("/tags/", str(_NO_SUCH_ROUTE)))
         return list(parse_model(response, TagsAnswer, "the tag list").tags)
+
+    async def note_links(self) -> list[NoteLinks]:
+        """Every note's links from one JsonLogic search (plugin 4.0.0 and later)."""
+        return await search_note_links(self)
 
     # --- writing (never retried: see _send) ----------------------------------------------
 

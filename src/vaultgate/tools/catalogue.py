@@ -29,6 +29,8 @@ CATEGORIES: Mapping[str, str] = {
     "web": "web",
     "memory": "memory",
     "sdd": "sdd",
+    "notes": "read",  # issue 13, reading
+    "links": "links",
 }
 
 EXAMPLES: Mapping[str, dict[str, Any]] = {
@@ -87,6 +89,12 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "mem_compact": {"older_than_days": 90, "project": "vaultgate"},
     "sdd_get_context": {"change": "add-dispatchers"},
     "sdd_context_check": {"change_description": "page the search results"},
+    # issue 13, reading
+    "get_vault_files": {"filenames": ["Daily/2026-11-21.md", "Projects/plan.md"]},
+    "get_recent_changes": {"days": 3, "folder": "Projects"},
+    "get_backlinks": {"filename": "People/Ann.md"},
+    "find_broken_links": {"folder": "Projects"},
+    "find_orphans": {"limit": 50},
 }
 
 PAGING_BY_PARAMETER = {

@@ -20,7 +20,9 @@ from vaultgate.obsidian.patch import Operation as PatchOperation
 from vaultgate.obsidian.patch import TargetType
 from vaultgate.sdd.layout import Stage
 from vaultgate.tools import active, commands, edit, info, periodic, read, sdd, search, templates
+from vaultgate.tools import links as link_tools
 from vaultgate.tools import memory as memory_tools
+from vaultgate.tools import notes as note_tools
 from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_errors
 from vaultgate.tools.routes import Route
 from vaultgate.vault.documents import NoteFormat
@@ -45,6 +47,12 @@ VaultOperation = Literal[
     "periodic_append",
     "template",
     "info",
+    # issue 13, reading
+    "read_many",
+    "recent",
+    "backlinks",
+    "broken_links",
+    "orphans",
 ]
 ActiveOperation = Literal[
     "read", "update", "append", "patch", "delete", "open", "commands", "run_command"
@@ -86,6 +94,12 @@ VAULT_ROUTES: dict[str, Route] = {
     "periodic_append": Route(periodic.append_to_periodic_note, writes=True),
     "template": Route(templates.execute_template, writes=True),
     "info": Route(info.get_server_info),
+    # issue 13, reading
+    "read_many": Route(note_tools.get_vault_files),
+    "recent": Route(note_tools.get_recent_changes),
+    "backlinks": Route(link_tools.get_backlinks),
+    "broken_links": Route(link_tools.find_broken_links),
+    "orphans": Route(link_tools.find_orphans),
 }
 
 ACTIVE_ROUTES: dict[str, Route] = {
@@ -212,6 +226,8 @@ async def vault(
     arguments: dict[str, str] | None = None,
     createFile: bool | None = None,
     targetPath: str | None = None,
+    filenames: list[str] | None = None,  # issue 13, reading
+    days: int | None = None,
 ) -> Blocks:
     """Notes in the Obsidian vault; discover(operation="vault.<op>") explains an op."""
     return await dispatch(ctx, "vault", operation, locals())

@@ -44,6 +44,9 @@ ALIASES: Mapping[str, tuple[str, ...]] = {
     "id": ("observation_id", "filename"),
     "observationid": ("id",),
     "session": ("session_id",),
+    "paths": ("filenames",),  # issue 13, reading
+    "files": ("filenames",),
+    "notes": ("filenames",),
     "detail": ("detail_level",),
     "level": ("detail_level",),
 }

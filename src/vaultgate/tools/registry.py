@@ -26,7 +26,9 @@ from vaultgate.tools import (
     dispatch,
     edit,
     info,
+    links,
     memory,
+    notes,
     periodic,
     read,
     sdd,
@@ -58,6 +60,8 @@ SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
     web,
     memory,
     sdd,
+    notes,  # issue 13, reading
+    links,
 )
 DISPATCHER_SPECS: list[ToolSpec] = [
     (dispatch.vault, titled(DESTRUCTIVE, "Notes in the vault")),

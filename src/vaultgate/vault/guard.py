@@ -39,7 +39,7 @@ from typing import Any
 
 import anyio
 
-from vaultgate.backend import Backend, BackendReport, LinkUpdates
+from vaultgate.backend import Backend, BackendReport, LinkUpdates, NoteLinks
 from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AccessDenied,
@@ -587,6 +587,27 @@ class GuardedClient:
             {**row, "result": _without(row["result"], hidden)} if "result" in row else row
             for row in rows
             if str(row.get(key, "")) not in hidden
+        ]
+
+    # --- every note's links (issue 13) ------------------------------------------------------
+
+    async def note_links(self) -> list[NoteLinks]:
+        """Only reachable notes (allowed, not tagged ``mcp-hidden``), and only reachable
+        targets: a note linked from hidden or denied notes alone counts as linked from nowhere
+        the model can reach. Unresolved link texts name no file, so they are kept as
+        written."""
+        links = await self._inner.note_links()
+        marked = await self.marked_notes()
+        hidden = {path for path, marks in marked.items() if marks.hidden}
+        allows = self.policy.allows
+
+        def reachable(path: str) -> bool:
+            return allows(path) and path not in hidden
+
+        return [
+            NoteLinks(note.path, tuple(p for p in note.links if reachable(p)), note.unresolved)
+            for note in links
+            if reachable(note.path)
         ]
 
 

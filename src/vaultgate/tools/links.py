@@ -1,0 +1,118 @@
+"""Link tools: broken links, orphans, and the backlinks of a note, each one page at a time."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from vaultgate.paging import Page, compact_json, fit_count, page_items, page_within_budget
+from vaultgate.paths import validate_vault_path
+from vaultgate.progress import reporting
+from vaultgate.tools.base import (
+    READ_ONLY,
+    Blocks,
+    ToolContext,
+    ToolSpec,
+    app_state,
+    items_budget,
+    json_blocks,
+    model_facing_errors,
+    titled,
+)
+from vaultgate.vault import links
+from vaultgate.vault.listing import ProgressCallback
+
+Folder = Annotated[str | None, Field(description="Only notes below this folder.")]
+Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset.")]
+
+
+@model_facing_errors
+async def find_broken_links(
+    ctx: ToolContext,
+    folder: Folder = None,
+    limit: Annotated[int, Field(ge=1, le=500, description="Notes per page (1-500).")] = 50,
+    offset: Offset = 0,
+) -> Blocks:
+    """Links and embeds whose target does not exist, grouped by note: each note lists its
+    broken link texts (count: how many, when more than 20). Slow on a large vault before
+    plugin 5.0 (every note is read). When pagination.hasMore is true, call again with
+    offset=nextOffset."""
+    state = app_state(ctx)
+    await ctx.report_progress(0, None, "reading every note's links")
+    with reporting(ctx.report_progress):
+        found = await links.broken_links(state.links, folder, _progress(ctx))
+    page = page_within_budget(
+        found,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(),
+        render=lambda item: compact_json(item.render()),
+    )
+    return json_blocks(page.envelope("notes", [item.render() for item in page.items]))
+
+
+@model_facing_errors
+async def find_orphans(
+    ctx: ToolContext,
+    folder: Annotated[str | None, Field(description="Only files below this folder.")] = None,
+    limit: Annotated[int, Field(ge=1, le=1000, description="Files per page (1-1000).")] = 100,
+    offset: Offset = 0,
+) -> Blocks:
+    """Notes no other note links to, then attachments no note links to or embeds
+    ({path, kind}). Lists every file, which takes a while on a large vault through the
+    plugin. When pagination.hasMore is true, call again with offset=nextOffset."""
+    state = app_state(ctx)
+    await ctx.report_progress(0, None, "reading every note's links")
+    with reporting(ctx.report_progress):
+        found = await links.orphans(state.links, folder, _progress(ctx))
+    page = page_within_budget(
+        found,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(),
+        render=lambda item: compact_json(item.render()),
+    )
+    return json_blocks(page.envelope("orphans", [item.render() for item in page.items]))
+
+
+@model_facing_errors
+async def get_backlinks(
+    ctx: ToolContext,
+    filename: Annotated[str, Field(description="Vault path of the note, e.g. 'People/Ann.md'.")],
+    limit: Annotated[int, Field(ge=1, le=50, description="Linking notes per page (1-50).")] = 20,
+    offset: Offset = 0,
+) -> Blocks:
+    """The notes that link to a note, each with up to 3 of its lines holding the link
+    (count: how many, when more). When pagination.hasMore is true, call again with
+    offset=nextOffset."""
+    validate_vault_path(filename)
+    state = app_state(ctx)
+    with reporting(ctx.report_progress):
+        sources = await links.backlinking_notes(state.links, filename, _progress(ctx))
+        page = page_items(sources, limit=limit, offset=offset)
+        found = await links.with_lines(state.client, page.items, filename)
+    rendered = [item.render() for item in found]
+    kept = fit_count(map(compact_json, rendered), items_budget())
+    shown = Page(items=found[:kept], total=page.total, offset=offset, limit=limit)
+    return json_blocks(shown.envelope("backlinks", rendered[:kept]))
+
+
+def _progress(ctx: ToolContext) -> ProgressCallback:
+    """The domain's steps (a search, then each folder a walk lists) as one rising count: MCP
+    progress must increase with each notification, and the total is not known ahead."""
+    steps = 0
+
+    async def progress(done: int, total: int | None, message: str) -> None:
+        nonlocal steps
+        steps += 1
+        await ctx.report_progress(steps, None, message)
+
+    return progress
+
+
+TOOLS: list[ToolSpec] = [
+    (find_broken_links, titled(READ_ONLY, "Find broken links")),
+    (find_orphans, titled(READ_ONLY, "Find orphan notes and attachments")),
+    (get_backlinks, titled(READ_ONLY, "List backlinks of a note")),
+]

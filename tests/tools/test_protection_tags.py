@@ -61,7 +61,7 @@ TAGGED_NOTES: dict[str, str] = {
     READONLY: '---\ntags: "#MCP-ReadOnly, work"\n---\n# Read only\n\nRead-only body.\n',
     HIDDEN: (
         "---\ntags:\n  - project\n  - '#mcp-hidden'\n---\n# Hidden\n\n"
-        f"The {SECRET} plan, see [[Welcome]] #{SECRET_TAG}\n"
+        f"The {SECRET} plan, see [[Welcome]] and [[nowhere {SECRET}]] #{SECRET_TAG}\n"
     ),
     HIDDEN_BY_KEY: f"---\nTag: MCP-Hidden\n---\nAlso {SECRET} #{SECRET_TAG}\n",
     VISIBLE: (
@@ -456,6 +456,49 @@ async def probe_template(call: Call, world: World) -> None:
         names_no_tag(hidden)
 
 
+async def probe_read_many(call: Call, world: World) -> None:
+    hidden = await call({"filenames": [HIDDEN, READONLY, HIDDEN_BY_KEY]})
+    missing = await call({"filenames": [HIDDEN_TWIN, READONLY, HIDDEN_BY_KEY]})
+    assert not hidden.is_error, body(hidden)[:300]
+    assert body(hidden) == body(missing).replace(HIDDEN_TWIN, HIDDEN)
+    names_no_tag(hidden)
+    assert "Read-only body." in body(hidden)
+
+
+async def probe_recent(call: Call, world: World) -> None:
+    for arguments in ({"days": 3650, "limit": 1000}, {"days": 3650, "folder": "Protected"}):
+        result = await call(arguments)
+        assert not result.is_error, body(result)[:300]
+        no_leak(result)
+    assert PROTECTED in body(await call({"days": 3650, "limit": 1000}))
+
+
+async def probe_backlinks(call: Call, world: World) -> None:
+    welcome = await call({"filename": "Welcome.md", "limit": 50})  # a hidden note links to it
+    assert not welcome.is_error, body(welcome)[:300]
+    no_leak(welcome)
+    hidden = await call({"filename": HIDDEN})
+    missing = await call({"filename": HIDDEN_TWIN})
+    as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
+
+
+async def every_page(call: Call, arguments: Mapping[str, Any]) -> list[CallToolResult]:
+    pages, offset = [], 0
+    while True:
+        page = await call({**arguments, "offset": offset})
+        assert not page.is_error, body(page)[:300]
+        pages.append(page)
+        next_offset = json.loads(texts(page)[0]).get("nextOffset")
+        if next_offset is None:
+            return pages
+        offset = next_offset
+
+
+async def probe_link_health(call: Call, world: World) -> None:
+    for page in await every_page(call, {"limit": 100}):
+        no_leak(page)
+
+
 PROBES: dict[str, Probe] = {
     "list_vault_files": probe_list,
     "get_vault_file": probe_read,
@@ -480,6 +523,11 @@ PROBES: dict[str, Probe] = {
     "show_file_in_obsidian": probe_open,
     "append_to_periodic_note": probe_periodic_append,
     "execute_template": probe_template,
+    "get_vault_files": probe_read_many,
+    "get_recent_changes": probe_recent,
+    "get_backlinks": probe_backlinks,
+    "find_broken_links": probe_link_health,
+    "find_orphans": probe_link_health,
 }
 
 # Tools that name no note and show none: nothing for a tag to forbid.

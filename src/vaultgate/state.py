@@ -9,6 +9,7 @@ from vaultgate.config import Settings
 from vaultgate.memory.gateway import MemoryGateway
 from vaultgate.vault.bulk_delete import BulkDeleter
 from vaultgate.vault.listing import VaultLister
+from vaultgate.vault.replace import Replacer
 from vaultgate.vault.search import VaultSearcher
 from vaultgate.web.pages import PageFetcher
 
@@ -20,6 +21,7 @@ class AppState:
     lister: VaultLister
     searcher: VaultSearcher
     bulk: BulkDeleter
+    replacer: Replacer  # search-and-replace: what each dry run showed
     web: PageFetcher  # fetch's own client: never the Obsidian one, never its key
     memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
 
@@ -32,6 +34,7 @@ class AppState:
             lister=lister,
             searcher=VaultSearcher(client),
             bulk=BulkDeleter(client, lister),
+            replacer=Replacer(client, lister),
             web=PageFetcher(settings.fetch),
             memory=MemoryGateway(settings.memory.db),
         )

@@ -19,7 +19,18 @@ from vaultgate.memory.render import DetailLevel
 from vaultgate.obsidian.patch import Operation as PatchOperation
 from vaultgate.obsidian.patch import TargetType
 from vaultgate.sdd.layout import Stage
-from vaultgate.tools import active, commands, edit, info, periodic, read, sdd, search, templates
+from vaultgate.tools import (
+    active,
+    commands,
+    edit,
+    info,
+    periodic,
+    read,
+    refactor,
+    sdd,
+    search,
+    templates,
+)
 from vaultgate.tools import memory as memory_tools
 from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_errors
 from vaultgate.tools.routes import Route
@@ -45,6 +56,12 @@ VaultOperation = Literal[
     "periodic_append",
     "template",
     "info",
+    # issue 13, writing: search-and-replace, frontmatter and tags
+    "replace",
+    "set_property",
+    "delete_property",
+    "add_tag",
+    "remove_tag",
 ]
 ActiveOperation = Literal[
     "read", "update", "append", "patch", "delete", "open", "commands", "run_command"
@@ -86,6 +103,12 @@ VAULT_ROUTES: dict[str, Route] = {
     "periodic_append": Route(periodic.append_to_periodic_note, writes=True),
     "template": Route(templates.execute_template, writes=True),
     "info": Route(info.get_server_info),
+    "replace": Route(refactor.replace_in_notes, renames={"content": "replacement"}, writes=True),
+    # target is the frontmatter key, as in patch with targetType=frontmatter
+    "set_property": Route(refactor.set_property, renames={"target": "key"}, writes=True),
+    "delete_property": Route(refactor.delete_property, renames={"target": "key"}, writes=True),
+    "add_tag": Route(refactor.add_tag, writes=True),
+    "remove_tag": Route(refactor.remove_tag, writes=True),
 }
 
 ACTIVE_ROUTES: dict[str, Route] = {
@@ -212,6 +235,12 @@ async def vault(
     arguments: dict[str, str] | None = None,
     createFile: bool | None = None,
     targetPath: str | None = None,
+    find: str | None = None,
+    regex: bool | None = None,
+    frontmatter: bool | None = None,
+    value: Any = None,
+    tag: str | None = None,
+    inline: bool | None = None,
 ) -> Blocks:
     """Notes in the Obsidian vault; discover(operation="vault.<op>") explains an op."""
     return await dispatch(ctx, "vault", operation, locals())

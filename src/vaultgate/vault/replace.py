@@ -1,0 +1,446 @@
+"""Search and replace in notes, never in a note that a dry run did not list first.
+
+A dry run lists the notes where the text (or the regex) matches: each with its number of
+matches and a few before/after snippets, paged, with the exact total of notes and matches. It
+remembers every note it showed for those exact arguments, and the text it saw (a digest). A
+real run finds the matches again on the notes as they are now, pages them the same way, and
+writes only notes that a dry run with the same arguments showed in the last ten minutes AND
+that still read exactly as that dry run saw them; a note changed since is reported, never
+written. Each write checks once more that the note did not change while the run worked
+(``rewriting.write_if_unchanged``). Notes a real run already changed are left out of later
+runs with the same arguments, so a replacement that contains the text it replaces ("cat" →
+"cats") is not applied twice.
+
+Matching works on the note's exact text: offsets are Python string indexes, the replaced
+spans are spliced back, and everything else (CRLF line ends, emoji, CJK) stays byte for byte.
+The frontmatter block is skipped unless asked for.
+
+Bounded work:
+
+- A literal text is found with ``str.find`` (linear). Over more than a few notes, the plugin's
+  simple search names the notes that can hold it first (every word of the text, matched
+  case-insensitively: a superset of the notes holding it), so only those are read.
+- A regex (Python ``re``, MULTILINE) cannot be bounded inside this process: ``re`` holds the
+  GIL for the whole of a match, so a catastrophic pattern would freeze the server. Regexes run
+  in a child Python process (stdlib only, started per call), fed one note at a time; the whole
+  call has ``REGEX_SECONDS`` and the child is killed when they run out. A regex reads at most
+  ``REGEX_NOTES`` notes: narrow a larger selection with folder or pattern.
+- Every note holds at most ``MAX_MATCHES`` matches, and a match may not be empty.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import anyio
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from vaultgate import markdown
+from vaultgate.backend import Backend
+from vaultgate.cache import TTLCache
+from vaultgate.errors import (
+    AuthenticationFailed,
+    InvalidArgument,
+    NoteChanged,
+    NotFound,
+    ObsidianTimeout,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+    VaultgateError,
+)
+from vaultgate.paging import Page, compact_json, page_fitting, page_items
+from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
+from vaultgate.progress import report
+from vaultgate.vault.listing import NOTE_SUFFIX, VaultLister, compile_glob
+from vaultgate.vault.rewriting import fingerprint, write_if_unchanged
+
+DRY_RUN_MEMORY_SECONDS = 600.0
+MAX_LIMIT = 100
+SNIPPETS_PER_NOTE = 3
+SNIPPET_CONTEXT = 40  # characters each side of a match
+SNIPPET_MATCH = 80  # a longer match (or replacement) is shown by its two ends
+MAX_MATCHES = 10_000
+PREFILTER_FROM = 20  # a literal search over more notes asks the plugin's search first
+REGEX_NOTES = 2_000
+REGEX_SECONDS = 10.0
+_ANSWER_BYTES = 256 * 1024 * 1024
+_STOPPING_ERRORS = (ObsidianUnreachable, ObsidianTimeout, ObsidianTLSError, AuthenticationFailed)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceSpec:
+    """What to replace and where; a dry run and a real run match when their specs are equal."""
+
+    find: str
+    replacement: str
+    regex: bool = False
+    frontmatter: bool = False  # also inside the frontmatter block
+    filename: str | None = None  # one note; else every note below folder matching pattern
+    folder: str = ""
+    pattern: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    replacement: str
+
+
+@dataclass(frozen=True, slots=True)
+class Affected:
+    """A note with matches; its text is kept only for the page being answered."""
+
+    path: str
+    fingerprint: str
+    spans: Sequence[Span]
+    text: str | None
+
+
+@dataclass(slots=True)
+class RunReport:
+    replaced: list[dict[str, Any]] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[dict[str, str]] = field(default_factory=list)
+    not_attempted: list[str] = field(default_factory=list)
+    stopped: str | None = None
+
+    def as_json(self, remaining: int) -> dict[str, Any]:
+        body: dict[str, Any] = {"replaced": self.replaced, "remaining": remaining}
+        if self.changed:
+            body["changed"] = {
+                "paths": self.changed,
+                "reason": "changed since the dry run, so not written; run dryRun=true again",
+            }
+        if self.skipped:
+            body["skipped"] = {
+                "paths": self.skipped,
+                "reason": "not listed by a dry run with the same arguments; run dryRun=true first",
+            }
+        if self.failed:
+            body["failed"] = self.failed
+        if self.not_attempted:
+            body["notAttempted"] = self.not_attempted
+        if self.stopped:
+            body["stopped"] = self.stopped
+        return body
+
+
+class Replacer:
+    """Dry runs and real runs of search-and-replace, with what each dry run showed."""
+
+    def __init__(self, client: Backend, lister: VaultLister) -> None:
+        self._client = client
+        self._lister = lister
+        self._shown: TTLCache[ReplaceSpec, dict[str, str]] = TTLCache(DRY_RUN_MEMORY_SECONDS, 64)
+        self._done: TTLCache[ReplaceSpec, dict[str, str]] = TTLCache(DRY_RUN_MEMORY_SECONDS, 64)
+
+    async def dry_run(
+        self, spec: ReplaceSpec, *, limit: int, offset: int, budget: int
+    ) -> tuple[Page[Affected], list[dict[str, Any]], int]:
+        """A page of affected notes, their rendered entries, and the matches in all notes."""
+        affected = await self._scan(spec, keep=range(offset, offset + limit))
+        page = page_fitting(
+            affected,
+            limit=limit,
+            offset=offset,
+            budget=budget,
+            render_page=lambda items: (compact_json(entry(a)) for a in items),
+        )
+        shown = self._shown.get(spec) or {}
+        shown.update((a.path, a.fingerprint) for a in page.items)
+        self._shown.put(spec, shown)
+        return page, [entry(a) for a in page.items], sum(len(a.spans) for a in affected)
+
+    async def run(self, spec: ReplaceSpec, *, limit: int, offset: int) -> tuple[RunReport, int]:
+        """Replace in this page of affected notes; the report and how many notes remain."""
+        self._lister.invalidate()  # decide on the vault as it is now
+        affected = await self._scan(spec, keep=range(offset, offset + limit))
+        page = page_items(affected, limit=limit, offset=offset)
+        shown = self._shown.get(spec) or {}
+        done = self._done.get(spec) or {}
+        report_ = RunReport()
+        for index, note in enumerate(page.items):
+            seen = shown.get(note.path)
+            if seen is None:
+                report_.skipped.append(note.path)
+                continue
+            if seen != note.fingerprint or note.text is None:
+                report_.changed.append(note.path)
+                continue
+            new = apply_spans(note.text, note.spans)
+            try:
+                await write_if_unchanged(
+                    self._client, note.path, note.text, new, what_next="Run dryRun=true again."
+                )
+            except NoteChanged:
+                report_.changed.append(note.path)
+            except _STOPPING_ERRORS as exc:
+                report_.stopped = f"Stopped at {note.path!r}: {exc}"
+                report_.not_attempted = [n.path for n in page.items[index:]]
+                break
+            except VaultgateError as exc:
+                report_.failed.append({"path": note.path, "reason": str(exc)})
+            else:
+                report_.replaced.append({"path": note.path, "matches": len(note.spans)})
+                done[note.path] = fingerprint(new)
+                shown.pop(note.path, None)
+            await report(index + 1, len(page.items), f"replaced in {len(report_.replaced)}")
+        self._done.put(spec, done)
+        self._shown.put(spec, shown)
+        self._lister.invalidate()
+        return report_, len(affected) - len(report_.replaced)
+
+    async def _scan(self, spec: ReplaceSpec, *, keep: range) -> list[Affected]:
+        """Every note of the selection with matches, in path order, less those a real run
+        with these arguments already changed; texts are kept for the notes in ``keep``."""
+        candidates = await self._candidates(spec)
+        done = self._done.get(spec) or {}
+        affected: list[Affected] = []
+        async with matcher_for(spec) as find:
+            for index, path in enumerate(candidates):
+                try:
+                    text = (await self._client.read_note(path)).content
+                except NotFound:
+                    continue  # deleted since it was listed
+                digest = fingerprint(text)
+                if done.get(path) == digest:
+                    continue
+                span = None if spec.frontmatter else markdown.frontmatter_span(text)
+                spans = await find(path, text, span[2] if span else 0)
+                if spans:
+                    kept = text if len(affected) in keep else None
+                    affected.append(Affected(path, digest, spans, kept))
+                await report(index + 1, len(candidates), f"read {index + 1} notes")
+        return affected
+
+    async def _candidates(self, spec: ReplaceSpec) -> list[str]:
+        if spec.filename is not None:
+            if spec.pattern is not None or spec.folder:
+                raise InvalidArgument(
+                    "Give filename (one note) or folder/pattern (several), not both."
+                )
+            validate_vault_path(spec.filename)
+            if not spec.filename.lower().endswith(NOTE_SUFFIX):
+                raise InvalidArgument(f"{spec.filename!r} is not a note: replace edits .md notes.")
+            return [spec.filename]
+        include: Callable[[str], bool] = lambda _path: True  # noqa: E731
+        if spec.pattern is not None:
+            refuse_hidden_pattern(spec.pattern)
+            include = compile_glob(spec.pattern)
+        notes = [
+            p for p in await self._lister.list_recursive(spec.folder, notes_only=True) if include(p)
+        ]
+        if spec.regex:
+            if len(notes) > REGEX_NOTES:
+                raise InvalidArgument(
+                    f"A regex reads every note it may change, and this selection holds "
+                    f"{len(notes):,} notes (at most {REGEX_NOTES:,}). Narrow it with folder or "
+                    "pattern, or use a literal text (regex=false), which the vault's search "
+                    "narrows first."
+                )
+            return notes
+        if len(notes) > PREFILTER_FROM and spec.find.split():
+            hits = await self._client.search_simple(spec.find, 0)
+            holding = {hit["filename"] for hit in hits}
+            notes = [p for p in notes if p in holding]
+        return notes
+
+
+def entry(note: Affected) -> dict[str, Any]:
+    """A dry run's line for one note: its matches and the first few, before and after."""
+    text = note.text or ""
+    return {
+        "path": note.path,
+        "matches": len(note.spans),
+        "snippets": [snippet(text, span) for span in note.spans[:SNIPPETS_PER_NOTE]],
+    }
+
+
+def snippet(text: str, span: Span) -> dict[str, Any]:
+    start = max(0, span.start - SNIPPET_CONTEXT)
+    end = min(len(text), span.end + SNIPPET_CONTEXT)
+    lead = ("…" if start > 0 else "") + text[start : span.start]
+    tail = text[span.end : end] + ("…" if end < len(text) else "")
+    return {
+        "line": text.count("\n", 0, span.start) + 1,
+        "before": lead + _shortened(text[span.start : span.end]) + tail,
+        "after": lead + _shortened(span.replacement) + tail,
+    }
+
+
+def _shortened(part: str) -> str:
+    if len(part) <= SNIPPET_MATCH:
+        return part
+    half = SNIPPET_MATCH // 2
+    return f"{part[:half]}…[{len(part):,} chars]…{part[-half:]}"
+
+
+def apply_spans(text: str, spans: Sequence[Span]) -> str:
+    pieces: list[str] = []
+    at = 0
+    for span in spans:
+        pieces += (text[at : span.start], span.replacement)
+        at = span.end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+# --- matching -------------------------------------------------------------------------------
+
+
+class Find(Protocol):
+    async def __call__(self, path: str, text: str, start: int) -> list[Span]: ...
+
+
+def compile_pattern(spec: ReplaceSpec) -> re.Pattern[str]:
+    """The regex, checked before any note is read."""
+    try:
+        compiled = re.compile(spec.find, re.MULTILINE)
+    except (re.error, OverflowError, RecursionError) as exc:
+        raise InvalidArgument(
+            f"find is not a valid Python regex ({exc}). Escape special characters with '\\', "
+            "or pass regex=false to replace the text as it is."
+        ) from exc
+    if compiled.fullmatch("") is not None:
+        raise InvalidArgument(
+            f"The regex {spec.find!r} matches an empty string, so it would insert the "
+            "replacement everywhere. Make it match at least one character."
+        )
+    return compiled
+
+
+@asynccontextmanager
+async def matcher_for(spec: ReplaceSpec) -> AsyncIterator[Find]:
+    if not spec.find:
+        raise InvalidArgument("find is empty: give the text (or regex) to replace.")
+    if not spec.regex:
+        yield _literal(spec.find, spec.replacement)
+        return
+    compiled = compile_pattern(spec)
+    async with _regex_worker(compiled, spec.replacement) as find:
+        yield find
+
+
+def _literal(find: str, replacement: str) -> Find:
+    async def spans(path: str, text: str, start: int) -> list[Span]:
+        found: list[Span] = []
+        at = text.find(find, start)
+        while at != -1:
+            if len(found) == MAX_MATCHES:
+                raise _too_many(path)
+            found.append(Span(at, at + len(find), replacement))
+            at = text.find(find, at + len(find))
+        return found
+
+    return spans
+
+
+def _too_many(path: str) -> InvalidArgument:
+    return InvalidArgument(
+        f"{path!r} holds more than {MAX_MATCHES:,} matches: make find more specific, or edit "
+        "that note by hand."
+    )
+
+
+# The child: stdlib only, so it starts in isolated mode without site-packages (~20 ms).
+_WORKER = r"""
+import json, re, sys
+setup = json.loads(sys.stdin.readline())
+pattern = re.compile(setup["pattern"], setup["flags"])
+for line in sys.stdin:
+    job = json.loads(line)
+    spans, answer = [], None
+    try:
+        for m in pattern.finditer(job["text"], job["start"]):
+            if m.start() == m.end():
+                answer = {"empty": m.start()}
+                break
+            if len(spans) == setup["limit"]:
+                answer = {"tooMany": True}
+                break
+            spans.append([m.start(), m.end(), m.expand(setup["replacement"])])
+    except (re.error, IndexError) as exc:
+        answer = {"error": str(exc)}
+    sys.stdout.write(json.dumps(answer or {"spans": spans}) + "\n")
+    sys.stdout.flush()
+"""
+
+
+@asynccontextmanager
+async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIterator[Find]:
+    process = await anyio.open_process(
+        [sys.executable, "-I", "-S", "-c", _WORKER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    answers = BufferedByteReceiveStream(process.stdout)
+    deadline = anyio.current_time() + REGEX_SECONDS
+    setup = {
+        "pattern": compiled.pattern,
+        "flags": compiled.flags,
+        "replacement": replacement,
+        "limit": MAX_MATCHES,
+    }
+
+    async def ask(job: dict[str, Any]) -> dict[str, Any]:
+        assert process.stdin is not None
+        await process.stdin.send(json.dumps(job).encode("ascii") + b"\n")
+        line = await answers.receive_until(b"\n", _ANSWER_BYTES)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    async def spans(path: str, text: str, start: int) -> list[Span]:
+        try:
+            with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
+                answer = await ask({"text": text, "start": start})
+        except TimeoutError:
+            raise InvalidArgument(
+                f"The regex ran for more than {REGEX_SECONDS:g} s (stopped at {path!r}) and "
+                "was stopped. Patterns with nested repeats such as (a+)+ or (.*)* can take "
+                "forever on some text: simplify it, or narrow the notes with filename, "
+                "folder or pattern."
+            ) from None
+        except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError) as exc:
+            raise InvalidArgument(
+                f"The regex could not be run on {path!r} (its worker process ended). "
+                "Simplify the regex or narrow the notes."
+            ) from exc
+        return _spans_from(path, answer)
+
+    try:
+        await process.stdin.send(json.dumps(setup).encode("ascii") + b"\n")
+        yield spans
+    finally:
+        with anyio.CancelScope(shield=True):
+            if process.returncode is None:
+                process.kill()
+            await process.wait()
+            await process.aclose()
+
+
+def _spans_from(path: str, answer: dict[str, Any]) -> list[Span]:
+    if "error" in answer:
+        raise InvalidArgument(
+            f"The replacement does not fit the regex ({answer['error']}): refer to groups as "
+            "\\1 or \\g<name>, and write a literal backslash as \\\\."
+        )
+    if "empty" in answer:
+        raise InvalidArgument(
+            f"The regex matches an empty string in {path!r} (at character {answer['empty']}); "
+            "make it match at least one character."
+        )
+    if "tooMany" in answer:
+        raise _too_many(path)
+    return [Span(start, end, text) for start, end, text in answer["spans"]]

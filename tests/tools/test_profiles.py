@@ -38,7 +38,10 @@ MEMORY_TOOLS = {
 # full: 37,000 → 38,000 for the tools' human-readable titles (issue 9), about 25 characters
 # for each of its 43 tools. compact: 19,000 → 6,200 when memory became one dispatcher
 # (issue 10); about 600 of it are titles and annotations, outside issue 10's measure.
-BOUNDS = {"compact": 6_200, "full": 38_000}
+# Issue 13's writing operations (replace, set/delete_property, add/remove_tag): compact
+# +214 (five operation names, find, regex, frontmatter, value, tag, inline) → 6,320; full
+# +3,800 for their five single tools → 41,500. The listed bound below still holds.
+BOUNDS = {"compact": 6_320, "full": 41_500}
 # Issue 10's bar for the default profile: name + description + inputSchema of every tool, as
 # bench/tools_list.py measures (listed_characters).
 COMPACT_LISTED_BOUND = 6_000

@@ -37,8 +37,8 @@ def replacer_for(vault: Path, **safety: object) -> tuple[Replacer, GuardedClient
 
 async def replace_everywhere(replacer: Replacer, spec: ReplaceSpec) -> list[str]:
     await replacer.dry_run(spec, limit=100, offset=0, budget=1_000_000)
-    report, remaining = await replacer.run(spec, limit=100, offset=0)
-    assert remaining == 0
+    report, remaining, next_offset = await replacer.run(spec, limit=100, offset=0)
+    assert (remaining, next_offset) == (0, None)
     return [entry["path"] for entry in report.replaced]
 
 

@@ -56,7 +56,8 @@ async def replace_in_notes(
     """Find and replace text in one note, a folder or a glob, in two steps: dryRun=true (the
     default) lists each note that would change, with its match count and snippets, paged
     (continue with offset=nextOffset); then the same arguments with dryRun=false replace in
-    up to limit of those notes. Only notes a dry run listed, unchanged since, are written.
+    up to limit of those notes (continue with its nextOffset: replaced notes leave the list).
+    Only notes a dry run listed, unchanged since, are written.
     The frontmatter is left alone unless frontmatter=true."""
     state = app_state(ctx)
     spec = ReplaceSpec(find, replacement, regex, frontmatter, filename, folder, pattern)
@@ -72,9 +73,9 @@ async def replace_in_notes(
                 else "No note matches; nothing would change."
             )
             return json_blocks(page.envelope("notes", entries, matches=matches, note=note))
-        run, remaining = await state.replacer.run(spec, limit=limit, offset=offset)
+        run, remaining, next_offset = await state.replacer.run(spec, limit=limit, offset=offset)
     state.vault_changed()
-    return json_blocks(compact_json(run.as_json(remaining)))
+    return json_blocks(compact_json(run.as_json(remaining, next_offset)))
 
 
 @model_facing_errors

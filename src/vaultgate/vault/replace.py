@@ -113,8 +113,11 @@ class RunReport:
     not_attempted: list[str] = field(default_factory=list)
     stopped: str | None = None
 
-    def as_json(self, remaining: int) -> dict[str, Any]:
+    def as_json(self, remaining: int, next_offset: int | None) -> dict[str, Any]:
         body: dict[str, Any] = {"replaced": self.replaced, "remaining": remaining}
+        if next_offset is not None:
+            # the notes replaced leave the list, so the next ones start where these were
+            body["nextOffset"] = next_offset
         if self.changed:
             body["changed"] = {
                 "paths": self.changed,
@@ -160,8 +163,14 @@ class Replacer:
         self._shown.put(spec, shown)
         return page, [entry(a) for a in page.items], sum(len(a.spans) for a in affected)
 
-    async def run(self, spec: ReplaceSpec, *, limit: int, offset: int) -> tuple[RunReport, int]:
-        """Replace in this page of affected notes; the report and how many notes remain."""
+    async def run(
+        self, spec: ReplaceSpec, *, limit: int, offset: int
+    ) -> tuple[RunReport, int, int | None]:
+        """Replace in this page of affected notes: the report, how many notes still match,
+        and the offset of the first of them after this page (None when none is left).
+
+        The notes replaced leave the list, so the next page starts at ``offset`` plus the
+        notes of this page that were not replaced (skipped, changed or failed)."""
         self._lister.invalidate()  # decide on the vault as it is now
         affected = await self._scan(spec, keep=range(offset, offset + limit))
         page = page_items(affected, limit=limit, offset=offset)
@@ -197,7 +206,9 @@ class Replacer:
         self._done.put(spec, done)
         self._shown.put(spec, shown)
         self._lister.invalidate()
-        return report_, len(affected) - len(report_.replaced)
+        remaining = len(affected) - len(report_.replaced)
+        following = offset + len(page.items) - len(report_.replaced)
+        return report_, remaining, following if following < remaining else None
 
     async def _scan(self, spec: ReplaceSpec, *, keep: range) -> list[Affected]:
         """Every note of the selection with matches, in path order, less those a real run

@@ -96,18 +96,18 @@ REFACTORING: Calls = [
     ),
     ("replace_in_notes", {"find": "(a+)+", "replacement": "", "regex": True, "filename": BIG}),
     (
-        "set_property",
+        "set_note_property",
         {"filename": "Resources/Languages/日本語メモ.md", "key": "復習", "value": [1, "二"]},
     ),
-    ("delete_property", {"filename": "Projects/Personal/100% done.md", "key": "progress"}),
-    ("delete_property", {"filename": "Projects/Personal/100% done.md", "key": "progress"}),
-    ("add_tag", {"filename": "Inbox/CRLF note.md", "tag": "#Windows"}),
-    ("add_tag", {"filename": "Inbox/CRLF note.md", "tag": "windows"}),
+    ("delete_note_property", {"filename": "Projects/Personal/100% done.md", "key": "progress"}),
+    ("delete_note_property", {"filename": "Projects/Personal/100% done.md", "key": "progress"}),
+    ("add_note_tag", {"filename": "Inbox/CRLF note.md", "tag": "#Windows"}),
+    ("add_note_tag", {"filename": "Inbox/CRLF note.md", "tag": "windows"}),
     (
-        "remove_tag",
+        "remove_note_tag",
         {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "idea", "inline": True},
     ),
-    ("remove_tag", {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "SIDE-project"}),
+    ("remove_note_tag", {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "SIDE-project"}),
     ("get_vault_file", {"filename": "Projects/Personal/🚀 Launch plan.md"}),
 ]
 

@@ -176,6 +176,21 @@ async def test_the_frontmatter_is_replaced_in_only_when_asked(client: Client, va
     assert frontmatter(vault, DONE)["tags"] == ["checklist", "project/ship"]
 
 
+async def test_a_replace_that_would_break_the_frontmatter_yaml_is_not_written(
+    client: Client, vault: Path
+) -> None:
+    arguments = {"find": "launch", "replacement": "a: b: [", "filename": DONE, "frontmatter": True}
+    before = read(vault, DONE)
+    await client.call_tool("replace_in_notes", arguments)
+
+    report = payload(await client.call_tool("replace_in_notes", {**arguments, "dryRun": False}))
+
+    assert report["replaced"] == []
+    assert "unreadable YAML" in report["failed"][0]["reason"]
+    assert "set_note_property(filename=" in report["failed"][0]["reason"]
+    assert read(vault, DONE) == before
+
+
 async def test_a_regex_replaces_with_groups_through_the_dispatcher(
     client: Client, vault: Path
 ) -> None:
@@ -257,7 +272,7 @@ async def test_a_catastrophic_regex_is_stopped_and_the_server_keeps_answering(
     assert time.monotonic() - started < 5
     assert "more than 1 s" in message
     assert "nested repeats" in message
-    assert await call(client, "set_property", filename="Inbox/evil.md", key="k", value=1)
+    assert await call(client, "set_note_property", filename="Inbox/evil.md", key="k", value=1)
 
 
 @pytest.mark.parametrize(
@@ -305,8 +320,10 @@ async def test_a_literal_replace_in_a_1_mb_note_is_quick(
 async def test_set_property_adds_and_replaces_keys_keeping_json_types(
     client: Client, vault: Path
 ) -> None:
-    added = await call(client, "set_property", filename=LAUNCH, key="状态", value={"a": [1, True]})
-    replaced = await call(client, "set_property", filename=LAUNCH, key="budget", value=99.5)
+    added = await call(
+        client, "set_note_property", filename=LAUNCH, key="状态", value={"a": [1, True]}
+    )
+    replaced = await call(client, "set_note_property", filename=LAUNCH, key="budget", value=99.5)
 
     data = frontmatter(vault, LAUNCH)
     assert data["状态"] == {"a": [1, True]}
@@ -322,7 +339,7 @@ async def test_set_property_gives_a_note_without_frontmatter_its_first(
 ) -> None:
     body = read(vault, CAPTURE)
 
-    await call(client, "set_property", filename=CAPTURE, key="status", value="triage")
+    await call(client, "set_note_property", filename=CAPTURE, key="status", value="triage")
 
     assert frontmatter(vault, CAPTURE) == {"status": "triage"}
     assert read(vault, CAPTURE).endswith(body)
@@ -333,7 +350,7 @@ async def test_delete_property_removes_one_key_and_nothing_else(
 ) -> None:
     before = read(vault, DONE)
 
-    message = await call(client, "delete_property", filename=DONE, key="progress")
+    message = await call(client, "delete_note_property", filename=DONE, key="progress")
 
     assert "progress" not in frontmatter(vault, DONE)
     assert frontmatter(vault, DONE)["tags"] == ["checklist", "project/launch"]
@@ -348,7 +365,7 @@ async def test_delete_property_keeps_crlf_and_removes_a_block_list(
     path = "Inbox/CRLF.md"
     put(path, "---\r\ntags:\r\n- a\r\n- b\r\nkeep: ✓\r\n---\r\nBody\r\n")
 
-    await call(client, "delete_property", filename=path, key="tags")
+    await call(client, "delete_note_property", filename=path, key="tags")
 
     text = read(vault, path)
     assert frontmatter(vault, path) == {"keep": "✓"}
@@ -361,7 +378,7 @@ async def test_deleting_a_missing_property_changes_nothing_and_names_the_keys(
 ) -> None:
     before = read(vault, JAPANESE)
 
-    message = await call(client, "delete_property", filename=JAPANESE, key="nope")
+    message = await call(client, "delete_note_property", filename=JAPANESE, key="nope")
 
     assert "nothing changed" in message
     assert "'level'" in message
@@ -372,7 +389,7 @@ async def test_deleting_a_missing_property_changes_nothing_and_names_the_keys(
 
 
 async def test_add_tag_appends_to_the_frontmatter_list(client: Client, vault: Path) -> None:
-    message = await call(client, "add_tag", filename=JAPANESE, tag="#復習/毎日")
+    message = await call(client, "add_note_tag", filename=JAPANESE, tag="#復習/毎日")
 
     assert frontmatter(vault, JAPANESE)["tags"] == ["language", "日本語", "復習/毎日"]
     assert "Added #復習/毎日" in message
@@ -383,8 +400,8 @@ async def test_add_tag_creates_tags_and_turns_a_string_into_a_list(
 ) -> None:
     put("Inbox/str.md", "---\ntags: alpha, beta\n---\ntext\n")
 
-    await call(client, "add_tag", filename=CAPTURE, tag="inbox")
-    await call(client, "add_tag", filename="Inbox/str.md", tag="gamma")
+    await call(client, "add_note_tag", filename=CAPTURE, tag="inbox")
+    await call(client, "add_note_tag", filename="Inbox/str.md", tag="gamma")
 
     assert frontmatter(vault, CAPTURE) == {"tags": ["inbox"]}
     assert frontmatter(vault, "Inbox/str.md") == {"tags": ["alpha", "beta", "gamma"]}
@@ -396,7 +413,7 @@ async def test_a_tag_the_note_has_in_any_case_or_inline_is_not_added_again(
 ) -> None:
     before = read(vault, LAUNCH)
 
-    message = await call(client, "add_tag", filename=LAUNCH, tag=tag)
+    message = await call(client, "add_note_tag", filename=LAUNCH, tag=tag)
 
     assert "nothing changed" in message
     assert read(vault, LAUNCH) == before
@@ -407,7 +424,7 @@ async def test_remove_tag_matches_any_case_and_keeps_nested_tags(
 ) -> None:
     put("Inbox/t.md", "---\ntags: [Project, project/launch, other]\n---\n#project x\n")
 
-    message = await call(client, "remove_tag", filename="Inbox/t.md", tag="#PROJECT")
+    message = await call(client, "remove_note_tag", filename="Inbox/t.md", tag="#PROJECT")
 
     assert frontmatter(vault, "Inbox/t.md")["tags"] == ["project/launch", "other"]
     assert "still appears once in the text" in message
@@ -420,7 +437,7 @@ async def test_remove_tag_inline_removes_it_from_the_text_but_not_from_code(
     path = "Inbox/inline 🏷.md"
     put(path, "# T\r\n\r\nA #todo here #todo/sub and `#todo`\r\n#Todo\r\n")
 
-    message = await call(client, "remove_tag", filename=path, tag="todo", inline=True)
+    message = await call(client, "remove_note_tag", filename=path, tag="todo", inline=True)
 
     assert read(vault, path) == "# T\r\n\r\nA here #todo/sub and `#todo`\r\n\r\n"
     assert "removed 2 times inline" in message
@@ -429,7 +446,7 @@ async def test_remove_tag_inline_removes_it_from_the_text_but_not_from_code(
 async def test_remove_tag_says_when_the_tag_is_only_inline(client: Client, vault: Path) -> None:
     before = read(vault, CAPTURE)
 
-    message = await call(client, "remove_tag", filename=CAPTURE, tag="idea")
+    message = await call(client, "remove_note_tag", filename=CAPTURE, tag="idea")
 
     assert "only in its text" in message
     assert read(vault, CAPTURE) == before
@@ -438,12 +455,23 @@ async def test_remove_tag_says_when_the_tag_is_only_inline(client: Client, vault
 @pytest.mark.parametrize(
     ("tool", "arguments", "expected"),
     [
-        pytest.param("add_tag", {"tag": "12"}, "not a tag", id="digits"),
-        pytest.param("add_tag", {"tag": "two words"}, "not a tag", id="blank"),
-        pytest.param("remove_tag", {"tag": "a//b"}, "not a tag", id="empty-level"),
-        pytest.param("set_property", {"key": " ", "value": 1}, "not a property", id="blank-key"),
+        pytest.param("add_note_tag", {"tag": "12"}, "not a tag", id="digits"),
+        pytest.param("add_note_tag", {"tag": "two words"}, "not a tag", id="blank"),
+        pytest.param("remove_note_tag", {"tag": "a//b"}, "not a tag", id="empty-level"),
         pytest.param(
-            "delete_property",
+            "set_note_property", {"key": " ", "value": 1}, "not a property", id="blank-key"
+        ),
+        pytest.param(
+            "set_note_property",
+            {"filename": "Missing 100%.md", "key": "k", "value": 1},
+            "was not found",
+            id="missing",
+        ),
+        pytest.param(
+            "remove_note_tag", {"filename": "Missing.md", "tag": "t"}, "not found", id="gone"
+        ),
+        pytest.param(
+            "delete_note_property",
             {"key": "k", "filename": "Attachments/diagram.png"},
             "not a note",
             id="not-a-note",
@@ -464,7 +492,7 @@ async def test_broken_yaml_is_refused_before_anything_is_written(
     put("Inbox/broken.md", "---\ntags: [a\n---\ntext\n")
 
     message = error_text(
-        await client.call_tool("add_tag", {"filename": "Inbox/broken.md", "tag": "b"})
+        await client.call_tool("add_note_tag", {"filename": "Inbox/broken.md", "tag": "b"})
     )
 
     assert "not valid YAML" in message

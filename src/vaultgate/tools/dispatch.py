@@ -105,10 +105,10 @@ VAULT_ROUTES: dict[str, Route] = {
     "info": Route(info.get_server_info),
     "replace": Route(refactor.replace_in_notes, renames={"content": "replacement"}, writes=True),
     # target is the frontmatter key, as in patch with targetType=frontmatter
-    "set_property": Route(refactor.set_property, renames={"target": "key"}, writes=True),
-    "delete_property": Route(refactor.delete_property, renames={"target": "key"}, writes=True),
-    "add_tag": Route(refactor.add_tag, writes=True),
-    "remove_tag": Route(refactor.remove_tag, writes=True),
+    "set_property": Route(refactor.set_note_property, renames={"target": "key"}, writes=True),
+    "delete_property": Route(refactor.delete_note_property, renames={"target": "key"}, writes=True),
+    "add_tag": Route(refactor.add_note_tag, writes=True),
+    "remove_tag": Route(refactor.remove_note_tag, writes=True),
 }
 
 ACTIVE_ROUTES: dict[str, Route] = {

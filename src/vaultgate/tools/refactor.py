@@ -79,7 +79,7 @@ async def replace_in_notes(
 
 
 @model_facing_errors
-async def set_property(
+async def set_note_property(
     ctx: ToolContext,
     filename: Filename,
     key: Key,
@@ -94,7 +94,7 @@ async def set_property(
 
 
 @model_facing_errors
-async def delete_property(ctx: ToolContext, filename: Filename, key: Key) -> Blocks:
+async def delete_note_property(ctx: ToolContext, filename: Filename, key: Key) -> Blocks:
     """Remove one frontmatter property from a note; a missing one changes nothing."""
     state = app_state(ctx)
     message = await properties.delete_property(state.client, filename, key)
@@ -103,7 +103,7 @@ async def delete_property(ctx: ToolContext, filename: Filename, key: Key) -> Blo
 
 
 @model_facing_errors
-async def add_tag(ctx: ToolContext, filename: Filename, tag: Tag) -> Blocks:
+async def add_note_tag(ctx: ToolContext, filename: Filename, tag: Tag) -> Blocks:
     """Add a tag to a note's frontmatter tags; a tag it already has (any case, frontmatter or
     inline) changes nothing."""
     state = app_state(ctx)
@@ -113,7 +113,7 @@ async def add_tag(ctx: ToolContext, filename: Filename, tag: Tag) -> Blocks:
 
 
 @model_facing_errors
-async def remove_tag(
+async def remove_note_tag(
     ctx: ToolContext,
     filename: Filename,
     tag: Tag,
@@ -129,8 +129,8 @@ async def remove_tag(
 
 TOOLS: list[ToolSpec] = [
     (replace_in_notes, titled(DESTRUCTIVE, "Find and replace in notes")),
-    (set_property, titled(DESTRUCTIVE, "Set a note property")),
-    (delete_property, titled(DESTRUCTIVE, "Delete a note property")),
-    (add_tag, titled(WRITE, "Tag a note")),
-    (remove_tag, titled(DESTRUCTIVE, "Untag a note")),
+    (set_note_property, titled(DESTRUCTIVE, "Set a note property")),
+    (delete_note_property, titled(DESTRUCTIVE, "Delete a note property")),
+    (add_note_tag, titled(WRITE, "Tag a note")),
+    (remove_note_tag, titled(DESTRUCTIVE, "Untag a note")),
 ]

@@ -45,6 +45,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from vaultgate import markdown
 from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
+from vaultgate.calls import Raw, call
 from vaultgate.errors import (
     AuthenticationFailed,
     InvalidArgument,
@@ -186,6 +187,9 @@ class Replacer:
                 report_.changed.append(note.path)
                 continue
             new = apply_spans(note.text, note.spans)
+            if spec.frontmatter and _breaks_frontmatter(note.text, new):
+                report_.failed.append({"path": note.path, "reason": _broken_yaml(note.path)})
+                continue
             try:
                 await write_if_unchanged(
                     self._client, note.path, note.text, new, what_next="Run dryRun=true again."
@@ -264,6 +268,19 @@ class Replacer:
             holding = {hit["filename"] for hit in hits}
             notes = [p for p in notes if p in holding]
         return notes
+
+
+def _broken_yaml(path: str) -> str:
+    change = call("set_note_property", filename=path, key=Raw("<key>"), value=Raw("<value>"))
+    return (
+        "the replacement would leave its frontmatter unreadable YAML, so it was not written; "
+        f"change the property with {change} instead"
+    )
+
+
+def _breaks_frontmatter(old: str, new: str) -> bool:
+    """Would replacing inside the frontmatter turn readable YAML into unreadable YAML?"""
+    return markdown.parse_frontmatter(old).valid and not markdown.parse_frontmatter(new).valid
 
 
 def entry(note: Affected) -> dict[str, Any]:

@@ -286,6 +286,8 @@ async def test_a_catastrophic_regex_is_stopped_and_the_server_keeps_answering(
         pytest.param({"filename": "Attachments/diagram.png"}, "not a note", id="not-a-note"),
         pytest.param({"filename": ".obsidian/app.json"}, "hidden", id="hidden"),
         pytest.param({"folder": "Projects"}, "not both", id="both"),
+        pytest.param({"filename": "Missing 日本.md"}, "was not found", id="missing"),
+        pytest.param({"filename": None, "folder": "Nope"}, "was not found", id="no-folder"),
     ],
 )
 async def test_replace_refuses_what_cannot_work_with_what_to_do(

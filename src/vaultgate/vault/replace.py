@@ -22,8 +22,9 @@ Bounded work:
   case-insensitively: a superset of the notes holding it), so only those are read.
 - A regex (Python ``re``, MULTILINE) cannot be bounded inside this process: ``re`` holds the
   GIL for the whole of a match, so a catastrophic pattern would freeze the server. Regexes run
-  in a child Python process (stdlib only, started per call), fed one note at a time; the whole
-  call has ``REGEX_SECONDS`` and the child is killed when they run out. A regex reads at most
+  in a child Python process (stdlib only, started per call), fed one note at a time; its
+  matching in the whole call has ``REGEX_SECONDS`` (the reading of notes in between does not
+  count), and the child is killed when they run out. A regex reads at most
   ``REGEX_NOTES`` notes: narrow a larger selection with folder or pattern.
 - Every note holds at most ``MAX_MATCHES`` matches, and a match may not be empty.
 """
@@ -70,6 +71,7 @@ SNIPPET_MATCH = 80  # a longer match (or replacement) is shown by its two ends
 MAX_MATCHES = 100_000
 PREFILTER_FROM = 20  # a literal search over more notes asks the plugin's search first
 REGEX_NOTES = 2_000
+READ_CONCURRENCY = 8
 REGEX_SECONDS = 10.0
 _ANSWER_BYTES = 256 * 1024 * 1024
 _STOPPING_ERRORS = (ObsidianUnreachable, ObsidianTimeout, ObsidianTLSError, AuthenticationFailed)
@@ -97,12 +99,13 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class Affected:
-    """A note with matches; its text is kept only for the page being answered."""
+    """A note with matches; its spans and text are kept only for the page being answered."""
 
     path: str
     fingerprint: str
-    spans: Sequence[Span]
-    text: str | None
+    matches: int
+    spans: Sequence[Span] | None = None
+    text: str | None = None
 
 
 @dataclass(slots=True)
@@ -162,7 +165,7 @@ class Replacer:
         shown = self._shown.get(spec) or {}
         shown.update((a.path, a.fingerprint) for a in page.items)
         self._shown.put(spec, shown)
-        return page, [entry(a) for a in page.items], sum(len(a.spans) for a in affected)
+        return page, [entry(a) for a in page.items], sum(a.matches for a in affected)
 
     async def run(
         self, spec: ReplaceSpec, *, limit: int, offset: int
@@ -183,7 +186,7 @@ class Replacer:
             if seen is None:
                 report_.skipped.append(note.path)
                 continue
-            if seen != note.fingerprint or note.text is None:
+            if seen != note.fingerprint or note.text is None or note.spans is None:
                 report_.changed.append(note.path)
                 continue
             new = apply_spans(note.text, note.spans)
@@ -203,7 +206,7 @@ class Replacer:
             except VaultgateError as exc:
                 report_.failed.append({"path": note.path, "reason": str(exc)})
             else:
-                report_.replaced.append({"path": note.path, "matches": len(note.spans)})
+                report_.replaced.append({"path": note.path, "matches": note.matches})
                 done[note.path] = fingerprint(new)
                 shown.pop(note.path, None)
             await report(index + 1, len(page.items), f"replaced in {len(report_.replaced)}")
@@ -216,26 +219,54 @@ class Replacer:
 
     async def _scan(self, spec: ReplaceSpec, *, keep: range) -> list[Affected]:
         """Every note of the selection with matches, in path order, less those a real run
-        with these arguments already changed; texts are kept for the notes in ``keep``."""
+        with these arguments already changed; spans and texts are kept for those in ``keep``.
+
+        Notes are read ``READ_CONCURRENCY`` at a time and matched in order, so no more than
+        that many texts are held at once besides the page's."""
         candidates = await self._candidates(spec)
         done = self._done.get(spec) or {}
         affected: list[Affected] = []
         async with matcher_for(spec) as find:
-            for index, path in enumerate(candidates):
-                try:
-                    text = (await self._client.read_note(path)).content
-                except NotFound:
-                    continue  # deleted since it was listed
-                digest = fingerprint(text)
-                if done.get(path) == digest:
-                    continue
-                span = None if spec.frontmatter else markdown.frontmatter_span(text)
-                spans = await find(path, text, span[2] if span else 0)
-                if spans:
-                    kept = text if len(affected) in keep else None
-                    affected.append(Affected(path, digest, spans, kept))
-                await report(index + 1, len(candidates), f"read {index + 1} notes")
+            for first in range(0, len(candidates), READ_CONCURRENCY):
+                batch = candidates[first : first + READ_CONCURRENCY]
+                texts = await self._read_all(batch, named=spec.filename is not None)
+                for path, text in zip(batch, texts, strict=True):
+                    if text is None:
+                        continue  # deleted since it was listed
+                    digest = fingerprint(text)
+                    if done.get(path) == digest:
+                        continue
+                    span = None if spec.frontmatter else markdown.frontmatter_span(text)
+                    spans = await find(path, text, span[2] if span else 0)
+                    if not spans:
+                        continue
+                    if len(affected) in keep:
+                        affected.append(Affected(path, digest, len(spans), spans, text))
+                    else:
+                        affected.append(Affected(path, digest, len(spans)))
+                done_reading = first + len(batch)
+                await report(done_reading, len(candidates), f"read {done_reading} notes")
         return affected
+
+    async def _read_all(self, paths: Sequence[str], *, named: bool) -> list[str | None]:
+        """The texts of ``paths``, read at once; None for a note gone since it was listed
+        (a note the model named is NotFound instead)."""
+        texts: list[str | None] = [None] * len(paths)
+
+        async def read(index: int, path: str) -> None:
+            try:
+                texts[index] = (await self._client.read_note(path)).content
+            except NotFound:
+                if named:
+                    raise
+
+        try:
+            async with anyio.create_task_group() as tg:
+                for index, path in enumerate(paths):
+                    tg.start_soon(read, index, path)
+        except* VaultgateError as group:
+            raise _first_error(group) from None
+        return texts
 
     async def _candidates(self, spec: ReplaceSpec) -> list[str]:
         if spec.filename is not None:
@@ -285,12 +316,17 @@ def _breaks_frontmatter(old: str, new: str) -> bool:
 
 def entry(note: Affected) -> dict[str, Any]:
     """A dry run's line for one note: its matches and the first few, before and after."""
-    text = note.text or ""
+    text, spans = note.text or "", note.spans or ()
     return {
         "path": note.path,
-        "matches": len(note.spans),
-        "snippets": [snippet(text, span) for span in note.spans[:SNIPPETS_PER_NOTE]],
+        "matches": note.matches,
+        "snippets": [snippet(text, span) for span in spans[:SNIPPETS_PER_NOTE]],
     }
+
+
+def _first_error(group: BaseExceptionGroup[VaultgateError]) -> VaultgateError:
+    first = group.exceptions[0]
+    return _first_error(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def snippet(text: str, span: Span) -> dict[str, Any]:
@@ -414,7 +450,7 @@ async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIte
     assert process.stdin is not None
     assert process.stdout is not None
     answers = BufferedByteReceiveStream(process.stdout)
-    deadline = anyio.current_time() + REGEX_SECONDS
+    spent = 0.0  # the worker's time only: reading notes between jobs does not count
     setup = {
         "pattern": compiled.pattern,
         "flags": compiled.flags,
@@ -430,8 +466,10 @@ async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIte
         return answer
 
     async def spans(path: str, text: str, start: int) -> list[Span]:
+        nonlocal spent
+        started = anyio.current_time()
         try:
-            with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
+            with anyio.fail_after(max(0.0, REGEX_SECONDS - spent)):
                 answer = await ask({"text": text, "start": start})
         except TimeoutError:
             raise InvalidArgument(
@@ -445,6 +483,8 @@ async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIte
                 f"The regex could not be run on {path!r} (its worker process ended). "
                 "Simplify the regex or narrow the notes."
             ) from exc
+        finally:
+            spent += anyio.current_time() - started
         return _spans_from(path, answer)
 
     try:

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
+import respx
+from tests.obsidian.obsidian_fakes import API_KEY, HTTP_BASE, serve_version
 
 from vaultgate import markdown
-from vaultgate.config import SafetySettings
+from vaultgate.config import ObsidianSettings, SafetySettings, Secret
 from vaultgate.errors import AccessDenied, InvalidArgument, ReadOnlyMode
 from vaultgate.folder.backend import FolderBackend
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.transport import build_http_client
 from vaultgate.vault import properties
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
@@ -127,3 +132,28 @@ async def test_edits_respect_the_policy(
             await edit
 
     assert (vault / path).read_bytes() == before
+
+
+@pytest.mark.anyio
+async def test_a_plugin_that_refuses_the_frontmatter_delete_gets_vaultgates_own_edit() -> None:
+    text = "---\r\nkeep: 1\r\ndrop: 日本\r\n---\r\nbody\r\n"
+    router = respx.Router(base_url=HTTP_BASE, assert_all_called=False)
+    serve_version(router, "5.1.0")
+    note = {"Content-Disposition": 'attachment; filename="a %.md"'}
+    router.get("/vault/Notes/a%20%25.md").respond(200, text=text, headers=note)
+    refused = router.patch("/vault/Notes/a%20%25.md").respond(
+        400, json={"errorCode": 40081, "message": "Invalid patch instruction"}
+    )
+    router.get("/vault/Notes/").respond(200, json={"files": ["a %.md"]})
+    written = router.put("/vault/Notes/a%20%25.md").respond(204)
+    settings = ObsidianSettings(api_key=Secret(API_KEY), protocol="http", port=27123, timeout=2.0)
+    http = await build_http_client(settings, transport=httpx.MockTransport(router.async_handler))
+    client = GuardedClient(ObsidianClient(settings, http), AccessPolicy(SafetySettings()))
+
+    message = await properties.delete_property(client, "Notes/a %.md", "drop")
+
+    assert refused.called
+    assert written.calls.last.request.content.decode("utf-8") == (
+        "---\r\nkeep: 1\r\n---\r\nbody\r\n"
+    )
+    assert "Deleted property 'drop'" in message

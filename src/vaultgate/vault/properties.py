@@ -23,18 +23,21 @@ removing ``project`` keeps ``project/launch``, and adding ``Project`` to a note 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from typing import Any
 
 from vaultgate import markdown
 from vaultgate.backend import Backend
 from vaultgate.calls import call
-from vaultgate.errors import InvalidArgument, NoteChanged
+from vaultgate.errors import InvalidArgument, NoteChanged, ObsidianAPIError
 from vaultgate.obsidian.client import Note
 from vaultgate.obsidian.patch import Operation, PatchRequest
 from vaultgate.paging import compact_json
 from vaultgate.paths import validate_vault_path
 from vaultgate.vault.rewriting import write_if_unchanged
+
+log = logging.getLogger("vaultgate.vault")
 
 TAG_KEYS = ("tags", "tag")  # Obsidian reads both
 VALUE_PREVIEW = 300
@@ -73,19 +76,35 @@ async def delete_property(client: Backend, path: str, key: str) -> str:
     if key not in data:
         keys = ", ".join(map(repr, list(data)[:30])) or "none"
         return f"{path!r} has no property {key!r}; nothing changed. Its properties: {keys}."
-    if (await client.features()).has("patch_v2"):
-        request = PatchRequest(
-            operation="delete",
-            target_type="frontmatter",
-            target=key,
-            content="",
-            scope="markerAndContent",
-        )
-        await client.patch_note(path, request)
-    else:
+    if not await _patch_deletes(client, path, key):
         new = without_key(note.content, key)
         await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
     return f"Deleted property {key!r} from {path!r} (it was {_preview(data[key])})."
+
+
+async def _patch_deletes(client: Backend, path: str, key: str) -> bool:
+    """Delete the key with one PATCH where the plugin has a delete (5.0+); False where it
+    has none, or refused the instruction as malformed (400): the 2.0 engine could not be
+    run beside the emulator (real-handler-5.1.0-differences.md), so its answer to a
+    frontmatter delete is inferred from its documentation, and a refusal falls back to
+    vaultgate's own edit rather than failing."""
+    if not (await client.features()).has("patch_v2"):
+        return False
+    request = PatchRequest(
+        operation="delete",
+        target_type="frontmatter",
+        target=key,
+        content="",
+        scope="markerAndContent",
+    )
+    try:
+        await client.patch_note(path, request)
+    except ObsidianAPIError as exc:
+        if exc.status != 400:
+            raise
+        log.info("frontmatter delete refused (%s); editing the YAML instead", exc.error_code)
+        return False
+    return True
 
 
 def without_key(text: str, key: str) -> str:

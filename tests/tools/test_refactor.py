@@ -143,9 +143,33 @@ async def test_a_real_run_changes_nothing_a_dry_run_did_not_list(
     )
 
     assert report["replaced"] == []
-    assert report["skipped"]["paths"] == [LAUNCH]
     assert report["remaining"] == 1
+    assert report["nextOffset"] == 0
+    assert "call with dryRun=true and offset=0" in report["unlisted"]
     assert read(vault, LAUNCH) == before
+
+
+async def test_a_real_run_stops_at_the_first_note_its_dry_runs_did_not_show(
+    client: Client, vault: Path, put: Callable[[str, str], None]
+) -> None:
+    for n in range(5):
+        put(f"Walk/{n} 🚶.md", f"step {n}\n")
+    arguments = {"find": "step", "replacement": "pas", "folder": "Walk", "limit": 2}
+    await client.call_tool("replace_in_notes", arguments)  # shows 0 and 1
+
+    first = payload(await client.call_tool("replace_in_notes", {**arguments, "dryRun": False}))
+    second = payload(await client.call_tool("replace_in_notes", {**arguments, "dryRun": False}))
+    listed = payload(await client.call_tool("replace_in_notes", {**arguments, "offset": 0}))
+    third = payload(await client.call_tool("replace_in_notes", {**arguments, "dryRun": False}))
+
+    assert [r["path"] for r in first["replaced"]] == ["Walk/0 🚶.md", "Walk/1 🚶.md"]
+    assert (first["remaining"], first["nextOffset"]) == (3, 0)
+    assert second["replaced"] == []
+    assert "offset=0" in second["unlisted"]
+    assert [n["path"] for n in listed["notes"]] == ["Walk/2 🚶.md", "Walk/3 🚶.md"]
+    assert [r["path"] for r in third["replaced"]] == ["Walk/2 🚶.md", "Walk/3 🚶.md"]
+    assert read(vault, "Walk/4 🚶.md") == "step 4\n"
+    assert read(vault, "Walk/2 🚶.md") == "pas 2\n"
 
 
 async def test_a_note_changed_since_the_dry_run_is_reported_not_written(

@@ -5,8 +5,9 @@ matches and a few before/after snippets, paged, with the exact total of notes an
 remembers every note it showed for those exact arguments, and the text it saw (a digest). A
 real run finds the matches again on the notes as they are now, pages them the same way, and
 writes only notes that a dry run with the same arguments showed in the last ten minutes AND
-that still read exactly as that dry run saw them; a note changed since is reported, never
-written. Each write checks once more that the note did not change while the run worked
+that still read exactly as that dry run saw them: a note changed since is reported, never
+written, and the page stops at the first note no dry run showed (saying where to look).
+Each write checks once more that the note did not change while the run worked
 (``rewriting.write_if_unchanged``). Notes a real run already changed are left out of later
 runs with the same arguments, so a replacement that contains the text it replaces ("cat" →
 "cats") is not applied twice.
@@ -112,8 +113,8 @@ class Affected:
 class RunReport:
     replaced: list[dict[str, Any]] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
     failed: list[dict[str, str]] = field(default_factory=list)
+    unlisted_at: int | None = None  # where the first note no dry run showed now sits
     not_attempted: list[str] = field(default_factory=list)
     stopped: str | None = None
 
@@ -127,13 +128,15 @@ class RunReport:
                 "paths": self.changed,
                 "reason": "changed since the dry run, so not written; run dryRun=true again",
             }
-        if self.skipped:
-            body["skipped"] = {
-                "paths": self.skipped,
-                "reason": "not listed by a dry run with the same arguments; run dryRun=true first",
-            }
         if self.failed:
             body["failed"] = self.failed
+        if self.unlisted_at is not None:
+            at = self.unlisted_at
+            body["unlisted"] = (
+                f"The notes from offset {at} on were not listed by a dry run with these "
+                f"arguments, so nothing was done to them: call with dryRun=true and offset={at} "
+                "to see them, then with dryRun=false and the same offset."
+            )
         if self.not_attempted:
             body["notAttempted"] = self.not_attempted
         if self.stopped:
@@ -171,21 +174,24 @@ class Replacer:
         self, spec: ReplaceSpec, *, limit: int, offset: int
     ) -> tuple[RunReport, int, int | None]:
         """Replace in this page of affected notes: the report, how many notes still match,
-        and the offset of the first of them after this page (None when none is left).
+        and the offset to continue at (None when nothing is left after this page).
 
-        The notes replaced leave the list, so the next page starts at ``offset`` plus the
-        notes of this page that were not replaced (skipped, changed or failed)."""
+        The page stops at the first note no dry run with these arguments showed (the model
+        has not seen what would change there). The notes replaced leave the list, so the next
+        page starts at ``offset`` plus the notes of this page that stay (changed, failed)."""
         self._lister.invalidate()  # decide on the vault as it is now
         affected = await self._scan(spec, keep=range(offset, offset + limit))
         page = page_items(affected, limit=limit, offset=offset)
         shown = self._shown.get(spec) or {}
         done = self._done.get(spec) or {}
         report_ = RunReport()
+        processed = 0
         for index, note in enumerate(page.items):
             seen = shown.get(note.path)
             if seen is None:
-                report_.skipped.append(note.path)
-                continue
+                report_.unlisted_at = offset + processed - len(report_.replaced)
+                break
+            processed += 1
             if seen != note.fingerprint or note.text is None or note.spans is None:
                 report_.changed.append(note.path)
                 continue
@@ -201,7 +207,7 @@ class Replacer:
                 report_.changed.append(note.path)
             except _STOPPING_ERRORS as exc:
                 report_.stopped = f"Stopped at {note.path!r}: {exc}"
-                report_.not_attempted = [n.path for n in page.items[index:]]
+                report_.not_attempted = [n.path for n in page.items[index + 1 :]]
                 break
             except VaultgateError as exc:
                 report_.failed.append({"path": note.path, "reason": str(exc)})
@@ -214,8 +220,10 @@ class Replacer:
         self._shown.put(spec, shown)
         self._lister.invalidate()
         remaining = len(affected) - len(report_.replaced)
-        following = offset + len(page.items) - len(report_.replaced)
-        return report_, remaining, following if following < remaining else None
+        following = offset + processed - len(report_.replaced)
+        if report_.stopped is not None or following >= remaining:
+            return report_, remaining, None  # after a stop, a dry run says what is left
+        return report_, remaining, following
 
     async def _scan(self, spec: ReplaceSpec, *, keep: range) -> list[Affected]:
         """Every note of the selection with matches, in path order, less those a real run

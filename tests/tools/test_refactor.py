@@ -279,6 +279,24 @@ async def test_dry_run_pages_walk_every_note_once_with_exact_totals(
     assert seen == sorted(f"Bulk/n{n} %.md" for n in range(7))
 
 
+async def test_a_dry_run_of_long_matches_stays_within_the_response_budget(
+    client: Client, put: Callable[[str, str], None]
+) -> None:
+    for n in range(30):
+        put(f"Long/{n:02} 📜.md", ("ab" * 3_000 + "\n") * 5)
+    arguments = {"find": "(ab)+", "replacement": "x", "regex": True, "folder": "Long"}
+
+    result = await client.call_tool("replace_in_notes", {**arguments, "limit": 100})
+
+    page = payload(result)
+    assert sum(len(t) for t in texts(result)) <= 12_000
+    assert 0 < len(page["notes"]) < 30
+    assert page["nextOffset"] == len(page["notes"])
+    assert page["pagination"]["total"] == 30
+    assert page["matches"] == 150
+    assert "[6,000 chars]" in page["notes"][0]["snippets"][0]["before"]
+
+
 async def test_a_catastrophic_regex_is_stopped_and_the_server_keeps_answering(
     client: Client, vault: Path, put: Callable[[str, str], None], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,7 +16,13 @@ from vaultgate.obsidian.client import Note
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.policy import AccessPolicy
-from vaultgate.vault.replace import PREFILTER_FROM, Replacer, ReplaceSpec, matcher_for
+from vaultgate.vault.replace import (
+    PREFILTER_FROM,
+    Replacer,
+    ReplaceSpec,
+    matcher_for,
+    search_words,
+)
 from vaultgate.vault.rewriting import write_if_unchanged
 
 pytestmark = pytest.mark.anyio
@@ -172,3 +178,18 @@ async def test_a_note_changed_between_read_and_write_is_not_written(
         await write_if_unchanged(client, "Kelvin.md", original, "clobbered\n", what_next="")
 
     assert (awkward_vault / "Kelvin.md").read_text("utf-8") == "typed by the user\n"
+
+
+@pytest.mark.parametrize(
+    ("find", "query"),
+    [
+        ("two words", "two words"),
+        ("  spaced\tout \n", "spaced out"),
+        ("x" * 300, "x" * 200),
+        ("short " + "y" * 300, "short"),
+        (" ".join(["word"] * 100), " ".join(["word"] * 40)),
+    ],
+)
+def test_the_search_is_asked_for_words_every_holding_note_has(find: str, query: str) -> None:
+    assert search_words(find) == query
+    assert len(query) <= 200

@@ -71,6 +71,7 @@ SNIPPET_CONTEXT = 40  # characters each side of a match
 SNIPPET_MATCH = 80  # a longer match (or replacement) is shown by its two ends
 MAX_MATCHES = 100_000
 PREFILTER_FROM = 20  # a literal search over more notes asks the plugin's search first
+SEARCH_QUERY_CHARS = 200  # the words of a long find that the search is asked for
 REGEX_NOTES = 2_000
 READ_CONCURRENCY = 8
 REGEX_SECONDS = 10.0
@@ -303,10 +304,23 @@ class Replacer:
                 )
             return notes
         if len(notes) > PREFILTER_FROM and spec.find.split():
-            hits = await self._client.search_simple(spec.find, 0)
+            hits = await self._client.search_simple(search_words(spec.find), 0)
             holding = {hit["filename"] for hit in hits}
             notes = [p for p in notes if p in holding]
         return notes
+
+
+def search_words(find: str) -> str:
+    """A simple-search query that every note holding ``find`` matches, at most
+    ``SEARCH_QUERY_CHARS`` long: its first words, or the start of a longer first word (a
+    note holding a word holds its start too)."""
+    words = find.split()
+    query = words[0][:SEARCH_QUERY_CHARS]
+    for word in words[1:]:
+        if len(query) + 1 + len(word) > SEARCH_QUERY_CHARS:
+            break
+        query += " " + word
+    return query
 
 
 def _broken_yaml(path: str) -> str:

@@ -297,6 +297,22 @@ async def test_a_dry_run_of_long_matches_stays_within_the_response_budget(
     assert "[6,000 chars]" in page["notes"][0]["snippets"][0]["before"]
 
 
+async def test_replace_reports_its_progress_when_asked(client: Client) -> None:
+    seen: list[tuple[float, float | None]] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total))
+
+    result = await client.call_tool(
+        "replace_in_notes",
+        {"find": "meeting", "replacement": "réunion", "folder": "Daily"},
+        progress_callback=progress,
+    )
+
+    assert not result.is_error
+    assert seen[-1] == (5, 5)  # the five daily notes read
+
+
 async def test_a_catastrophic_regex_is_stopped_and_the_server_keeps_answering(
     client: Client, vault: Path, put: Callable[[str, str], None], monkeypatch: pytest.MonkeyPatch
 ) -> None:

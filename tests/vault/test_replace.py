@@ -193,3 +193,13 @@ async def test_a_note_changed_between_read_and_write_is_not_written(
 def test_the_search_is_asked_for_words_every_holding_note_has(find: str, query: str) -> None:
     assert search_words(find) == query
     assert len(query) <= 200
+
+
+async def test_without_a_python_to_start_a_regex_is_refused_with_what_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("sys.executable", "/nonexistent/python")
+
+    with pytest.raises(InvalidArgument, match="regex=false"):
+        async with matcher_for(ReplaceSpec("a+", "b", regex=True)):
+            pass

@@ -463,12 +463,18 @@ for line in sys.stdin:
 
 @asynccontextmanager
 async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIterator[Find]:
-    process = await anyio.open_process(
-        [sys.executable, "-I", "-S", "-c", _WORKER],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
+    try:
+        process = await anyio.open_process(
+            [sys.executable, "-I", "-S", "-c", _WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError as exc:
+        raise InvalidArgument(
+            f"A regex runs in a separate Python process, which could not start here ({exc}). "
+            "Use a literal text (regex=false) instead."
+        ) from exc
     assert process.stdin is not None
     assert process.stdout is not None
     answers = BufferedByteReceiveStream(process.stdout)

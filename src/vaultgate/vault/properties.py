@@ -201,6 +201,8 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
         kept = [item for item in items if not _same(name, _tag_text(item))]
         if len(kept) == len(items):
             continue
+        if not from_frontmatter:  # name it as the note spells it
+            name = next(_tag_text(i) for i in items if _same(name, _tag_text(i)))
         await _require_unchanged(client, path, key, data[key])
         request = PatchRequest(
             operation="replace",

@@ -546,6 +546,7 @@ class DocumentMap:
     headings: list[str]
     blocks: list[str]
     frontmatter_fields: list[str]
+    version: str | None = None  # 5.x: the content's token for a PATCH's ifMatch
 
 
 def document_map(text: str) -> DocumentMap:

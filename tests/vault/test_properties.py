@@ -12,9 +12,10 @@ from tests.obsidian.obsidian_fakes import API_KEY, HTTP_BASE, serve_version
 
 from vaultgate import markdown
 from vaultgate.config import ObsidianSettings, SafetySettings, Secret
-from vaultgate.errors import AccessDenied, InvalidArgument, ReadOnlyMode
+from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged, ReadOnlyMode
 from vaultgate.folder.backend import FolderBackend
 from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.patch import PatchRequest
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.vault import properties
 from vaultgate.vault.guard import GuardedClient
@@ -157,3 +158,30 @@ async def test_a_plugin_that_refuses_the_frontmatter_delete_gets_vaultgates_own_
         "---\r\nkeep: 1\r\n---\r\nbody\r\n"
     )
     assert "Deleted property 'drop'" in message
+
+
+class TaggedMeanwhile(GuardedClient):
+    """The user adds a tag in Obsidian just before vaultgate's PATCH arrives."""
+
+    async def patch_note(self, path: str | None, request: PatchRequest) -> str:
+        assert path is not None
+        text = (await super().read_note(path)).content
+        await super().write_note(path, text.replace("tags: [x, y]", "tags: [x, y, typed]"))
+        return await super().patch_note(path, request)
+
+
+@pytest.mark.anyio
+async def test_on_5x_a_tag_list_changed_after_the_check_is_not_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v/n.md").write_text("---\ntags: [x, y]\n---\n", encoding="utf-8")
+    client = TaggedMeanwhile(
+        FolderBackend(tmp_path / "v", index_location=tmp_path / "index"),
+        AccessPolicy(SafetySettings()),
+    )
+
+    with pytest.raises(NoteChanged):
+        await properties.remove_tag(client, "n.md", "y", inline=False)
+
+    assert markdown.parse_frontmatter((tmp_path / "v/n.md").read_text("utf-8")).data == {
+        "tags": ["x", "y", "typed"]
+    }

@@ -66,6 +66,7 @@ class PatchRequest:
     content_type: ContentType = "markdown"
     create_target_if_missing: bool = False
     scope: Scope = "content"
+    if_match: str | None = None  # 5.x: refused (412) unless the note is still this version
 
     def __post_init__(self) -> None:
         self.target_value()  # raises InvalidArgument for a target of the wrong shape
@@ -74,8 +75,8 @@ class PatchRequest:
 
     @property
     def needs_instruction(self) -> bool:
-        """Only the 2.0 instruction can say this (a delete, or another scope)."""
-        return self.operation == "delete" or self.scope != "content"
+        """Only the 2.0 instruction can say this (a delete, another scope, an ifMatch)."""
+        return self.operation == "delete" or self.scope != "content" or self.if_match is not None
 
     def heading_path(self) -> tuple[str, ...]:
         """The heading's components (only for ``target_type == "heading"``)."""
@@ -109,8 +110,9 @@ def encode_patch(request: PatchRequest, version: Version) -> tuple[dict[str, str
         return _instruction(request)
     if request.needs_instruction:
         raise InvalidArgument(
-            f"Local REST API {version} cannot {request.operation} with scope {request.scope} "
-            "(plugin 5.0 and later can); vaultgate edits the note itself on older versions."
+            f"Local REST API {version} cannot {request.operation} with scope {request.scope}"
+            f"{' or ifMatch' if request.if_match is not None else ''} (plugin 5.0 and later "
+            "can); vaultgate edits the note itself on older versions."
         )
     return _header_format(request, version)
 
@@ -157,6 +159,8 @@ def _instruction(request: PatchRequest) -> tuple[dict[str, str], bytes]:
     else:
         instruction["content"] = request.content
     instruction["createTargetIfMissing"] = request.create_target_if_missing
+    if request.if_match is not None:
+        instruction["ifMatch"] = request.if_match
     body = json.dumps(instruction, ensure_ascii=False).encode("utf-8")
     return {"Content-Type": JSON}, body
 

@@ -15,6 +15,10 @@
   read, filtered and replaced, again after the key is read again and found unchanged. Inline
   ``#tag``s are removed only on request, by a checked read-modify-write of the note.
 
+Such a ``replace`` is atomic on 5.x: it carries the document map's ``version`` (``ifMatch``),
+asked before the check, so the plugin refuses it (412) if the note changed after the check
+read it. Before 5.0 the check narrows the window to the moment between it and the PATCH.
+
 Tags are matched as Obsidian matches them: without the ``#``, case-insensitively, and whole:
 removing ``project`` keeps ``project/launch``, and adding ``Project`` to a note tagged
 ``project`` changes nothing.
@@ -170,9 +174,9 @@ async def add_tag(client: Backend, path: str, tag: str) -> str:
         operation = "append"
         value: list[Any] = [name]
     else:  # a string of tags, or an empty key: becomes a list
-        await _require_unchanged(client, path, "tags", current)
         operation = "replace"
         value = [*_tag_items(current), name]
+    version = None if operation == "append" else await _unchanged(client, path, "tags", current)
     request = PatchRequest(
         operation=operation,
         target_type="frontmatter",
@@ -180,8 +184,9 @@ async def add_tag(client: Backend, path: str, tag: str) -> str:
         content=_json(value),
         content_type="json",
         create_target_if_missing=True,
+        if_match=version,
     )
-    await client.patch_note(path, request)
+    await _patch(client, path, request)
     return f"Added #{name} to the frontmatter tags of {path!r}."
 
 
@@ -203,15 +208,15 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
             continue
         if not from_frontmatter:  # name it as the note spells it
             name = next(_tag_text(i) for i in items if _same(name, _tag_text(i)))
-        await _require_unchanged(client, path, key, data[key])
         request = PatchRequest(
             operation="replace",
             target_type="frontmatter",
             target=key,
             content=_json(kept),
             content_type="json",
+            if_match=await _unchanged(client, path, key, data[key]),
         )
-        await client.patch_note(path, request)
+        await _patch(client, path, request)
         from_frontmatter += len(items) - len(kept)
     if from_frontmatter:
         note = await client.read_note(path)
@@ -326,11 +331,30 @@ def _frontmatter(note: Note, path: str) -> dict[str, Any]:
     return frontmatter.data
 
 
-async def _require_unchanged(client: Backend, path: str, key: str, expected: Any) -> None:
-    """The key reads as it did: the replace about to be sent was computed from it."""
+async def _unchanged(client: Backend, path: str, key: str, expected: Any) -> str | None:
+    """Check that the key still reads ``expected`` (the replace about to be sent was computed
+    from it) and return the token that makes the PATCH itself refuse any later change: on
+    5.x the document map's ``version``, asked before the note is read again (a change after
+    that read fails the PATCH with 412). Before 5.0 there is none (None): a change landing
+    between this read and the PATCH is lost, as with any editor that saves."""
+    version = (
+        (await client.read_document_map(path)).version
+        if (await client.features()).has("patch_v2")
+        else None
+    )
     again = markdown.parse_frontmatter((await client.read_note(path)).content)
     if again.data.get(key, _MISSING) != expected:
         raise NoteChanged(path, _AGAIN)
+    return version
+
+
+async def _patch(client: Backend, path: str, request: PatchRequest) -> None:
+    try:
+        await client.patch_note(path, request)
+    except ObsidianAPIError as exc:
+        if exc.status == 412 and request.if_match is not None:
+            raise NoteChanged(path, _AGAIN) from exc
+        raise
 
 
 def _json(value: Any) -> str:

@@ -139,6 +139,11 @@ def test_a_protected_note_may_be_edited_while_it_keeps_its_tag() -> None:
             PatchRequest("replace", "frontmatter", "tags", '["x"]', "json"),
             id="replace-tags-as-json",
         ),
+        pytest.param(
+            None,
+            PatchRequest("delete", "frontmatter", "tags", "", scope="markerAndContent"),
+            id="delete-the-tags-key",
+        ),
     ],
 )
 def test_no_write_takes_the_protected_tag_away(

@@ -6,6 +6,7 @@
     │   ├── InvalidPath                 a vault path with '..', a leading '/', or a backslash
     │   │   └── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
     │   └── NotANote                    a folder given where one note is meant          (path)
+    ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
     │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
     │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
@@ -116,6 +117,17 @@ class NotANote(InvalidArgument):
             f"{path!r} is a folder, not a note. To see what it holds, list it: "
             f"{call('list_vault_files', directory=folder)}; to delete it with everything in "
             f"it, look first: {call('bulk_delete_files', pattern=folder + '/**', dryRun=True)}."
+        )
+
+
+class NoteChanged(VaultgateError):
+    """A read-modify-write found the note changed since it was read; nothing was written."""
+
+    def __init__(self, path: str, what_next: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path!r} changed after vaultgate read it (an editor, a sync client or another "
+            f"call), so nothing was written to it. {what_next}"
         )
 
 

@@ -54,7 +54,9 @@ __all__ = [
     "extract_links",
     "extract_tags",
     "find_block",
+    "frontmatter_span",
     "heading_tree",
+    "inline_tags",
     "parse_frontmatter",
     "parse_headings",
     "resolve_heading",
@@ -111,6 +113,12 @@ def _frontmatter_bounds(text: str) -> tuple[int, int, int] | None:
     if close is None:
         return None
     return yaml_start, close.start(), _next_line(text, close.end())
+
+
+def frontmatter_span(text: str) -> tuple[int, int, int] | None:
+    """(start of the YAML, end of the YAML, end of the closing ``---`` line), or None when
+    the note has no frontmatter block: the exact slices an edit of the YAML text needs."""
+    return _frontmatter_bounds(text)
 
 
 class _Scan(NamedTuple):
@@ -538,6 +546,7 @@ class DocumentMap:
     headings: list[str]
     blocks: list[str]
     frontmatter_fields: list[str]
+    version: str | None = None  # 5.x: the content's token for a PATCH's ifMatch
 
 
 def document_map(text: str) -> DocumentMap:
@@ -585,6 +594,20 @@ def extract_tags(text: str) -> list[str]:
             if not _DIGITS.fullmatch(tag):
                 tags.append(tag)
     return list(dict.fromkeys(tags))
+
+
+def inline_tags(text: str) -> list[tuple[int, int, str]]:
+    """Each inline ``#tag`` as (start of '#', end, tag without '#'), in order: the ones
+    :func:`extract_tags` reads (outside fenced code and code spans, not all digits)."""
+    found: list[tuple[int, int, str]] = []
+    for start, end in _scan(text).prose:
+        chunk = text[start:end]
+        if "#" not in chunk:
+            continue
+        for m in _TAG.finditer(_strip_code_spans(chunk)):
+            if not _DIGITS.fullmatch(m.group(1)):
+                found.append((start + m.start(), start + m.end(), m.group(1)))
+    return found
 
 
 def _wikilink_target(inner: str) -> str:

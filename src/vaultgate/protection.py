@@ -173,16 +173,19 @@ def check_write(
 
 
 def _after_patch(request: PatchRequest, before: str) -> frozenset[str]:
-    """The protection tags after a patch: only replacing a tag key can take one away."""
+    """The protection tags after a patch: only replacing or deleting a tag key can take one
+    away."""
     frontmatter = markdown.parse_frontmatter(before).data
     key = request.target_value()
     if (
         request.target_type != "frontmatter"
-        or request.operation != "replace"
+        or request.operation not in ("replace", "delete")
         or not isinstance(key, str)
         or not _TAG_KEY.fullmatch(key)
     ):
         return marks_of(frontmatter)
+    if request.operation == "delete":
+        return marks_of({name: value for name, value in frontmatter.items() if name != key})
     value: Any = request.content
     if request.content_type == "json":
         value = json.loads(request.content)

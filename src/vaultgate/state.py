@@ -11,6 +11,7 @@ from vaultgate.vault.bulk_delete import BulkDeleter
 from vaultgate.vault.links import LinkReader
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import PromptLibrary
+from vaultgate.vault.replace import Replacer
 from vaultgate.vault.search import VaultSearcher
 from vaultgate.web.pages import PageFetcher
 
@@ -22,6 +23,7 @@ class AppState:
     lister: VaultLister
     searcher: VaultSearcher
     bulk: BulkDeleter
+    replacer: Replacer  # search-and-replace: what each dry run showed
     web: PageFetcher  # fetch's own client: never the Obsidian one, never its key
     memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
     prompts: PromptLibrary  # MCP prompts from the notes of VAULTGATE_PROMPTS_FOLDER
@@ -36,6 +38,7 @@ class AppState:
             lister=lister,
             searcher=VaultSearcher(client),
             bulk=BulkDeleter(client, lister),
+            replacer=Replacer(client, lister),
             web=PageFetcher(settings.fetch),
             memory=MemoryGateway(settings.memory.db),
             prompts=PromptLibrary(client, lister, settings.prompts.folder),

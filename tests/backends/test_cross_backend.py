@@ -93,6 +93,47 @@ READS: Calls = [
     ("find_orphans", {"limit": 7, "offset": 2}),
 ]
 
+RUNNING_LOG = "Areas/Health/Running log.md"
+KM = {"find": r"(\d+) km", "replacement": r"\1 kilometres", "regex": True, "filename": RUNNING_LOG}
+MEETING = {"find": "meeting", "replacement": "réunion 🗓", "folder": "Daily", "limit": 3}
+# Search and replace, properties and tags (issue 13): dry runs, real runs, CRLF, emoji, CJK.
+REFACTORING: Calls = [
+    ("replace_in_notes", MEETING),
+    ("replace_in_notes", {**MEETING, "offset": 3}),
+    ("replace_in_notes", {**MEETING, "dryRun": False}),
+    ("replace_in_notes", {**MEETING, "dryRun": False}),
+    ("replace_in_notes", KM),
+    ("replace_in_notes", {**KM, "dryRun": False}),
+    (
+        "replace_in_notes",
+        {"find": "Windows", "replacement": "Win", "filename": "Inbox/CRLF note.md"},
+    ),
+    (
+        "replace_in_notes",
+        {
+            "find": "Windows",
+            "replacement": "Win",
+            "filename": "Inbox/CRLF note.md",
+            "dryRun": False,
+        },
+    ),
+    ("replace_in_notes", {"find": "(a+)+", "replacement": "", "regex": True, "filename": BIG}),
+    (
+        "set_note_property",
+        {"filename": "Resources/Languages/日本語メモ.md", "key": "復習", "value": [1, "二"]},
+    ),
+    ("delete_note_property", {"filename": "Projects/Personal/100% done.md", "key": "progress"}),
+    ("delete_note_property", {"filename": "Projects/Personal/100% done.md", "key": "progress"}),
+    ("add_note_tag", {"filename": "Inbox/CRLF note.md", "tag": "#Windows"}),
+    ("add_note_tag", {"filename": "Inbox/CRLF note.md", "tag": "windows"}),
+    (
+        "remove_note_tag",
+        {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "idea", "inline": True},
+    ),
+    ("remove_note_tag", {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "SIDE-project"}),
+    ("get_vault_file", {"filename": "Projects/Personal/🚀 Launch plan.md"}),
+]
+
 WRITES: Calls = [
     ("create_vault_file", {"filename": "New/Note #1 100%.md", "content": "# One\n\nfirst 🚀\n"}),
     ("create_vault_file", {"filename": "Welcome.md", "content": "x"}),
@@ -141,6 +182,7 @@ WRITES: Calls = [
         },
     ),
     ("get_vault_file", {"filename": "Projects/Overview.md"}),
+    *REFACTORING,
     ("move_vault_file", {"source": "Inbox/Quick capture.md", "destination": "Archive/"}),
     ("move_vault_file", {"source": PERSON, "destination": RENAMED, "dryRun": True}),
     ("move_vault_file", {"source": PERSON, "destination": RENAMED}),

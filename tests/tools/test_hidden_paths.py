@@ -107,6 +107,13 @@ FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("find_broken_links", {"folder": ".hidden"}),
     ("find_orphans", {"folder": ".trash/Private"}),
     ("get_recent_changes", {"folder": ".obsidian"}),
+    ("replace_in_notes", {"find": "zebras", "replacement": "x", "filename": ".hidden/x.md"}),
+    ("replace_in_notes", {"find": "zebras", "replacement": "x", "folder": ".trash"}),
+    ("replace_in_notes", {"find": "zebras", "replacement": "x", "pattern": "**/.*"}),
+    ("set_note_property", {"filename": ".hidden/x.md", "key": "k", "value": 1}),
+    ("delete_note_property", {"filename": "Projects/.secret.md", "key": "k"}),
+    ("add_note_tag", {"filename": ".trash/Private/old.md", "tag": "t"}),
+    ("remove_note_tag", {"filename": ".hidden/x.md", "tag": "t", "inline": True}),
 ]
 
 DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
@@ -131,6 +138,9 @@ DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("vault", {"operation": "delete", "filename": ".trash/Private/old.md"}),
     ("vault", {"operation": "move", "source": ".hidden/x.md", "destination": "x.md"}),
     ("vault", {"operation": "bulk_delete", "pattern": ".hidden/*.md", "dryRun": True}),
+    ("vault", {"operation": "replace", "find": "zebras", "content": "x", "folder": ".hidden"}),
+    ("vault", {"operation": "set_property", "filename": KEY_FILE, "target": "k", "value": 1}),
+    ("vault", {"operation": "add_tag", "filename": ".hidden/x.md", "tag": "t"}),
     ("active_file", {"operation": "open", "filename": ".obsidian/app.json"}),
     ("vault", {"operation": "backlinks", "filename": ".hidden/x.md"}),
     ("vault", {"operation": "recent", "folder": ".trash"}),

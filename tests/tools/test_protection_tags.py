@@ -499,6 +499,53 @@ async def probe_link_health(call: Call, world: World) -> None:
         no_leak(page)
 
 
+async def probe_replace(call: Call, world: World) -> None:
+    for arguments in (
+        # words only the read-only and the hidden notes hold: no probe after this one changes
+        {"find": "Read-only body", "replacement": "x", "folder": "Protected"},
+        {"find": SECRET, "replacement": "x"},
+        {"find": "zebra\\w+", "replacement": "x", "regex": True, "frontmatter": True},
+    ):
+        dry = await call({**arguments, "dryRun": True})
+        assert not dry.is_error, body(dry)[:300]
+        no_leak(dry)
+        no_leak(await call({**arguments, "dryRun": False}))  # writes nothing tagged (checked)
+    hidden = await call({"find": "plan", "replacement": "x", "filename": HIDDEN})
+    missing = await call({"find": "plan", "replacement": "x", "filename": HIDDEN_TWIN})
+    as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
+
+
+async def probe_set_property(call: Call, world: World) -> None:
+    refused(await call({"filename": READONLY, "key": "status", "value": "x"}), "mcp-readonly")
+    refused(await call({"filename": PROTECTED, "key": "tags", "value": []}), "mcp-protected")
+    hidden = await call({"filename": HIDDEN, "key": "status", "value": "x"})
+    missing = await call({"filename": HIDDEN_TWIN, "key": "status", "value": "x"})
+    as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
+
+
+async def probe_delete_property(call: Call, world: World) -> None:
+    refused(await call({"filename": READONLY, "key": "tags"}), "mcp-readonly")
+    refused(await call({"filename": PROTECTED, "key": "tags"}), "mcp-protected")
+    hidden = await call({"filename": HIDDEN, "key": "tags"})
+    missing = await call({"filename": HIDDEN_TWIN, "key": "tags"})
+    as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
+
+
+async def probe_add_tag(call: Call, world: World) -> None:
+    refused(await call({"filename": READONLY, "tag": "more"}), "mcp-readonly")
+    hidden = await call({"filename": HIDDEN, "tag": "more"})
+    missing = await call({"filename": HIDDEN_TWIN, "tag": "more"})
+    as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
+
+
+async def probe_remove_tag(call: Call, world: World) -> None:
+    refused(await call({"filename": READONLY, "tag": "work"}), "mcp-readonly")
+    refused(await call({"filename": PROTECTED, "tag": "mcp-protected"}), "mcp-protected")
+    hidden = await call({"filename": HIDDEN, "tag": "project", "inline": True})
+    missing = await call({"filename": HIDDEN_TWIN, "tag": "project", "inline": True})
+    as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
+
+
 PROBES: dict[str, Probe] = {
     "list_vault_files": probe_list,
     "get_vault_file": probe_read,
@@ -528,6 +575,11 @@ PROBES: dict[str, Probe] = {
     "get_backlinks": probe_backlinks,
     "find_broken_links": probe_link_health,
     "find_orphans": probe_link_health,
+    "replace_in_notes": probe_replace,
+    "set_note_property": probe_set_property,
+    "delete_note_property": probe_delete_property,
+    "add_note_tag": probe_add_tag,
+    "remove_note_tag": probe_remove_tag,
 }
 
 # Tools that name no note and show none: nothing for a tag to forbid.

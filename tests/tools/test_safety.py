@@ -32,6 +32,11 @@ WRITE_TOOLS = {
     "execute_command",
     "append_to_periodic_note",
     "execute_template",
+    "replace_in_notes",
+    "set_note_property",
+    "delete_note_property",
+    "add_note_tag",
+    "remove_note_tag",
 }
 
 
@@ -128,6 +133,7 @@ async def test_a_writable_server_offers_every_operation(emulator: RunningEmulato
 
 
 DENY_PRIVATE = {"VAULTGATE_DENY": "Areas/**,**/Résumé*"}
+RUNNING_LOG = "Areas/Health/Running log.md"
 
 
 async def test_denied_paths_vanish_from_listings(emulator_factory: EmulatorFactory) -> None:
@@ -175,6 +181,14 @@ async def test_denied_paths_vanish_from_search_results(emulator_factory: Emulato
         ("move_vault_file", {"source": "Inbox/Quick capture.md", "destination": "Areas/q.md"}),
         ("move_vault_file", {"source": "Areas/Health/Running log.md", "destination": "Inbox/"}),
         ("show_file_in_obsidian", {"filename": "Areas/Health/Running log.md"}),
+        ("replace_in_notes", {"find": "a", "replacement": "b", "filename": RUNNING_LOG}),
+        ("set_note_property", {"filename": RUNNING_LOG, "key": "k", "value": 1}),
+        ("delete_note_property", {"filename": RUNNING_LOG, "key": "goal_km_per_week"}),
+        ("add_note_tag", {"filename": RUNNING_LOG, "tag": "t"}),
+        (
+            "remove_note_tag",
+            {"filename": RUNNING_LOG, "tag": "area/health/running", "inline": True},
+        ),
     ],
 )
 async def test_denied_paths_are_refused_by_every_path_tool(
@@ -243,6 +257,24 @@ async def test_denied_paths_are_never_bulk_deleted(
     assert not [p for p in listed if p.startswith("Areas/")]
     assert report["deleted"] == listed
     assert (vault / "Areas/Health/Running log.md").exists()
+
+
+async def test_denied_notes_are_never_listed_or_changed_by_replace(
+    emulator_factory: EmulatorFactory, vault: Path
+) -> None:
+    arguments = {"find": "run", "replacement": "jog", "limit": 100}
+    denied = (vault / RUNNING_LOG).read_bytes()
+    async with guarded(emulator_factory(), DENY_PRIVATE) as client:
+        listed = [
+            n["path"]
+            for n in payload(await client.call_tool("replace_in_notes", arguments))["notes"]
+        ]
+        report = payload(await client.call_tool("replace_in_notes", {**arguments, "dryRun": False}))
+
+    assert listed
+    assert not [p for p in listed if p.startswith("Areas/")]
+    assert [entry["path"] for entry in report["replaced"]] == listed
+    assert (vault / RUNNING_LOG).read_bytes() == denied
 
 
 async def test_denied_paths_vanish_from_smart_search(emulator_factory: EmulatorFactory) -> None:

@@ -79,6 +79,10 @@ async def test_every_single_tool_refuses_a_parameter_it_does_not_take(
         ),
         pytest.param("get_vault_file", {"path": "Welcome.md"}, "filename", id="single"),
         pytest.param("mem_search", {"text": "x"}, "query", id="single-memory"),
+        pytest.param("vault", {"operation": "set_property", "key": "k"}, "target", id="key"),
+        pytest.param("vault", {"operation": "replace", "replacement": "r"}, "content", id="with"),
+        pytest.param("set_note_property", {"target": "k"}, "key", id="single-key"),
+        pytest.param("add_note_tag", {"tags": ["a"]}, "tag", id="tags"),
     ],
 )
 async def test_the_refusal_names_the_parameter_meant(

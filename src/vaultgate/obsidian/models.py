@@ -87,6 +87,7 @@ class DocumentMapAnswer(_Answer):
     headings: list[str] | dict[str, Any] = Field(default_factory=list)
     blocks: list[str] = Field(default_factory=list)
     frontmatter_fields: list[str] = Field(default_factory=list, alias="frontmatterFields")
+    version: str | None = None  # 5.x: the ifMatch token of the content mapped
 
     def normalised(self) -> DocumentMap:
         if isinstance(self.headings, list):
@@ -98,7 +99,10 @@ class DocumentMapAnswer(_Answer):
             dict.fromkeys(strip_duplicate_marker(b).removeprefix("^") for b in self.blocks)
         )
         return DocumentMap(
-            headings=headings, blocks=blocks, frontmatter_fields=list(self.frontmatter_fields)
+            headings=headings,
+            blocks=blocks,
+            frontmatter_fields=list(self.frontmatter_fields),
+            version=self.version,
         )
 
 

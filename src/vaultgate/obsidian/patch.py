@@ -32,6 +32,10 @@ from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.paths import encode_header_value
 
 Operation = Literal["append", "prepend", "replace"]
+# "delete" exists only in the 2.0 instruction (5.0+); vaultgate sends it for one frontmatter key
+# (scope markerAndContent removes the key itself), never from the patch tools.
+InstructionOperation = Literal["append", "prepend", "replace", "delete"]
+Scope = Literal["content", "markerAndContent"]
 TargetType = Literal["heading", "block", "frontmatter"]
 ContentType = Literal["markdown", "json"]
 
@@ -55,17 +59,24 @@ class PatchRequest:
     ``content`` is markdown text, or JSON text when ``content_type == "json"``.
     """
 
-    operation: Operation
+    operation: InstructionOperation
     target_type: TargetType
     target: tuple[str, ...] | str
     content: str
     content_type: ContentType = "markdown"
     create_target_if_missing: bool = False
+    scope: Scope = "content"
+    if_match: str | None = None  # 5.x: refused (412) unless the note is still this version
 
     def __post_init__(self) -> None:
         self.target_value()  # raises InvalidArgument for a target of the wrong shape
-        if self.content_type == "json":
+        if self.content_type == "json" and self.operation != "delete":
             _parse_json(self.content)
+
+    @property
+    def needs_instruction(self) -> bool:
+        """Only the 2.0 instruction can say this (a delete, another scope, an ifMatch)."""
+        return self.operation == "delete" or self.scope != "content" or self.if_match is not None
 
     def heading_path(self) -> tuple[str, ...]:
         """The heading's components (only for ``target_type == "heading"``)."""
@@ -97,6 +108,12 @@ def encode_patch(request: PatchRequest, version: Version) -> tuple[dict[str, str
         require_whole_characters(part, "target")
     if FeatureSet(version).has("patch_v2"):
         return _instruction(request)
+    if request.needs_instruction:
+        raise InvalidArgument(
+            f"Local REST API {version} cannot {request.operation} with scope {request.scope}"
+            f"{' or ifMatch' if request.if_match is not None else ''} (plugin 5.0 and later "
+            "can); vaultgate edits the note itself on older versions."
+        )
     return _header_format(request, version)
 
 
@@ -131,13 +148,19 @@ def _instruction(request: PatchRequest) -> tuple[dict[str, str], bytes]:
         "target": list(target) if isinstance(target, tuple) else target,
         "operation": request.operation,
     }
-    if request.content_type == "json":
+    if request.scope != "content":
+        instruction["scope"] = request.scope
+    if request.operation == "delete":
+        pass  # a delete carries no payload
+    elif request.content_type == "json":
         instruction["value"] = _parse_json(request.content)
     elif request.target_type == "frontmatter":
         instruction["value"] = request.content
     else:
         instruction["content"] = request.content
     instruction["createTargetIfMissing"] = request.create_target_if_missing
+    if request.if_match is not None:
+        instruction["ifMatch"] = request.if_match
     body = json.dumps(instruction, ensure_ascii=False).encode("utf-8")
     return {"Content-Type": JSON}, body
 

@@ -19,7 +19,18 @@ from vaultgate.memory.render import DetailLevel
 from vaultgate.obsidian.patch import Operation as PatchOperation
 from vaultgate.obsidian.patch import TargetType
 from vaultgate.sdd.layout import Stage
-from vaultgate.tools import active, commands, edit, info, periodic, read, sdd, search, templates
+from vaultgate.tools import (
+    active,
+    commands,
+    edit,
+    info,
+    periodic,
+    read,
+    refactor,
+    sdd,
+    search,
+    templates,
+)
 from vaultgate.tools import links as link_tools
 from vaultgate.tools import memory as memory_tools
 from vaultgate.tools import notes as note_tools
@@ -53,6 +64,12 @@ VaultOperation = Literal[
     "backlinks",
     "broken_links",
     "orphans",
+    # issue 13, writing: search-and-replace, frontmatter and tags
+    "replace",
+    "set_property",
+    "delete_property",
+    "add_tag",
+    "remove_tag",
 ]
 ActiveOperation = Literal[
     "read", "update", "append", "patch", "delete", "open", "commands", "run_command"
@@ -100,6 +117,12 @@ VAULT_ROUTES: dict[str, Route] = {
     "backlinks": Route(link_tools.get_backlinks),
     "broken_links": Route(link_tools.find_broken_links),
     "orphans": Route(link_tools.find_orphans),
+    "replace": Route(refactor.replace_in_notes, renames={"content": "replacement"}, writes=True),
+    # target is the frontmatter key, as in patch with targetType=frontmatter
+    "set_property": Route(refactor.set_note_property, renames={"target": "key"}, writes=True),
+    "delete_property": Route(refactor.delete_note_property, renames={"target": "key"}, writes=True),
+    "add_tag": Route(refactor.add_note_tag, writes=True),
+    "remove_tag": Route(refactor.remove_note_tag, writes=True),
 }
 
 ACTIVE_ROUTES: dict[str, Route] = {
@@ -228,6 +251,12 @@ async def vault(
     targetPath: str | None = None,
     filenames: list[str] | None = None,  # issue 13, reading
     days: int | None = None,
+    find: str | None = None,
+    regex: bool | None = None,
+    frontmatter: bool | None = None,
+    value: Any = None,
+    tag: str | None = None,
+    inline: bool | None = None,
 ) -> Blocks:
     """Notes in the Obsidian vault; discover(operation="vault.<op>") explains an op."""
     return await dispatch(ctx, "vault", operation, locals())

@@ -49,6 +49,17 @@ ALIASES: Mapping[str, tuple[str, ...]] = {
     "notes": ("filenames",),
     "detail": ("detail_level",),
     "level": ("detail_level",),
+    # issue 13's writing operations: the vault dispatcher names a property key `target` (as
+    # patch does) and a replacement `content`; the single tools say key and replacement
+    "key": ("target",),
+    "property": ("target", "key"),
+    "target": ("key",),
+    "replacement": ("content",),
+    "replacewith": ("content", "replacement"),
+    "with": ("content", "replacement"),
+    "tags": ("tag",),
+    "isregex": ("regex",),
+    "useregex": ("regex",),
 }
 
 

@@ -1,0 +1,187 @@
+"""Property and tag edits without MCP: the YAML cut of a key, tag names, and the edits on the
+folder backend behind the guard (the emulator's versions are in tests/tools/test_refactor.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+import respx
+from tests.obsidian.obsidian_fakes import API_KEY, HTTP_BASE, serve_version
+
+from vaultgate import markdown
+from vaultgate.config import ObsidianSettings, SafetySettings, Secret
+from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged, ReadOnlyMode
+from vaultgate.folder.backend import FolderBackend
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.obsidian.transport import build_http_client
+from vaultgate.vault import properties
+from vaultgate.vault.guard import GuardedClient
+from vaultgate.vault.policy import AccessPolicy
+from vaultgate.vault.properties import normalize_tag, without_key
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "expected"),
+    [
+        pytest.param("---\na: 1\nb: 2\n---\nx\n", "a", "---\nb: 2\n---\nx\n", id="first"),
+        pytest.param(
+            "---\r\na: 1\r\nb:\r\n- x\r\n- y\r\nc: 3\r\n---\r\n",
+            "b",
+            "---\r\na: 1\r\nc: 3\r\n---\r\n",
+            id="block-list-crlf",
+        ),
+        pytest.param(
+            '---\n# kept comment\n"due date": 2026-12-01\nnested:\n  k: v\n---\n',
+            "due date",
+            "---\n# kept comment\nnested:\n  k: v\n---\n",
+            id="quoted-key-comment-kept",
+        ),
+        pytest.param(
+            "---\nnested:\n  k: v\n  l: [1, 2]\nz: 日本語 🚀\n---\nbody\n",
+            "nested",
+            "---\nz: 日本語 🚀\n---\nbody\n",
+            id="mapping",
+        ),
+        pytest.param("---\nonly: x\n---\n# T\n", "only", "# T\n", id="last-key-drops-block"),
+        pytest.param(
+            "---\ntext: >\n  folded\n  lines\n\nb: 1\n---\n",
+            "text",
+            "---\nb: 1\n---\n",
+            id="scalar",
+        ),
+    ],
+)
+def test_without_key_cuts_the_key_and_its_value_lines_only(
+    text: str, key: str, expected: str
+) -> None:
+    assert without_key(text, key) == expected
+
+
+def test_without_key_rewrites_the_block_when_a_cut_would_read_wrong() -> None:
+    # a duplicate key: YAML keeps the last; cutting the first line would leave a: 3
+    text = "---\na: 1\nb: 2\na: 3\n---\nbody\n"
+
+    result = without_key(text, "a")
+
+    assert markdown.parse_frontmatter(result).data == {"b": 2}
+    assert result.endswith("---\nbody\n")
+
+
+@pytest.mark.parametrize(
+    ("given", "name"),
+    [("#project", "project"), (" area/sub ", "area/sub"), ("日本語", "日本語"), ("a-b_c", "a-b_c")],
+)
+def test_tags_are_named_without_their_hash(given: str, name: str) -> None:
+    assert normalize_tag(given) == name
+
+
+@pytest.mark.parametrize("given", ["", "#", "2026", "two words", "/a", "a/", "a//b", "a#b", "ü!"])
+def test_what_obsidian_would_not_read_as_a_tag_is_refused(given: str) -> None:
+    with pytest.raises(InvalidArgument, match="not a tag"):
+        normalize_tag(given)
+
+
+def guarded(vault: Path, **safety: object) -> GuardedClient:
+    policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
+    return GuardedClient(FolderBackend(vault, index_location=vault.parent / "index"), policy)
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    (root / "Private").mkdir(parents=True)
+    (root / "a %.md").write_text("---\ntags: [x]\nk: 1\n---\n#y text\n", encoding="utf-8")
+    (root / "Private/p.md").write_text("---\nk: 1\n---\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.anyio
+async def test_edits_on_the_folder_backend_change_what_they_name(vault: Path) -> None:
+    client = guarded(vault)
+
+    await properties.set_property(client, "a %.md", "k", ["🚀"])
+    await properties.add_tag(client, "a %.md", "z")
+    await properties.remove_tag(client, "a %.md", "Y", inline=True)
+    await properties.delete_property(client, "a %.md", "k")
+
+    text = (vault / "a %.md").read_text("utf-8")
+    assert markdown.parse_frontmatter(text).data == {"tags": ["x", "z"]}
+    assert text.endswith("---\ntext\n")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("safety", "error"),
+    [({"deny": ("Private",)}, AccessDenied), ({"read_only": True}, ReadOnlyMode)],
+)
+async def test_edits_respect_the_policy(
+    vault: Path, safety: dict[str, object], error: type[Exception]
+) -> None:
+    client = guarded(vault, **safety)
+    path = "Private/p.md" if "deny" in safety else "a %.md"
+    before = (vault / path).read_bytes()
+
+    for edit in (
+        properties.set_property(client, path, "k", 2),
+        properties.delete_property(client, path, "k"),
+        properties.add_tag(client, path, "new"),
+    ):
+        with pytest.raises(error):
+            await edit
+
+    assert (vault / path).read_bytes() == before
+
+
+@pytest.mark.anyio
+async def test_a_plugin_that_refuses_the_frontmatter_delete_gets_vaultgates_own_edit() -> None:
+    text = "---\r\nkeep: 1\r\ndrop: 日本\r\n---\r\nbody\r\n"
+    router = respx.Router(base_url=HTTP_BASE, assert_all_called=False)
+    serve_version(router, "5.1.0")
+    note = {"Content-Disposition": 'attachment; filename="a %.md"'}
+    router.get("/vault/Notes/a%20%25.md").respond(200, text=text, headers=note)
+    refused = router.patch("/vault/Notes/a%20%25.md").respond(
+        400, json={"errorCode": 40081, "message": "Invalid patch instruction"}
+    )
+    router.get("/vault/Notes/").respond(200, json={"files": ["a %.md"]})
+    written = router.put("/vault/Notes/a%20%25.md").respond(204)
+    settings = ObsidianSettings(api_key=Secret(API_KEY), protocol="http", port=27123, timeout=2.0)
+    http = await build_http_client(settings, transport=httpx.MockTransport(router.async_handler))
+    client = GuardedClient(ObsidianClient(settings, http), AccessPolicy(SafetySettings()))
+
+    message = await properties.delete_property(client, "Notes/a %.md", "drop")
+
+    assert refused.called
+    assert written.calls.last.request.content.decode("utf-8") == (
+        "---\r\nkeep: 1\r\n---\r\nbody\r\n"
+    )
+    assert "Deleted property 'drop'" in message
+
+
+class TaggedMeanwhile(GuardedClient):
+    """The user adds a tag in Obsidian just before vaultgate's PATCH arrives."""
+
+    async def patch_note(self, path: str | None, request: PatchRequest) -> str:
+        assert path is not None
+        text = (await super().read_note(path)).content
+        await super().write_note(path, text.replace("tags: [x, y]", "tags: [x, y, typed]"))
+        return await super().patch_note(path, request)
+
+
+@pytest.mark.anyio
+async def test_on_5x_a_tag_list_changed_after_the_check_is_not_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v/n.md").write_text("---\ntags: [x, y]\n---\n", encoding="utf-8")
+    client = TaggedMeanwhile(
+        FolderBackend(tmp_path / "v", index_location=tmp_path / "index"),
+        AccessPolicy(SafetySettings()),
+    )
+
+    with pytest.raises(NoteChanged):
+        await properties.remove_tag(client, "n.md", "y", inline=False)
+
+    assert markdown.parse_frontmatter((tmp_path / "v/n.md").read_text("utf-8")).data == {
+        "tags": ["x", "y", "typed"]
+    }

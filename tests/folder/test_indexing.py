@@ -21,6 +21,7 @@ from vaultgate.folder.backend import FOLDER_SEMANTICS, FolderBackend
 from vaultgate.folder.search import engine_search
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.progress import report, reporting
+from vaultgate.protection import MARKED_QUERY, marked_from_rows
 
 pytestmark = pytest.mark.anyio
 
@@ -279,7 +280,15 @@ async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does
     )
     (vault_folder / "ro 100%.md").write_text("---\ntag: mcp-readonly\n---\n", encoding="utf-8")
     (vault_folder / "prompt.md").write_text("---\ntags: mcp-tools-prompt\n---\n", encoding="utf-8")
-    searched = await FolderBackend(vault_folder).marked_notes()  # no index: JsonLogic
+    # the tag past the head's first 4 KB, in CRLF; and 'mcp-' in the text only
+    long_yaml = "".join(f"k{i}: {'x' * 60}\r\n" for i in range(80))
+    (vault_folder / "long 日本.md").write_text(
+        f"---\r\n{long_yaml}tags: [MCP-Protected]\r\n---\r\nbody\r\n", encoding="utf-8"
+    )
+    (vault_folder / "plain.md").write_text("mentions mcp-hidden in the text\n", encoding="utf-8")
+    unindexed = FolderBackend(vault_folder)
+    searched = marked_from_rows(await unindexed.search_jsonlogic(MARKED_QUERY))  # the plugin's
+    scanned = await unindexed.marked_notes()  # no index: the heads of the notes
     backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
     async with backend.running():
         assert await backend.wait_until_indexed()
@@ -287,8 +296,8 @@ async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does
         await backend.write_note("b.md", "---\ntags: [mcp-protected]\n---\nnow protected\n")
         after_write = await backend.marked_notes()
 
-    assert indexed == searched
-    assert sorted(indexed) == ["Folder #1/🙈 hidden.md", "ro 100%.md"]
+    assert indexed == searched == scanned
+    assert sorted(indexed) == ["Folder #1/🙈 hidden.md", "long 日本.md", "ro 100%.md"]
     # the tags the backend counts for the note, to take them out of the counts
     assert "inner" in indexed["Folder #1/🙈 hidden.md"].note_tags
-    assert sorted(after_write) == ["Folder #1/🙈 hidden.md", "b.md", "ro 100%.md"]
+    assert sorted(after_write) == ["Folder #1/🙈 hidden.md", "b.md", "long 日本.md", "ro 100%.md"]

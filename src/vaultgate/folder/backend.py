@@ -47,6 +47,7 @@ from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
+from vaultgate.folder.marks import scan_marks
 from vaultgate.folder.search import NoteTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
@@ -74,7 +75,7 @@ from vaultgate.obsidian.models import (
 from vaultgate.obsidian.patch import PatchRequest, encode_patch
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.progress import report
-from vaultgate.protection import MARK_PREFIX, MARKED_QUERY, Marks, marked_from_rows
+from vaultgate.protection import MARK_PREFIX, Marks, marked_from_rows
 
 _T = TypeVar("_T")
 
@@ -263,7 +264,7 @@ class FolderBackend:
     async def marked_notes(self) -> dict[str, Marks]:
         """The notes carrying a protection tag: from the index, the notes whose frontmatter
         mentions 'mcp-' (as current as the index's tag counts); before the index answers,
-        the plugin's JsonLogic search over every note."""
+        from the head of every note (``folder/marks.py``)."""
 
         def indexed() -> dict[str, Marks] | None:
             index = self._index.index
@@ -275,10 +276,11 @@ class FolderBackend:
                 for note in notes
             )
 
-        marked = await self._engine(indexed, Call("/search/", ""))
-        if marked is None:
-            marked = marked_from_rows(await self.search_jsonlogic(MARKED_QUERY))
-        return marked
+        def found() -> dict[str, Marks]:
+            marked = indexed()
+            return scan_marks(self._vault) if marked is None else marked
+
+        return await self._engine(found, Call("/search/", ""))
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         raise NeedsObsidian("Dataview DQL search", _NOT_ASKED)

@@ -505,15 +505,14 @@ class FolderBackend:
             index.refresh([note.path for note in plan.notes])
 
     def _warm(self) -> None:
-        """Build ahead what the first search would build (the index's fold too)."""
+        """Build ahead what the first listing and the first search would build (the folder
+        tree: 13 ms on 20,000 notes; the index's fold)."""
+        self._current_tree()
         current_fold()
 
     def _read_ahead(self) -> None:
-        """Build the folder tree (unless a listing did), then read the notes into the text
-        cache ahead of the first search, a batch at a time under the lock (a call waits for
-        one batch at most), until the cache is half full."""
-        with self._lock:
-            self._current_tree()
+        """Read the notes into the text cache ahead of the first search, a batch at a time
+        under the lock (a call waits for one batch at most), until the cache is half full."""
         notes = self._vault.markdown_files()
         for start in range(0, len(notes), WARM_BATCH):
             if not self._index.opening:

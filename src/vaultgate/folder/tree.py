@@ -19,15 +19,23 @@ class FolderTree:
         self.files = files  # the list it was built from (the vault replaces it on a change)
         children: dict[str, set[str]] = {"": set()}
         for path in files:
-            folder = ""
-            *parents, name = path.split("/")
-            for part in parents:
-                children.setdefault(folder, set()).add(f"{part}/")
-                folder = f"{folder}{part}/"
-            children.setdefault(folder, set()).add(name)
-        self._children = {
-            folder: sorted(names, key=js_sort_key) for folder, names in children.items()
-        }
+            cut = path.rfind("/")
+            folder = path[: cut + 1]
+            names = children.get(folder)
+            if names is None:  # a new folder: name it in its parent, and so on up
+                names = children[folder] = set()
+                child = folder
+                while child:
+                    up = child.rfind("/", 0, len(child) - 1)
+                    parent, entry = child[: up + 1], child[up + 1 :]
+                    siblings = children.get(parent)
+                    if siblings is not None:
+                        siblings.add(entry)
+                        break
+                    children[parent] = {entry}
+                    child = parent
+            names.add(path[cut + 1 :])
+        self._children = {folder: _js_sorted(names) for folder, names in children.items()}
 
     def listing(self, folder: str) -> list[str] | None:
         """What listing ``folder`` ('' or 'a/b/') shows, or None when there is no such folder."""
@@ -39,3 +47,10 @@ class FolderTree:
         if folder not in self._children:
             return None
         return [path for path in self.files if path.startswith(folder)]
+
+
+def _js_sorted(names: set[str]) -> list[str]:
+    """JavaScript's order: by UTF-16 code units, which is code-point order for ASCII."""
+    if all(name.isascii() for name in names):
+        return sorted(names)
+    return sorted(names, key=js_sort_key)

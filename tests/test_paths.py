@@ -247,3 +247,8 @@ def test_header_values_are_printable_ascii_and_unquote_to_the_input(value: str) 
 )
 def test_encode_header_value_examples(value: str, encoded: str) -> None:
     assert encode_header_value(value) == encoded
+
+
+@given(st.text(alphabet="a./ #", max_size=12))
+def test_is_hidden_means_a_segment_starting_with_a_dot(path: str) -> None:
+    assert is_hidden(path) == any(segment.startswith(".") for segment in path.split("/"))

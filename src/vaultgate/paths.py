@@ -52,7 +52,8 @@ def validate_vault_path(path: str, *, allow_empty: bool = False) -> str:
 
 def is_hidden(path: str) -> bool:
     """Does any segment of ``path`` start with '.' (``.obsidian/app.json``, ``a/.git/x``)?"""
-    return any(segment.startswith(".") for segment in path.split("/"))
+    # asked of every hit and listed file: two substring checks, no split
+    return path.startswith(".") or "/." in path
 
 
 def refuse_hidden_pattern(pattern: str, name: str = "pattern") -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -301,3 +302,19 @@ async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does
     # the tags the backend counts for the note, to take them out of the counts
     assert "inner" in indexed["Folder #1/🙈 hidden.md"].note_tags
     assert sorted(after_write) == ["Folder #1/🙈 hidden.md", "b.md", "long 日本.md", "ro 100%.md"]
+
+
+async def test_a_start_sweeps_old_temporary_files(vault_folder: Path, tmp_path: Path) -> None:
+    old = vault_folder / "Folder #1" / ".a 100%.md.vaultgate-0123abcd.tmp"
+    fresh = vault_folder / ".b.md.vaultgate-89abcdef.tmp"
+    for leftover in (old, fresh):
+        leftover.write_text("half a note", encoding="utf-8")
+    two_hours_ago = time.time() - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        await backend.list_files_below("")  # start-up's last work waits for a pause in calls
+        await backend.wait_until_settled()
+
+    assert not old.exists()
+    assert fresh.exists()  # a write may still be under way in another process

@@ -35,7 +35,6 @@ from vaultgate.engine.index.scan import Stat
 from vaultgate.engine.index.vault_index import Progress
 from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
-from vaultgate.engine.vaultfs import sweep_temporaries
 from vaultgate.engine.walk import scan_folder
 from vaultgate.paths import is_hidden
 
@@ -151,8 +150,8 @@ class KeptIndex:
         return self.ready
 
     async def wait_settled(self) -> None:
-        """Inside ``running``: until start-up's work is done, the sweep and ``after_sync``
-        included (or could not be done)."""
+        """Inside ``running``: until start-up's work is done, ``after_sync`` included (or
+        could not be done)."""
         if self._settled is not None:
             await self._settled.wait()
 
@@ -233,10 +232,7 @@ class KeptIndex:
         finally:
             self.building = False
             self._mark(self._synced)
-        # last, off the start's path: the temporary files of writes a crash killed (a walk of
-        # the whole vault, 40-190 ms on 20,000 notes), then what the caller warms
-        try:
-            await anyio.to_thread.run_sync(sweep_temporaries, self.folder, abandon_on_cancel=True)
+        try:  # last, off the start's path
             if self._after_sync is not None:
                 await anyio.to_thread.run_sync(self._after_sync, abandon_on_cancel=True)
         finally:

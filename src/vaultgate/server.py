@@ -37,6 +37,7 @@ from vaultgate.tools.registry import select_tools
 from vaultgate.tools.routes import tool_parameters
 from vaultgate.tools.schema import tidy_schema
 from vaultgate.tools.spelling import OfferedTools
+from vaultgate.tools.text_arguments import keep_text_arguments
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
 
@@ -91,6 +92,10 @@ class VaultgateServer(MCPServer):
         # own title, which is what hosts show (annotations.title is its older spelling).
         bare = hints.model_copy(update={"title": None})
         self.add_tool(tool, title=hints.title, annotations=bare, structured_output=False)
+        # the registered Tool, through the SDK's private manager (mcp is pinned below 3)
+        registered = self._tool_manager.get_tool(tool.__name__)
+        if registered is not None:
+            keep_text_arguments(registered)
         # Its parameter names are read from its signature's model on its first call, not here:
         # building that model again for every tool would lengthen every start.
         self.functions[tool.__name__] = tool

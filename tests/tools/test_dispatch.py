@@ -268,3 +268,28 @@ def test_discover_has_an_example_call_for_every_operation() -> None:
         assert "<" not in entry.example(), f"{entry.name}: an example with placeholders"
         for parameter in entry.route.parameters:
             assert f"- {parameter.name} (" in described, (entry.name, parameter.name)
+
+
+@pytest.mark.parametrize(
+    "content", ['["a", "b"]', '{"a": 1}', "null", "true", "[]", "42", '"quoted"']
+)
+async def test_text_that_looks_like_json_is_written_as_text(
+    client: Client, vault: Path, content: str
+) -> None:
+    # The SDK parses as JSON the text given to a parameter not typed exactly `str` (hosts send
+    # lists that way); a note's content is text whatever it looks like.
+    created = await client.call_tool(
+        "vault", {"operation": "create", "filename": "Inbox/json 🚀 #1.md", "content": content}
+    )
+
+    assert not created.is_error, texts(created)
+    assert (vault / "Inbox" / "json 🚀 #1.md").read_text(encoding="utf-8") == content
+
+
+async def test_a_list_parameter_still_takes_a_list_sent_as_json_text(client: Client) -> None:
+    read = await client.call_tool(
+        "vault", {"operation": "read_many", "filenames": '["Welcome.md"]', "maxLength": 200}
+    )
+
+    assert not read.is_error, texts(read)
+    assert json.loads(texts(read)[0])["notes"][0]["filename"] == "Welcome.md"

@@ -8,14 +8,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
+from tests.vault.emulated import plugin_client
 
-from vaultgate.config import ObsidianSettings, SafetySettings, Secret
-from vaultgate.emulator.runner import start_emulator
+from vaultgate.config import SafetySettings
 from vaultgate.errors import NotFound
-from vaultgate.obsidian.client import ObsidianClient
-from vaultgate.obsidian.transport import build_http_client
 from vaultgate.vault import links
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.listing import VaultLister
@@ -72,20 +69,10 @@ def linked_vault(tmp_path: Path) -> Path:
 @asynccontextmanager
 async def linked(vault: Path, version: str, **safety: object) -> AsyncIterator[Linked]:
     """The guarded client and a lister, over plain HTTP to the emulator of ``version``."""
-    with start_emulator(vault, plugin_version=version, https_port=None, http_port=0) as emulator:
-        assert emulator.http_url is not None
-        port = int(emulator.http_url.rsplit(":", 1)[1].rstrip("/"))
-        settings = ObsidianSettings(api_key=Secret(emulator.api_key), protocol="http", port=port)
-        requests: list[str] = []
-
-        async def record(request: httpx.Request) -> None:
-            requests.append(f"{request.method} {request.url.raw_path.decode()}")
-
-        async with await build_http_client(settings) as http:
-            http.event_hooks["request"].append(record)
-            policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
-            client = GuardedClient(ObsidianClient(settings, http), policy)
-            yield Linked(client, VaultLister(client), requests)
+    async with plugin_client(vault, version) as (plugin, requests):
+        policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
+        client = GuardedClient(plugin, policy)
+        yield Linked(client, VaultLister(client), requests)
 
 
 # --- which lines link -------------------------------------------------------------------------

@@ -8,16 +8,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.vault.emulated import plugin_client
 
-from vaultgate.config import ObsidianSettings, SafetySettings, Secret
-from vaultgate.emulator.runner import start_emulator
+from vaultgate.config import SafetySettings
 from vaultgate.errors import NotFound
-from vaultgate.obsidian.client import ObsidianClient
-from vaultgate.obsidian.transport import build_http_client
 from vaultgate.paging import compact_json, page_fitting
 from vaultgate.paths import is_hidden
 from vaultgate.vault.guard import GuardedClient
@@ -150,21 +147,9 @@ def awkward_vault(tmp_path: Path) -> Path:
 @asynccontextmanager
 async def lister_for(vault: Path, version: str, **safety: object) -> AsyncIterator[Listed]:
     """A lister on the guarded client, talking plain HTTP to the emulator of ``version``."""
-    with start_emulator(vault, plugin_version=version, https_port=None, http_port=0) as emulator:
-        assert emulator.http_url is not None
-        port = int(emulator.http_url.rsplit(":", 1)[1].rstrip("/"))
-        settings = ObsidianSettings(api_key=Secret(emulator.api_key), protocol="http", port=port)
-        requests: list[str] = []
-
-        async def record(request: httpx.Request) -> None:
-            requests.append(f"{request.method} {request.url.raw_path.decode()}")
-
-        async with await build_http_client(settings) as http:
-            http.event_hooks["request"].append(record)
-            policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
-            yield Listed(
-                VaultLister(GuardedClient(ObsidianClient(settings, http), policy)), requests
-            )
+    async with plugin_client(vault, version) as (plugin, requests):
+        policy = AccessPolicy(SafetySettings(**safety))  # type: ignore[arg-type]
+        yield Listed(VaultLister(GuardedClient(plugin, policy)), requests)
 
 
 @pytest.mark.anyio

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Sequence
+from typing import Annotated, Any, Protocol
 
 from pydantic import Field
 
@@ -27,6 +28,10 @@ Folder = Annotated[str | None, Field(description="Only notes below this folder."
 Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset.")]
 
 
+class _Shown(Protocol):
+    def render(self) -> dict[str, Any]: ...
+
+
 @model_facing_errors
 async def find_broken_links(
     ctx: ToolContext,
@@ -42,14 +47,7 @@ async def find_broken_links(
     await ctx.report_progress(0, None, "reading every note's links")
     with reporting(ctx.report_progress):
         found = await links.broken_links(state.links, folder, _progress(ctx))
-    page = page_within_budget(
-        found,
-        limit=limit,
-        offset=offset,
-        budget=items_budget(),
-        render=lambda item: compact_json(item.render()),
-    )
-    return json_blocks(page.envelope("notes", [item.render() for item in page.items]))
+    return _page("notes", found, limit, offset)
 
 
 @model_facing_errors
@@ -66,14 +64,7 @@ async def find_orphans(
     await ctx.report_progress(0, None, "reading every note's links")
     with reporting(ctx.report_progress):
         found = await links.orphans(state.links, folder, _progress(ctx))
-    page = page_within_budget(
-        found,
-        limit=limit,
-        offset=offset,
-        budget=items_budget(),
-        render=lambda item: compact_json(item.render()),
-    )
-    return json_blocks(page.envelope("orphans", [item.render() for item in page.items]))
+    return _page("orphans", found, limit, offset)
 
 
 @model_facing_errors
@@ -96,6 +87,18 @@ async def get_backlinks(
     kept = fit_count(map(compact_json, rendered), items_budget())
     shown = Page(items=found[:kept], total=page.total, offset=offset, limit=limit)
     return json_blocks(shown.envelope("backlinks", rendered[:kept]))
+
+
+def _page(key: str, found: Sequence[_Shown], limit: int, offset: int) -> Blocks:
+    """One page of ``found`` under ``key``, within the response budget."""
+    page = page_within_budget(
+        found,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(),
+        render=lambda item: compact_json(item.render()),
+    )
+    return json_blocks(page.envelope(key, [item.render() for item in page.items]))
 
 
 def _progress(ctx: ToolContext) -> ProgressCallback:

@@ -61,6 +61,7 @@ from vaultgate.errors import (
 from vaultgate.paging import Page, compact_json, page_fitting, page_items
 from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
 from vaultgate.progress import report
+from vaultgate.vault.concurrent import READ_CONCURRENCY, map_bounded
 from vaultgate.vault.listing import NOTE_SUFFIX, VaultLister, compile_glob
 from vaultgate.vault.rewriting import fingerprint, write_if_unchanged
 
@@ -73,7 +74,6 @@ MAX_MATCHES = 100_000
 PREFILTER_FROM = 20  # a literal search over more notes asks the plugin's search first
 SEARCH_QUERY_CHARS = 200  # the words of a long find that the search is asked for
 REGEX_NOTES = 2_000
-READ_CONCURRENCY = 8
 REGEX_SECONDS = 10.0
 _ANSWER_BYTES = 256 * 1024 * 1024
 _STOPPING_ERRORS = (ObsidianUnreachable, ObsidianTimeout, ObsidianTLSError, AuthenticationFailed)
@@ -260,22 +260,16 @@ class Replacer:
     async def _read_all(self, paths: Sequence[str], *, named: bool) -> list[str | None]:
         """The texts of ``paths``, read at once; None for a note gone since it was listed
         (a note the model named is NotFound instead)."""
-        texts: list[str | None] = [None] * len(paths)
 
-        async def read(index: int, path: str) -> None:
+        async def read(path: str) -> str | None:
             try:
-                texts[index] = (await self._client.read_note(path)).content
+                return (await self._client.read_note(path)).content
             except NotFound:
                 if named:
                     raise
+                return None
 
-        try:
-            async with anyio.create_task_group() as tg:
-                for index, path in enumerate(paths):
-                    tg.start_soon(read, index, path)
-        except* VaultgateError as group:
-            raise _first_error(group) from None
-        return texts
+        return await map_bounded(paths, read)
 
     async def _candidates(self, spec: ReplaceSpec) -> list[str]:
         if spec.filename is not None:
@@ -344,11 +338,6 @@ def entry(note: Affected) -> dict[str, Any]:
         "matches": note.matches,
         "snippets": [snippet(text, span) for span in spans[:SNIPPETS_PER_NOTE]],
     }
-
-
-def _first_error(group: BaseExceptionGroup[VaultgateError]) -> VaultgateError:
-    first = group.exceptions[0]
-    return _first_error(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def snippet(text: str, span: Span) -> dict[str, Any]:

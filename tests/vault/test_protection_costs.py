@@ -12,15 +12,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
-import httpx
 import pytest
+from tests.vault.emulated import plugin_client
 
-from vaultgate.config import ObsidianSettings, SafetySettings, Secret
-from vaultgate.emulator.runner import start_emulator
+from vaultgate.config import SafetySettings
 from vaultgate.errors import NotFound, ProtectedNote
-from vaultgate.obsidian.client import ObsidianClient
-from vaultgate.obsidian.transport import build_http_client
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
 
@@ -41,11 +39,15 @@ SEARCH = "POST /search/"
 @dataclass
 class Guarded:
     client: GuardedClient
-    requests: list[str]  # "METHOD /path" of every request, in order, GET / left out
+    requests: list[str]  # "METHOD /raw/path" of every request, in order
     vault: Path
 
     def sent(self) -> list[str]:
-        sent = list(self.requests)
+        """The requests since the last call, paths decoded and without their query, the
+        plugin's GET / left out."""
+        sent = [
+            unquote(request.split("?", 1)[0]) for request in self.requests if request != "GET /"
+        ]
         self.requests.clear()
         return sent
 
@@ -62,22 +64,9 @@ def vault(tmp_path: Path) -> Path:
 
 @asynccontextmanager
 async def guarded(vault: Path, version: str, marks_ttl: float = 30.0) -> AsyncIterator[Guarded]:
-    with start_emulator(vault, plugin_version=version, https_port=None, http_port=0) as emulator:
-        assert emulator.http_url is not None
-        port = int(emulator.http_url.rsplit(":", 1)[1].rstrip("/"))
-        settings = ObsidianSettings(api_key=Secret(emulator.api_key), protocol="http", port=port)
-        requests: list[str] = []
-
-        async def record(request: httpx.Request) -> None:
-            if request.url.path != "/":
-                requests.append(f"{request.method} {request.url.path}")
-
-        async with await build_http_client(settings) as http:
-            http.event_hooks["request"].append(record)
-            client = GuardedClient(
-                ObsidianClient(settings, http), AccessPolicy(SafetySettings()), marks_ttl=marks_ttl
-            )
-            yield Guarded(client, requests, vault)
+    async with plugin_client(vault, version) as (plugin, requests):
+        client = GuardedClient(plugin, AccessPolicy(SafetySettings()), marks_ttl=marks_ttl)
+        yield Guarded(client, requests, vault)
 
 
 def url(path: str) -> str:

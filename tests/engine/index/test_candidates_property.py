@@ -16,15 +16,16 @@ from vaultgate.engine.vault import Vault
 
 # Awkward on purpose: case pairs SQLite's own folding misses (i with İ and ı, Cherokee),
 # pairs re.IGNORECASE adds (KELVIN SIGN, LONG S, final sigma, MICRO SIGN), accents precomposed
-# and combining, CJK, emoji beyond the BMP, CRLF, quotes and FTS5 operators.
+# and combining, CJK, emoji beyond the BMP, CRLF, quotes and FTS5 operators, NUL.
 ALPHABET = [
     *"abcikosxyzABCIKOSXYZ",
     *"İıK\u212a\u017fſßẞΣσςµμÉéèe\u0301",
     *"ᏣᎳᎩꮳꮃꭹ中文字日本",
     *"😀🎉👍🏽",
     *" \t\r\n#%\"'*()-_:^",
+    "\x00",  # SQLite's trigram tokenizer stops at a NUL
 ]
-NAME_ALPHABET = [c for c in ALPHABET if c not in "\t\r\n"]
+NAME_ALPHABET = [c for c in ALPHABET if c not in "\t\r\n\x00"]
 
 texts = st.text(st.sampled_from(ALPHABET), max_size=60)
 names = st.text(st.sampled_from(NAME_ALPHABET), min_size=1, max_size=12).filter(

@@ -176,6 +176,7 @@ def test_refresh_ignores_hidden_and_outside_paths(index: VaultIndex, vault: Path
         pytest.param("ΟΔΥΣΣΕΥΣ", "οδυσσευς", id="final sigma"),
         pytest.param("ᏣᎳᎩ", "ꮳꮃꭹ", id="Cherokee, cased after SQLite's Unicode tables"),
         pytest.param("line one\r\nline two", "ONE\r", id="CRLF"),
+        pytest.param("binary\x00 then the zeppelin", "zeppelin", id="a word after a NUL"),
     ],
 )
 def test_candidates_include_what_python_matches_ignoring_case(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: NUL stored as a space (records.py)
 BUSY_TIMEOUT_MS = 5_000
 CACHE_KIB = 16_384  # SQLite's page cache for the connection, in KiB
 

@@ -3,7 +3,10 @@
 The metadata are what the engine's :class:`~vaultgate.engine.vault.Vault` parses from the same
 text (``vaultgate.markdown``): frontmatter, tags, headings (level and text, from which both
 heading paths and the 5.x heading tree follow) and link targets as written. The searched text
-is the simple search's ``basename + "\\n\\n" + content``, folded (``fold.py``).
+is the simple search's ``basename + "\\n\\n" + content``, folded (``fold.py``), with each NUL
+stored as a space: SQLite's trigram tokenizer stops reading a text at its first NUL, so a
+note's words after one would never be found. No simple-search term holds a space, so a term
+without NUL occurs in the stored text exactly where it occurs in the folded one.
 """
 
 from __future__ import annotations
@@ -61,7 +64,12 @@ def read_note(root: str, path: str) -> ReadNote:
         headings=tuple((h.level, h.text) for h in markdown.parse_headings(text)),
         links=tuple(markdown.extract_links(text)),
     )
-    return ReadNote(note, fold(f"{_basename(path)}\n\n{text}"))
+    return ReadNote(note, searched_text(_basename(path), text))
+
+
+def searched_text(basename: str, content: str) -> str:
+    """What the index stores and looks terms up in, for a note of that name and content."""
+    return fold(f"{basename}\n\n{content}").replace("\x00", " ")
 
 
 def _basename(path: str) -> str:

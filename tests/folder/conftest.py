@@ -1,5 +1,5 @@
 """An awkward vault: emoji and CJK beside matches, KELVIN SIGN, sharp s, dotless i, final
-sigma, CRLF, names with '#', '%' and spaces, a note over 1 MB, a hidden folder."""
+sigma, CRLF, NUL, names with '#', '%' and spaces, a note over 1 MB, a hidden folder."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ NOTES = {
     "Projects/emoji 😀 name project.md": "😀😀😀 project at the end of emoji 😀project\n",
     "Empty.md": "",
     "Overlaps.md": "aaaaa aaa aa a\n",
+    "NUL inside.md": "a NUL\x00project, then\x00 a tail\n",
     "Canvas.canvas": '{"nodes": [{"text": "project"}]}',
 }
 BIG = "Big note.md"

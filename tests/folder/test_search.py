@@ -9,20 +9,24 @@ with '#', '%' and spaces, a note over 1 MB) every answer must be the same, in th
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.folder.conftest import BIG, NOTES
+from tests.folder.conftest import BIG
 
 from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.index import IndexedText, VaultIndex
 from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.folder.backend import FOLDER_SEMANTICS
 from vaultgate.folder.search import (
     LazyMatches,
     NoteTexts,
+    SearchedTexts,
     engine_search,
     scored_search,
     unsafe_characters,
@@ -60,6 +64,8 @@ QUERIES = [
     "zebra-absent",
     "meeting",
     "a",
+    "nul\x00project",
+    "\x00",
 ]
 
 
@@ -77,6 +83,106 @@ def test_the_scored_pass_answers_as_the_engine_scan(awkward_vault: Path, query: 
     fast = scored_search(vault, NoteTexts(awkward_vault), _options(query))
     assert fast is not None
     assert _materialised(fast) == _materialised(engine_search(vault, _options(query)))
+
+
+@pytest.fixture
+def index(awkward_vault: Path, tmp_path: Path) -> Iterator[VaultIndex]:
+    with VaultIndex(awkward_vault, location=tmp_path / "index.sqlite3") as opened:
+        opened.sync()
+        yield opened
+
+
+def _indexed(vault: Vault, index: VaultIndex, query: str) -> list[SimpleHit] | None:
+    """The folder's search on the index's candidates and texts, as the backend runs it."""
+    candidates = index.candidates(query)
+    texts = index.texts(candidates or [])
+    assert texts is not None
+    indexed = {text.path: text for text in texts}
+    return scored_search(vault, NoteTexts(vault.vault), _options(query), candidates, indexed)
+
+
+def _engine_on_candidates(vault: Vault, index: VaultIndex, query: str) -> list[SimpleHit]:
+    candidates = index.candidates(query)
+    return engine_search(vault, _options(query), candidates)
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_scored_on_the_index_s_text_it_answers_as_the_engine_scan(
+    awkward_vault: Path, index: VaultIndex, query: str
+) -> None:
+    vault = Vault(awkward_vault)
+    fast = _indexed(vault, index, query)
+    assert fast is not None
+    assert _materialised(fast) == _materialised(engine_search(vault, _options(query)))
+
+
+def test_with_the_index_only_the_notes_a_page_shows_are_opened(
+    awkward_vault: Path, index: VaultIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[str] = []
+    real_open = os.open
+
+    def counting_open(path: str, *args: Any, **kwargs: Any) -> int:
+        opened.append(os.path.relpath(path, awkward_vault))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", counting_open)
+    hits = _indexed(Vault(awkward_vault), index, "project")
+    assert hits is not None
+    assert len(hits) >= 5
+    assert opened == []  # scored on the index's text: every note still has its indexed stat
+    matches = hits[0].get("matches", [])
+    assert len(matches) > 0
+    assert opened == [hits[0]["filename"]]
+
+
+def test_a_note_changed_since_it_was_indexed_is_scored_on_its_text_on_disk(
+    awkward_vault: Path, index: VaultIndex
+) -> None:
+    vault = Vault(awkward_vault)
+    # more matches than any other note now (the big one has 18,000), where the index holds
+    # two; and no match left in another
+    (awkward_vault / "CRLF note.md").write_text("project\r\n" * 20_000, encoding="utf-8")
+    (awkward_vault / "NUL inside.md").write_text("gone\n", encoding="utf-8")
+    fast = _indexed(vault, index, "project")
+    assert fast is not None
+    assert fast[0]["filename"] == "CRLF note.md"
+    assert "NUL inside.md" not in [hit["filename"] for hit in fast]
+    assert _materialised(fast) == _materialised(_engine_on_candidates(vault, index, "project"))
+
+
+_INDEX_ALPHABET = "aAkK\u212asSſßẞıİiIσςΣ日本🚀😀 \n\r#%-\x00"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    texts=st.lists(st.text(alphabet=_INDEX_ALPHABET, max_size=40), min_size=1, max_size=5),
+    edits=st.lists(st.text(alphabet=_INDEX_ALPHABET, max_size=40), max_size=5),
+    query=st.text(alphabet=_INDEX_ALPHABET, min_size=1, max_size=6),
+)
+def test_random_vaults_edited_after_indexing_answer_as_the_engine(
+    tmp_path_factory: pytest.TempPathFactory, texts: list[str], edits: list[str], query: str
+) -> None:
+    """Some notes are rewritten after the index read them (new text, new size or not): each is
+    scored on the text on disk, the others on the index's."""
+    root = tmp_path_factory.mktemp("random")
+    name = query.replace("\x00", "").strip()[:2]
+    notes = [root / f"n{n} {name}.md" for n in range(len(texts))]
+    for note, text in zip(notes, texts, strict=True):
+        note.write_text(text, encoding="utf-8", newline="")
+    with VaultIndex(root, location=root.parent / f"{root.name}.sqlite3") as index:
+        index.sync()
+        for note, text in zip(notes, edits, strict=False):
+            note.write_text(text, encoding="utf-8", newline="")
+            os.utime(note, ns=(0, note.stat().st_mtime_ns + 1))  # a new stat, whatever the size
+        vault = Vault(root)
+        options = _options(query, 3)
+        candidates = index.candidates(query)
+        texts = index.texts(candidates or []) or []
+        indexed = {text.path: text for text in texts}
+        fast = scored_search(vault, NoteTexts(root), options, candidates, indexed)
+        assert fast is not None
+        assert _materialised(fast) == _materialised(engine_search(vault, options, candidates))
 
 
 def test_matches_are_built_only_when_read(awkward_vault: Path) -> None:
@@ -153,15 +259,31 @@ def test_the_text_cache_reads_whole_notes_as_the_vault_does(awkward_vault: Path)
     assert len(texts.text(BIG)) > 1_000_000
 
 
-def test_preloading_fills_the_cache_to_its_share_and_drops_nothing(awkward_vault: Path) -> None:
-    texts = NoteTexts(awkward_vault, limit=1_000)
-    first = texts.text("Kelvin.md")
-    small = sorted(set(NOTES) - {"Canvas.canvas", "Kelvin.md"})
-    assert texts.preload(small, share=0.5) is True  # every small note fits in 500 characters
-    assert texts.preload([BIG, "Sigma.md"], share=0.5) is False  # the big one fills it
-    # the same size and mtime, other text: only a cached copy still reads as the first
-    kelvin = awkward_vault / "Kelvin.md"
-    stat = kelvin.stat()
-    kelvin.write_bytes(b"x" * stat.st_size)
-    os.utime(kelvin, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    assert texts.text("Kelvin.md") == first  # nothing was dropped for the rest
+def test_the_texts_in_memory_follow_what_the_index_stores(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    root.mkdir()
+    for name in ["a.md", "b 100%.md", "日本.md"]:
+        (root / name).write_text(f"{name} project\r\n", encoding="utf-8")
+    searched = SearchedTexts()
+    with VaultIndex(root, location=tmp_path / "index.sqlite3", mirror=searched) as index:
+        index.sync()
+        paths = ["a.md", "b 100%.md", "日本.md"]
+        assert searched.found(paths) == {text.path: text for text in index.texts(paths) or []}
+        (root / "a.md").write_text("changed\n", encoding="utf-8")
+        (root / "b 100%.md").unlink()
+        index.refresh(["a.md", "b 100%.md"])
+        held = searched.found(paths)
+        assert sorted(held) == ["a.md", "日本.md"]
+        assert held["a.md"].searched == "a\n\nchanged\n"
+        assert held["a.md"] == (index.texts(["a.md"]) or [None])[0]
+
+
+def test_the_texts_in_memory_keep_under_their_limit_and_never_go_back_in_time() -> None:
+    searched = SearchedTexts(limit=10)
+    old, new = IndexedText("a.md", (1, 1), "a\n\nold"), IndexedText("a.md", (2, 1), "a\n\nnew")
+    searched.stored([new])
+    searched.fill([old])  # read from the file before the index stored the new one
+    assert searched.found(["a.md"]) == {"a.md": new}
+    searched.stored([IndexedText("b.md", (1, 1), "b\n\n123456")])  # 17 characters in all
+    assert searched.found(["a.md", "b.md"]) == {"b.md": IndexedText("b.md", (1, 1), "b\n\n123456")}
+    assert not searched.full()

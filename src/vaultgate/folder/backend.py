@@ -50,7 +50,7 @@ from vaultgate.engine.vaultfs import sweep_temporaries
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
 from vaultgate.folder.marks import scan_marks
-from vaultgate.folder.search import NoteTexts, engine_search, scored_search
+from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
 from vaultgate.markdown import DocumentMap
@@ -85,12 +85,10 @@ _T = TypeVar("_T")
 # characters (the fix after 5.1.0; see engine/simple_search.py).
 FOLDER_SEMANTICS = Version(5, 1, 1)
 SERVICE = "vaultgate folder backend"
-# Once the index is up to date, notes are read into the text cache ahead of the first search,
-# WARM_BATCH at a time, until it is WARM_SHARE full (the rest is left for what is searched),
+# Once the index is up to date, its texts are read into memory, WARM_BATCH notes at a time,
 # then old temporary files are swept; each step waits until no call has run for IDLE_SECONDS,
 # so that start-up's background work never slows the calls it is meant to speed up.
-WARM_BATCH = 256
-WARM_SHARE = 0.5
+WARM_BATCH = 500
 IDLE_SECONDS = 0.5
 
 # What needs Obsidian itself, by the name a message gives it.
@@ -123,6 +121,7 @@ class FolderBackend:
         self._lock = threading.RLock()
         self._tree: FolderTree | None = None
         self._texts = NoteTexts(self._vault.vault)
+        self._searched = SearchedTexts()  # the index's texts, kept current by the index
         self._linked = LinkedNotes()
         self._calls, self._last_call = 0, 0.0  # calls under way; when the last one ended
         self._index = KeptIndex(
@@ -132,6 +131,7 @@ class FolderBackend:
             index_location,
             warm=self._warm,
             after_sync=self._settle,
+            mirror=self._searched,
         )
 
     @asynccontextmanager
@@ -146,8 +146,8 @@ class FolderBackend:
         return await self._index.wait_synced()
 
     async def wait_until_settled(self) -> None:
-        """Wait for start-up's background work (inside ``running``): the index synced, old
-        temporary files swept, notes read ahead into the text cache."""
+        """Wait for start-up's background work (inside ``running``): the index synced and old
+        temporary files swept."""
         await self._index.wait_settled()
 
     # --- server -----------------------------------------------------------------------------
@@ -242,7 +242,14 @@ class FolderBackend:
         def search() -> list[SimpleHit]:
             index = kept.index
             candidates = index.candidates(query) if index is not None else None
-            hits = scored_search(self._vault, self._texts, options, candidates)
+            indexed = None
+            if index is not None and candidates is not None:
+                indexed = self._searched.found(candidates)
+                if len(indexed) < len(candidates):  # not in memory (yet): from the index file
+                    fetched = index.texts([p for p in candidates if p not in indexed]) or []
+                    self._searched.fill(fetched)
+                    indexed.update((text.path, text) for text in fetched)
+            hits = scored_search(self._vault, self._texts, options, candidates, indexed)
             return engine_search(self._vault, options, candidates) if hits is None else hits
 
         return await self._engine(search, Call("/search/simple/", ""))
@@ -522,23 +529,26 @@ class FolderBackend:
         current_fold()
 
     def _settle(self) -> None:
-        """Start-up's last work, in a worker thread, while the server is idle: read notes
-        ahead, then sweep the temporary files of writes a crash killed (a walk of the whole
-        vault, 40-190 ms on 20,000 notes; only ours, an hour old or more)."""
-        self._read_ahead()
+        """Start-up's last work, in a worker thread, while the server is idle: the index's
+        texts into memory for the first searches, then a sweep of the temporary files of
+        writes a crash killed (a walk of the whole vault, 40-190 ms on 20,000 notes; only
+        ours, an hour old or more)."""
+        self._load_searched()
         if self._wait_idle():
             sweep_temporaries(self._vault.vault)
 
-    def _read_ahead(self) -> None:
-        """Read the notes into the text cache ahead of the first search, a batch at a time
-        under the lock (a call waits for one batch at most), until the cache is half full."""
-        notes = self._vault.markdown_files()
-        for start in range(0, len(notes), WARM_BATCH):
-            if not self._wait_idle():
-                return  # the server stopped: nothing to warm for
-            with self._lock:
-                if not self._texts.preload(notes[start : start + WARM_BATCH], WARM_SHARE):
-                    return
+    def _load_searched(self) -> None:
+        """The index's texts into memory, WARM_BATCH notes at a time while no call runs,
+        until they are all there or the memory set aside is full (a first build has put in
+        what it read already)."""
+        after = 0
+        while not self._searched.full() and self._wait_idle():
+            index = self._index.index
+            batch = index.texts_after(after, WARM_BATCH) if index is not None else None
+            if not batch or not batch[0]:
+                return
+            texts, after = batch
+            self._searched.fill(texts)
 
     def _wait_idle(self) -> bool:
         """Until no call has run for IDLE_SECONDS (in a worker thread); whether the server

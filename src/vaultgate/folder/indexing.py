@@ -32,7 +32,7 @@ import anyio.to_thread
 from vaultgate.engine.index import SyncReport, VaultIndex
 from vaultgate.engine.index.database import default_location
 from vaultgate.engine.index.scan import Stat
-from vaultgate.engine.index.vault_index import Progress
+from vaultgate.engine.index.vault_index import Progress, TextMirror
 from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import scan_folder
@@ -46,8 +46,15 @@ CATCH_UP_SECONDS = 2.0  # calls wait this long at most for an existing index to 
 class _WatchedIndex(VaultIndex):
     """A VaultIndex that brings the Vault's file list along after each refresh and sync."""
 
-    def __init__(self, folder: Path, vault: Vault, lock: threading.RLock, location: Path) -> None:
-        super().__init__(folder, location=location)
+    def __init__(
+        self,
+        folder: Path,
+        vault: Vault,
+        lock: threading.RLock,
+        location: Path,
+        mirror: TextMirror | None,
+    ) -> None:
+        super().__init__(folder, location=location, mirror=mirror)
         self._vault = vault
         self._vault_lock = lock
 
@@ -102,15 +109,18 @@ class KeptIndex:
         *,
         warm: Callable[[], object] | None = None,
         after_sync: Callable[[], object] | None = None,
+        mirror: TextMirror | None = None,
     ) -> None:
         """``vault``: not scanned yet (``Vault(folder, scan=False)``): its file list comes
         from the one walk at start. ``warm``: what to build once the file list is in (under
         the lock, in a worker thread), so the first call that needs it does not wait.
         ``after_sync``: what to do in a worker thread once the index is up to date, off every
-        call's path (it takes the lock itself, as often as it needs)."""
+        call's path (it takes the lock itself, as often as it needs). ``mirror``: told of
+        every text the index stores or drops (the search's copy in memory)."""
         self.folder = folder
         self._warm = warm
         self._after_sync = after_sync
+        self._mirror = mirror
         self._vault = vault
         self._lock = lock
         self._location = location
@@ -183,7 +193,7 @@ class KeptIndex:
             self._catch_up_until = time.monotonic() + CATCH_UP_SECONDS
         try:
             index = await anyio.to_thread.run_sync(
-                lambda: _WatchedIndex(self.folder, self._vault, self._lock, location)
+                lambda: _WatchedIndex(self.folder, self._vault, self._lock, location, self._mirror)
             )
         except Exception as exc:
             log.warning(

@@ -7,15 +7,23 @@ many matches the terms have (each term's own, non-overlapping, as ``re.finditer`
 them) and where the first one starts. Both are found here with ``str.count`` and
 ``str.find`` on the text folded as the index folds it (``engine/index/fold.py``), which is
 many times faster than ``re.IGNORECASE``; each hit's matches are built by the engine's own
-matcher, over the same text, when a page first reads them (:class:`LazyMatches`).
+matcher when a page first reads them (:class:`LazyMatches`).
+
+With the vault index, that folded text is the index's own, kept in memory
+(:class:`SearchedTexts`, which the index updates as it stores notes, and which start-up fills
+from the index file): a candidate whose file still has the ``(mtime_ns, size)`` its text was
+read at is scored without opening it, which is most of what a broad search costs otherwise
+(opening and reading thousands of files). A note changed since is read from disk. A hit
+scored on the index's text reads its note when a page first shows its matches, so they come
+from the note as it is then.
 
 Folded text finds exactly what ``re.IGNORECASE`` finds when every character of a term
 matches, under ``re.IGNORECASE``, every character that folds as it does: true of all but a
 few characters (:func:`unsafe_characters`). A query holding one of those is left to the
 engine's matcher, as is any search whose options this pass does not reproduce.
 
-Texts are read past the Vault's cache (which parses each note's metadata on first read) into
-a cache of their own, checked against ``(mtime_ns, size)`` as the Vault's is.
+Texts read from disk go past the Vault's cache (which parses each note's metadata on first
+read) into a cache of their own, checked against ``(mtime_ns, size)`` as the Vault's is.
 """
 
 from __future__ import annotations
@@ -24,17 +32,22 @@ import functools
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import cast, overload
 
+from vaultgate.engine.index import IndexedText
 from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search
 from vaultgate.engine.vault import Vault
+from vaultgate.engine.walk import Stat
 from vaultgate.obsidian.models import SIMPLE_RESULTS, SimpleHit, SimpleMatch
 
 TEXT_CACHE_CHARS = 64_000_000  # about 64 MB of note text (most notes are ASCII)
+SEARCHED_CACHE_CHARS = 48_000_000  # the index's texts kept in memory: a 20,000-note vault's 38 MB
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class NoteTexts:
@@ -46,7 +59,7 @@ class NoteTexts:
         self._root = str(root)
         self._limit = limit
         self._size = 0
-        self._texts: dict[str, tuple[tuple[int, int], str]] = {}
+        self._texts: dict[str, tuple[Stat, str]] = {}
 
     def text(self, path: str) -> str:
         """The note's text now (OSError when it cannot be read)."""
@@ -64,35 +77,10 @@ class NoteTexts:
             self._size -= len(self._texts.pop(oldest)[1])
         return cached[1]
 
-    def preload(self, paths: Iterable[str], share: float) -> bool:
-        """Read the ``paths`` not cached yet while the cache holds less than ``share`` of
-        its limit (nothing is dropped for them); whether there is room left."""
-        room = self._limit * share
-        for path in paths:
-            if self._size >= room:
-                return False
-            if path not in self._texts:
-                try:
-                    self._keep(path, self._read(path))
-                except OSError:
-                    continue
-        return self._size < room
+    def _read(self, path: str) -> tuple[Stat, str]:
+        return read_text(self._root, path)
 
-    def _read(self, path: str) -> tuple[tuple[int, int], str]:
-        # os.open and one os.read: a third of what open() costs per file, which is most of a
-        # search's time when thousands of notes are read for the first time
-        fd = os.open(os.path.join(self._root, path), os.O_RDONLY)
-        try:
-            st = os.fstat(fd)
-            chunks, want = [], st.st_size + 1  # read to the end, should the note have grown
-            while chunk := os.read(fd, want):
-                chunks.append(chunk)
-                want = 1 << 16
-        finally:
-            os.close(fd)
-        return (st.st_mtime_ns, st.st_size), b"".join(chunks).decode("utf-8", "replace")
-
-    def _keep(self, path: str, cached: tuple[tuple[int, int], str]) -> None:
+    def _keep(self, path: str, cached: tuple[Stat, str]) -> None:
         self._texts[path] = cached  # last: the most recently read
         self._size += len(cached[1])
 
@@ -108,20 +96,98 @@ class NoteTexts:
         self._size = 0
 
 
+class SearchedTexts:
+    """The index's searched texts, in memory: a copy the index keeps current (it is the
+    index's ``TextMirror``), filled as notes are indexed and, at start, from the index file,
+    up to ``limit`` characters (the oldest stored are dropped first). Thread-safe."""
+
+    def __init__(self, limit: int = SEARCHED_CACHE_CHARS) -> None:
+        self._limit = limit
+        self._size = 0
+        self._texts: dict[str, IndexedText] = {}
+        self._lock = threading.Lock()
+
+    def stored(self, texts: Sequence[IndexedText]) -> None:
+        """The index stored these texts (the newest of their notes)."""
+        self._keep(texts, replace=True)
+
+    def fill(self, texts: Sequence[IndexedText]) -> None:
+        """Texts read from the index file: kept where no text of the note is held (one the
+        index stored meanwhile is newer)."""
+        self._keep(texts, replace=False)
+
+    def dropped(self, paths: Sequence[str]) -> None:
+        with self._lock:
+            for path in paths:
+                self._drop(path)
+
+    def full(self) -> bool:
+        return self._size >= self._limit
+
+    def found(self, paths: Iterable[str]) -> dict[str, IndexedText]:
+        """The texts held of ``paths``."""
+        with self._lock:
+            texts = self._texts
+            return {path: text for path in paths if (text := texts.get(path)) is not None}
+
+    def _keep(self, texts: Sequence[IndexedText], *, replace: bool) -> None:
+        with self._lock:
+            for text in texts:
+                if not replace and text.path in self._texts:
+                    continue
+                self._drop(text.path)
+                self._texts[text.path] = text
+                self._size += len(text.searched)
+            while self._size > self._limit and self._texts:
+                self._drop(next(iter(self._texts)))
+
+    def _drop(self, path: str) -> None:
+        old = self._texts.pop(path, None)
+        if old is not None:
+            self._size -= len(old.searched)
+
+
+def read_text(root: str, path: str) -> tuple[Stat, str]:
+    """A note's ``(mtime_ns, size)`` and text, as the Vault reads it (UTF-8, bad bytes
+    replaced); OSError when it cannot be read."""
+    # os.open and one os.read: a third of what open() costs per file
+    fd = os.open(os.path.join(root, path), os.O_RDONLY)
+    try:
+        st = os.fstat(fd)
+        chunks, want = [], st.st_size + 1  # read to the end, should the note have grown
+        while chunk := os.read(fd, want):
+            chunks.append(chunk)
+            want = 1 << 16
+    finally:
+        os.close(fd)
+    return (st.st_mtime_ns, st.st_size), b"".join(chunks).decode("utf-8", "replace")
+
+
 class LazyMatches(Sequence[SimpleMatch]):
-    """A hit's matches, built by the engine's matcher over ``content`` when first read.
+    """A hit's matches, built by the engine's matcher when first read: over ``content``, the
+    text the hit was scored on, or, when the hit was scored on the index's text, over the
+    note read from ``root`` then (no matches if it can no longer be read).
 
     Small on purpose: a broad search makes one per hit, thousands, and shows twenty."""
 
-    __slots__ = ("_content", "_items", "_options", "_path")
+    __slots__ = ("_content", "_items", "_options", "_path", "_root")
 
-    def __init__(self, path: str, content: str, options: SimpleSearchOptions) -> None:
-        self._path, self._content, self._options = path, content, options
+    def __init__(
+        self, path: str, options: SimpleSearchOptions, content: str | None, root: str
+    ) -> None:
+        self._path, self._options, self._content, self._root = path, options, content, root
         self._items: list[SimpleMatch] | None = None
 
     def _all(self) -> list[SimpleMatch]:
         if self._items is None:
-            self._items = _matches(self._path, self._content, self._options)
+            content = self._content
+            if content is None:
+                try:
+                    content = read_text(self._root, self._path)[1]
+                except OSError:
+                    content = ""  # gone since: nothing of it to show
+            self._items = _matches(self._path, content, self._options)
+            self._content = None
         return self._items
 
     @property
@@ -159,10 +225,12 @@ def scored_search(
     texts: NoteTexts,
     options: SimpleSearchOptions,
     paths: Iterable[str] | None = None,
+    indexed: Mapping[str, IndexedText] | None = None,
 ) -> list[SimpleHit] | None:
     """What ``simple_search(vault, options, paths)`` answers, as the client's hits, with each
     hit's matches built when read; None when this pass cannot promise the same answer (the
-    caller runs the engine's matcher)."""
+    caller runs the engine's matcher). ``indexed``: the index's texts of some of the notes,
+    used while their files keep the stat those were read at; the others are read."""
     terms = options.query.split()
     if not terms:
         return []
@@ -177,33 +245,48 @@ def scored_search(
     if paths is not None:
         wanted = set(paths)
         notes = [path for path in notes if path in wanted]
+    if indexed is None or any("\x00" in term for term in folded_terms):
+        indexed = {}  # (the index stores a NUL as a space, records.py: read the notes)
+    root = str(vault.vault)
+    base = os.path.join(root, "")
     results: list[SimpleHit] = []
     for path in notes:
-        try:
-            content = texts.text(path)
-        except OSError:
-            continue  # as the engine leaves out a note it cannot read
-        basename = posixpath.splitext(posixpath.basename(path))[0]
-        folded_name, folded_content = fold(basename), fold(content)
+        searched, content = None, None
+        known = indexed.get(path)
+        # (a name that is not UTF-8 is stored with U+FFFD for its surrogates: read it)
+        if known is not None and (path.isascii() or not _SURROGATE.search(path)):
+            try:
+                st = os.stat(base + path)
+            except OSError:
+                pass  # the disk read says what became of it
+            else:
+                if (st.st_mtime_ns, st.st_size) == known.stat:
+                    searched = known.searched
+        if searched is None:
+            try:
+                content = texts.text(path)
+            except OSError:
+                continue  # as the engine leaves out a note it cannot read
+            basename = posixpath.splitext(posixpath.basename(path))[0]
+            searched = fold(f"{basename}\n\n{content}")
         # no term holds whitespace, so no match spans the "\n\n" between name and content
         count, first = 0, -1
         for term in folded_terms:
-            in_name = folded_name.find(term)
-            if in_name >= 0:
-                at = _units(basename, in_name)
-            else:
-                in_content = folded_content.find(term)
-                if in_content < 0:
-                    break
-                at = _units(basename) + 2 + _units(content, in_content)
-            count += folded_name.count(term) + folded_content.count(term)
+            at = searched.find(term)
+            if at < 0:
+                break
+            count += searched.count(term)
             first = at if first < 0 else min(first, at)
         else:
-            score = count + 1.0 / (1 + first)
-            matches = LazyMatches(path, content, options)
-            results.append(
-                cast(SimpleHit, {"filename": path, "score": float(score), "matches": matches})
-            )
+            # the fold keeps every character's UTF-16 length: the offset is the original's
+            head = searched[:first]
+            units = first if head.isascii() else _units(head)
+            hit = {
+                "filename": path,
+                "score": count + 1.0 / (1 + units),
+                "matches": LazyMatches(path, options, content, root),
+            }
+            results.append(cast(SimpleHit, hit))
     results.sort(key=_score, reverse=options.descending)
     return results
 
@@ -240,10 +323,9 @@ class _OneNote:
         return self._text
 
 
-def _units(text: str, end: int | None = None) -> int:
-    """UTF-16 code units in ``text[:end]``, as JavaScript counts offsets."""
-    head = text if end is None else text[:end]
-    return len(head) if head.isascii() else len(head.encode("utf-16-le", "surrogatepass")) // 2
+def _units(text: str) -> int:
+    """UTF-16 code units in ``text``, as JavaScript counts offsets."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 @functools.cache

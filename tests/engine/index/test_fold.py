@@ -53,6 +53,13 @@ def test_no_character_beyond_the_scanned_planes_has_a_case() -> None:
     assert all(ord(char) < folding._CASED_LIMIT for char in CASED)
 
 
+def test_every_character_folds_to_one_of_the_same_utf16_length() -> None:
+    """So an offset counted in the folded text, in UTF-16 units, is the original's too (the
+    folder's search scores notes on the index's folded text, folder/search.py)."""
+    for code, folded in current_fold().table.items():
+        assert (code > 0xFFFF) == (folded > 0xFFFF), f"U+{code:04X} folds to U+{folded:04X}"
+
+
 def test_ascii_text_folds_by_lowercase_as_the_table_would() -> None:
     ascii_text = "".join(map(chr, range(128)))
     assert fold(ascii_text) == ascii_text.translate(current_fold().table) == ascii_text.lower()

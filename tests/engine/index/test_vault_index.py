@@ -15,6 +15,7 @@ from tests.engine.index.conftest import contents, fresh_build, write
 
 from vaultgate.engine.index import VaultIndex
 from vaultgate.engine.index.database import SCHEMA_VERSION, default_location
+from vaultgate.engine.index.records import searched_text
 from vaultgate.engine.search import tag_counts
 from vaultgate.engine.vault import Vault
 
@@ -339,3 +340,23 @@ def test_names_that_are_not_utf_8_are_indexed_moved_and_dropped(
         index.note_moved("d\udcff", "e")
         assert index.files() == ["e/x.md"]
         assert index.sync().read == 0
+
+
+def test_texts_are_what_the_index_searches_and_pages_give_each_once(
+    index: VaultIndex, vault: Path
+) -> None:
+    files = Vault(vault).markdown_files()
+    texts = index.texts([*files, "missing.md"])
+    assert texts is not None
+    assert sorted(text.path for text in texts) == sorted(files)
+    for text in texts:
+        stat = (vault / text.path).stat()
+        assert text.stat == (stat.st_mtime_ns, stat.st_size)
+        name = text.path.rsplit("/", 1)[-1].removesuffix(".md")
+        content = (vault / text.path).read_bytes().decode("utf-8", "replace")
+        assert text.searched == searched_text(name, content)
+    paged, after = [], 0
+    while (page := index.texts_after(after, 2)) is not None and page[0]:
+        paged.extend(page[0])
+        after = page[1]
+    assert sorted(paged, key=lambda t: t.path) == sorted(texts, key=lambda t: t.path)

@@ -17,8 +17,8 @@ simple lowercase mappings: they match when ``lower(c) == lower(p)`` or ``lower(c
 therefore ``lower`` followed by one representative per ``_EXTRA_CASES`` group. Both come
 from ``re``'s own internals (``_sre.unicode_tolower``); where a Python lacks them, the same
 relation is measured with ``re`` itself, more slowly (a test checks the fold against ``re``
-for every cased character). Each character folds to exactly one character, so offsets and
-lengths are kept.
+for every cased character). Each character folds to exactly one character of the same UTF-16
+length, so offsets and lengths are kept, in code points and in JavaScript's units alike.
 """
 
 from __future__ import annotations

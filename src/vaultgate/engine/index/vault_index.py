@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from vaultgate.engine.index import database
 from vaultgate.engine.index.fold import current_fold
@@ -50,6 +50,24 @@ Progress = Callable[[int, int], None]
 """``progress(done, total)``: notes settled so far of those the sync has to read or drop."""
 
 _NOTE_COLUMNS = "path, mtime_ns, size, frontmatter, frontmatter_valid, tags, headings, links"
+_TEXT_COLUMNS = "notes.path, notes.mtime_ns, notes.size, notes_text.body"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedText:
+    """A note's searched text as the index holds it, and the stat it was read at."""
+
+    path: str
+    stat: Stat  # (mtime_ns, size)
+    searched: str
+
+
+class TextMirror(Protocol):
+    """Who keeps a copy of the searched texts (the folder's search keeps them in memory)."""
+
+    def stored(self, texts: Sequence[IndexedText]) -> None: ...
+
+    def dropped(self, paths: Sequence[str]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +87,14 @@ class VaultIndex:
     in worker threads.
     """
 
-    def __init__(self, folder: Path, *, location: Path | None = None) -> None:
+    def __init__(
+        self, folder: Path, *, location: Path | None = None, mirror: TextMirror | None = None
+    ) -> None:
         """Open (or create, or replace when unusable) the index of ``folder``: by default
-        under the user cache folder, named from a hash of the folder's resolved path."""
+        under the user cache folder, named from a hash of the folder's resolved path.
+        ``mirror`` is told of every searched text stored or dropped, once it is committed."""
         self.folder = folder.resolve()
+        self._mirror = mirror
         self._root = str(self.folder)
         self.location = location if location is not None else database.default_location(self.folder)
         self._fold = current_fold()
@@ -258,6 +280,7 @@ class VaultIndex:
             next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM notes").fetchone()[0]
             notes: list[tuple[Any, ...]] = []
             texts: list[tuple[int, str]] = []
+            stored: list[IndexedText] = []
             for read in reads:
                 key = None if read is None else _db_path(read.note.path)
                 if read is None or key is None:
@@ -278,6 +301,7 @@ class VaultIndex:
                     )
                 )
                 texts.append((next_id, read.searched))
+                stored.append(IndexedText(note.path, (note.mtime_ns, note.size), read.searched))
                 next_id += 1
             conn.executemany(
                 "INSERT INTO notes (id, path, sort_key, mtime_ns, size, frontmatter,"
@@ -285,6 +309,10 @@ class VaultIndex:
                 notes,
             )
             conn.executemany("INSERT INTO notes_text (rowid, body) VALUES (?, ?)", texts)
+        if self._mirror is not None:  # committed: what the index holds now
+            self._mirror.stored(stored)
+            kept = {text.path for text in stored}
+            self._mirror.dropped([path for path in paths if path not in kept])
 
     def _stored(self, under: str) -> dict[str, Stat]:
         """The rows at ``under`` or below it ('' for all): path -> (mtime_ns, size)."""
@@ -330,17 +358,50 @@ class VaultIndex:
         superset of the notes whose ``basename + "\\n\\n" + content`` holds every term
         (case-insensitive, as ``re.IGNORECASE``). None when the index cannot narrow: no term
         has three characters to look up (``query.py``), or the index is not ready."""
+        rows = self._matching("notes.path", query)
+        return None if rows is None else [_py_path(row[0]) for row in rows]
+
+    def texts(self, paths: Sequence[str]) -> list[IndexedText] | None:
+        """What the index holds of each note at ``paths`` (nothing for a path it does not
+        hold): the ``(mtime_ns, size)`` it was read at and its searched text
+        (``records.searched_text``), so that a search can count matches in a note whose
+        file still has that stat without reading the file."""
+        keys = [key for key in map(_db_path, paths) if key is not None]
+        found: list[IndexedText] = []
+        for chunk in _chunks(keys, _SQL_VARIABLES):
+            rows = self._query(
+                f"SELECT {_TEXT_COLUMNS} FROM notes JOIN notes_text ON notes_text.rowid = notes.id"
+                f" WHERE notes.path IN ({','.join('?' * len(chunk))})",
+                tuple(chunk),
+            )
+            if rows is None:
+                return None
+            found.extend(_text(row) for row in rows)
+        return found
+
+    def texts_after(self, after: int, limit: int) -> tuple[list[IndexedText], int] | None:
+        """Up to ``limit`` notes' texts in the order they were stored, from after the
+        position ``after`` (0 at first), and the position to go on from."""
+        rows = self._query(
+            f"SELECT {_TEXT_COLUMNS}, notes.id FROM notes JOIN notes_text"
+            " ON notes_text.rowid = notes.id WHERE notes.id > ? ORDER BY notes.id LIMIT ?",
+            (after, limit),
+        )
+        if rows is None:
+            return None
+        return [_text(row[:4]) for row in rows], (rows[-1][4] if rows else after)
+
+    def _matching(self, columns: str, query: str) -> list[Any] | None:
         if not query.split():
             return []  # the simple search finds nothing
         expression = match_expression(query)
         if expression is None:
             return None
-        rows = self._query(
-            "SELECT notes.path FROM notes_text JOIN notes ON notes.id = notes_text.rowid"
+        return self._query(
+            f"SELECT {columns} FROM notes_text JOIN notes ON notes.id = notes_text.rowid"
             " WHERE notes_text MATCH ? ORDER BY notes.sort_key",
             (expression,),
         )
-        return None if rows is None else [_py_path(row[0]) for row in rows]
 
     def files(self) -> list[str] | None:
         """Every indexed note's path, in the vault's order (``Vault.markdown_files`` less the
@@ -407,6 +468,11 @@ class VaultIndex:
                 if isinstance(exc, sqlite3.DatabaseError) and database.is_corrupt(exc):
                     self._ready, self._damaged = False, True  # the next sync() replaces it
                 return None
+
+
+def _text(row: tuple[Any, ...]) -> IndexedText:
+    path, mtime_ns, size, body = row
+    return IndexedText(_py_path(path), (mtime_ns, size), body)
 
 
 def _note(row: tuple[Any, ...]) -> IndexedNote:

@@ -29,7 +29,7 @@ Measured:
 - moving the note with 200 backlinks (links rewritten in both);
 - a broad search in a fresh stdio server: sent at once after its first call, and sent
   FIRST_TURN_S after ``initialize`` (as a model's first turn: start-up's background work,
-  the temporary-file sweep and the notes read ahead into the text cache, is done by then);
+  the index's texts read into memory and the temporary-file sweep, is done by then);
 - the memory of the folder server, in its own process (the stdio server; ``VmHWM`` and
   ``VmRSS`` from /proc), after start-up, a cold broad search, listing and a JsonLogic query.
 

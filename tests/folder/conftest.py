@@ -3,7 +3,9 @@ sigma, CRLF, NUL, names with '#', '%' and spaces, a note over 1 MB, a hidden fol
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,3 +43,17 @@ def awkward_vault(tmp_path: Path) -> Path:
     root = tmp_path / "vault"
     root.mkdir()
     return write_awkward_vault(root)
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every path ``os.open`` is asked for from now on, in order (how notes are read)."""
+    paths: list[str] = []
+    real_open = os.open
+
+    def recording_open(path: str, *args: Any, **kwargs: Any) -> int:
+        paths.append(os.fspath(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", recording_open)
+    return paths

@@ -257,24 +257,17 @@ async def test_a_first_build_says_so_in_one_line_at_the_default_level_and_a_catc
 
 
 async def test_an_up_to_date_index_scores_a_search_without_opening_the_notes(
-    vault_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    vault_folder: Path, tmp_path: Path, opened: list[str]
 ) -> None:
     backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
     async with backend.running():
         await backend.wait_until_settled()
-        opened: list[str] = []
-        real_open = os.open
-
-        def counting_open(path: str, *args: Any, **kwargs: Any) -> int:
-            opened.append(os.path.relpath(path, vault_folder))
-            return real_open(path, *args, **kwargs)
-
-        monkeypatch.setattr(os, "open", counting_open)
+        opened.clear()
         hits = await backend.search_simple("note", 100)
         assert len(hits) >= 2
         assert opened == []
         contexts = [m["context"] for m in hits[0]["matches"]]  # its page shows it: read now
-    assert opened == [hits[0]["filename"]]
+    assert opened == [os.path.join(vault_folder, hits[0]["filename"])]
     assert all("note" in context.lower() for context in contexts)
 
 

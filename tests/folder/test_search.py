@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -117,23 +116,15 @@ def test_scored_on_the_index_s_text_it_answers_as_the_engine_scan(
 
 
 def test_with_the_index_only_the_notes_a_page_shows_are_opened(
-    awkward_vault: Path, index: VaultIndex, monkeypatch: pytest.MonkeyPatch
+    awkward_vault: Path, index: VaultIndex, opened: list[str]
 ) -> None:
-    opened: list[str] = []
-    real_open = os.open
-
-    def counting_open(path: str, *args: Any, **kwargs: Any) -> int:
-        opened.append(os.path.relpath(path, awkward_vault))
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", counting_open)
     hits = _indexed(Vault(awkward_vault), index, "project")
     assert hits is not None
     assert len(hits) >= 5
     assert opened == []  # scored on the index's text: every note still has its indexed stat
     matches = hits[0].get("matches", [])
     assert len(matches) > 0
-    assert opened == [hits[0]["filename"]]
+    assert opened == [os.path.join(awkward_vault, hits[0]["filename"])]
 
 
 def test_a_note_changed_since_it_was_indexed_is_scored_on_its_text_on_disk(

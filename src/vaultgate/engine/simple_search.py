@@ -97,7 +97,7 @@ def simple_search(
             continue
         units = _Utf16(content)  # one note may hold thousands of matches: convert once
         matches = [_match(span, prefix, basename, units, options) for span in spans]
-        score = len(spans) + 1.0 / (1 + _utf16(searched, spans[0][0]))
+        score = len(spans) + 1.0 / (1 + utf16_offset(searched, spans[0][0]))
         results.append((score, {"filename": path, "score": score, "matches": matches}))
     results.sort(key=lambda item: item[0], reverse=options.descending)
     return [item for _, item in results]
@@ -124,8 +124,8 @@ def _match(
     start, end = span
     if prefix and start < len(prefix):
         match: dict[str, Any] = {
-            "start": _utf16(basename, start),
-            "end": _utf16(basename, min(end, len(basename))),
+            "start": utf16_offset(basename, start),
+            "end": utf16_offset(basename, min(end, len(basename))),
             "source": "filename",
         }
         return {"match": match, "context": basename}
@@ -212,7 +212,8 @@ def _units_in(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def _utf16(text: str, index: int) -> int:
+def utf16_offset(text: str, index: int) -> int:
+    """The UTF-16 code units before ``text[index]``, as JavaScript counts offsets."""
     head = text[:index]
     return index if head.isascii() else len(head.encode("utf-16-le", "surrogatepass")) // 2
 

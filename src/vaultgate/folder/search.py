@@ -40,14 +40,13 @@ from typing import cast, overload
 from vaultgate.engine.index import IndexedText
 from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.jsjson import js_value
-from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search
+from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search, utf16_offset
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import Stat
 from vaultgate.obsidian.models import SIMPLE_RESULTS, SimpleHit, SimpleMatch
 
 TEXT_CACHE_CHARS = 64_000_000  # about 64 MB of note text (most notes are ASCII)
 SEARCHED_CACHE_CHARS = 48_000_000  # the index's texts kept in memory: a 20,000-note vault's 38 MB
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class NoteTexts:
@@ -253,8 +252,7 @@ def scored_search(
     for path in notes:
         searched, content = None, None
         known = indexed.get(path)
-        # (a name that is not UTF-8 is stored with U+FFFD for its surrogates: read it)
-        if known is not None and (path.isascii() or not _SURROGATE.search(path)):
+        if known is not None:
             try:
                 st = os.stat(base + path)
             except OSError:
@@ -279,11 +277,9 @@ def scored_search(
             first = at if first < 0 else min(first, at)
         else:
             # the fold keeps every character's UTF-16 length: the offset is the original's
-            head = searched[:first]
-            units = first if head.isascii() else _units(head)
             hit = {
                 "filename": path,
-                "score": count + 1.0 / (1 + units),
+                "score": count + 1.0 / (1 + utf16_offset(searched, first)),
                 "matches": LazyMatches(path, options, content, root),
             }
             results.append(cast(SimpleHit, hit))
@@ -321,11 +317,6 @@ class _OneNote:
 
     def read_text(self, path: str) -> str:
         return self._text
-
-
-def _units(text: str) -> int:
-    """UTF-16 code units in ``text``, as JavaScript counts offsets."""
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 @functools.cache

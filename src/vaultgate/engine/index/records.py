@@ -72,6 +72,11 @@ def searched_text(basename: str, content: str) -> str:
     return fold(f"{basename}\n\n{content}").replace("\x00", " ")
 
 
+def name_is_stored_as_is(path: str) -> bool:
+    """Whether the searched text holds the note's name as it is (see ``_basename``)."""
+    return path.isascii() or not _SURROGATE.search(path)
+
+
 def _basename(path: str) -> str:
     """The note's name without '.md'. A name that is not valid UTF-8 (a lone surrogate from
     the file system) cannot go to SQLite: its surrogates become U+FFFD, which can only add

@@ -35,7 +35,12 @@ from typing import Any, Protocol
 from vaultgate.engine.index import database
 from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.index.query import match_expression
-from vaultgate.engine.index.records import IndexedNote, ReadNote, read_note
+from vaultgate.engine.index.records import (
+    IndexedNote,
+    ReadNote,
+    name_is_stored_as_is,
+    read_note,
+)
 from vaultgate.engine.index.scan import Stat, scan_notes
 from vaultgate.engine.vault import js_sort_key
 from vaultgate.paths import is_hidden
@@ -301,7 +306,8 @@ class VaultIndex:
                     )
                 )
                 texts.append((next_id, read.searched))
-                stored.append(IndexedText(note.path, (note.mtime_ns, note.size), read.searched))
+                if name_is_stored_as_is(note.path):
+                    stored.append(IndexedText(note.path, (note.mtime_ns, note.size), read.searched))
                 next_id += 1
             conn.executemany(
                 "INSERT INTO notes (id, path, sort_key, mtime_ns, size, frontmatter,"
@@ -311,7 +317,7 @@ class VaultIndex:
             conn.executemany("INSERT INTO notes_text (rowid, body) VALUES (?, ?)", texts)
         if self._mirror is not None:  # committed: what the index holds now
             self._mirror.stored(stored)
-            kept = {text.path for text in stored}
+            kept = {text.path for text in stored}  # (the others: gone, or a name not UTF-8)
             self._mirror.dropped([path for path in paths if path not in kept])
 
     def _stored(self, under: str) -> dict[str, Stat]:
@@ -363,9 +369,9 @@ class VaultIndex:
 
     def texts(self, paths: Sequence[str]) -> list[IndexedText] | None:
         """What the index holds of each note at ``paths`` (nothing for a path it does not
-        hold): the ``(mtime_ns, size)`` it was read at and its searched text
-        (``records.searched_text``), so that a search can count matches in a note whose
-        file still has that stat without reading the file."""
+        hold, or whose name is not UTF-8): the ``(mtime_ns, size)`` it was read at and its
+        searched text (``records.searched_text``), so that a search can count matches in a
+        note whose file still has that stat without reading the file."""
         keys = [key for key in map(_db_path, paths) if key is not None]
         found: list[IndexedText] = []
         for chunk in _chunks(keys, _SQL_VARIABLES):
@@ -376,7 +382,7 @@ class VaultIndex:
             )
             if rows is None:
                 return None
-            found.extend(_text(row) for row in rows)
+            found.extend(text for row in rows if (text := _text(row)) is not None)
         return found
 
     def texts_after(self, after: int, limit: int) -> tuple[list[IndexedText], int] | None:
@@ -389,7 +395,8 @@ class VaultIndex:
         )
         if rows is None:
             return None
-        return [_text(row[:4]) for row in rows], (rows[-1][4] if rows else after)
+        texts = [text for row in rows if (text := _text(row[:4])) is not None]
+        return texts, (rows[-1][4] if rows else after)
 
     def _matching(self, columns: str, query: str) -> list[Any] | None:
         if not query.split():
@@ -470,9 +477,12 @@ class VaultIndex:
                 return None
 
 
-def _text(row: tuple[Any, ...]) -> IndexedText:
+def _text(row: tuple[Any, ...]) -> IndexedText | None:
+    """The row's text; None for a name that is not UTF-8, stored with U+FFFD for its
+    surrogates (records.py): a search reads that note itself."""
     path, mtime_ns, size, body = row
-    return IndexedText(_py_path(path), (mtime_ns, size), body)
+    path = _py_path(path)
+    return IndexedText(path, (mtime_ns, size), body) if name_is_stored_as_is(path) else None
 
 
 def _note(row: tuple[Any, ...]) -> IndexedNote:

@@ -17,6 +17,7 @@ import pytest
 from vaultgate.engine import vaultfs
 from vaultgate.engine.errors import ChangedOnDisk, DiskFailed, PathRefused
 from vaultgate.engine.vault import Vault
+from vaultgate.engine.walk import scan_folder
 
 
 @pytest.fixture
@@ -318,7 +319,7 @@ def test_old_temporary_files_of_killed_writes_are_swept_and_nothing_else(tmp_pat
     for path in (left, hidden, *lookalikes):
         os.utime(path, (old, old))
 
-    removed = vaultfs.sweep_temporaries(tmp_path)
+    removed = vaultfs.sweep_temporaries(tmp_path, scan_folder(str(tmp_path)).temporaries)
 
     assert removed == [left]
     assert not left.exists()

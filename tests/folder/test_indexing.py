@@ -6,7 +6,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -15,6 +15,7 @@ import pytest
 from tests.folder.test_search import QUERIES
 
 from vaultgate.engine.behaviour import Behaviour
+from vaultgate.engine.index import IndexedText, VaultIndex
 from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.folder import indexing
@@ -271,6 +272,35 @@ async def test_an_up_to_date_index_scores_a_search_without_opening_the_notes(
     assert all("note" in context.lower() for context in contexts)
 
 
+async def test_a_later_start_loads_the_index_s_texts_so_a_search_reads_neither_file_nor_index(
+    vault_folder: Path, tmp_path: Path, opened: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    an_hour_ago = time.time() - 3600  # so that the second start reads no note again
+    for note in vault_folder.rglob("*.md"):
+        os.utime(note, (an_hour_ago, an_hour_ago))
+    location = tmp_path / "index.sqlite3"
+    backend = FolderBackend(vault_folder, index_location=location)
+    async with backend.running():
+        assert await backend.wait_until_indexed()  # the first build
+    asked: list[str] = []
+    texts = VaultIndex.texts
+
+    def recording_texts(index: VaultIndex, paths: Sequence[str]) -> list[IndexedText] | None:
+        asked.extend(paths)
+        return texts(index, paths)
+
+    monkeypatch.setattr(VaultIndex, "texts", recording_texts)
+    backend = FolderBackend(vault_folder, index_location=location)
+    async with backend.running():
+        await backend.wait_until_settled()  # the texts read from the index file
+        assert sorted(asked) == ["Folder #1/a 100%.md", "b.md"]
+        asked.clear()
+        opened.clear()
+        hits = await backend.search_simple("note", 100)
+        assert len(hits) == 2
+        assert asked == opened == []
+
+
 async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does(
     vault_folder: Path, tmp_path: Path
 ) -> None:
@@ -311,7 +341,6 @@ async def test_a_start_sweeps_old_temporary_files(vault_folder: Path, tmp_path: 
     os.utime(old, (two_hours_ago, two_hours_ago))
     backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
     async with backend.running():
-        await backend.list_files_below("")  # start-up's last work waits for a pause in calls
         await backend.wait_until_settled()
 
     assert not old.exists()

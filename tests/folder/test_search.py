@@ -275,6 +275,7 @@ def test_the_texts_in_memory_keep_under_their_limit_and_never_go_back_in_time() 
     searched.stored([new])
     searched.fill([old])  # read from the file before the index stored the new one
     assert searched.found(["a.md"]) == {"a.md": new}
+    assert searched.missing(["b.md", "a.md", "c 100%.md"]) == ["b.md", "c 100%.md"]
     searched.stored([IndexedText("b.md", (1, 1), "b\n\n123456")])  # 17 characters in all
     assert searched.found(["a.md", "b.md"]) == {"b.md": IndexedText("b.md", (1, 1), "b\n\n123456")}
     assert not searched.full()

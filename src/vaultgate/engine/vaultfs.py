@@ -36,7 +36,7 @@ import secrets
 import shutil
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -91,21 +91,23 @@ LEFT_BEHIND_AGE_SECONDS = 3600.0
 left it."""
 
 
-def sweep_temporaries(root: Path, *, older_than: float = LEFT_BEHIND_AGE_SECONDS) -> list[Path]:
-    """Remove the temporary files that writes killed mid-way left in the vault (only ours, by
-    name, and only old ones); returns what was removed. Hidden folders are not entered."""
+def sweep_temporaries(
+    root: Path, candidates: Iterable[str], *, older_than: float = LEFT_BEHIND_AGE_SECONDS
+) -> list[Path]:
+    """Remove the temporary files that writes killed mid-way left in the vault: of
+    ``candidates`` (vault paths of hidden files, as the start's walk found them:
+    ``FolderScan.temporaries``), only ours, by name, and only old ones; returns what was
+    removed."""
     removed: list[Path] = []
     cutoff = time.time() - older_than
-    for folder, folders, files in os.walk(root):
-        folders[:] = [name for name in folders if not name.startswith(".")]
-        for name in files:
-            if not _LEFT_BEHIND.fullmatch(name):
-                continue
-            path = Path(folder, name)
-            with suppress(OSError):
-                if path.lstat().st_mtime < cutoff:
-                    path.unlink()
-                    removed.append(path)
+    for candidate in candidates:
+        if not _LEFT_BEHIND.fullmatch(candidate.rsplit("/", 1)[-1]):
+            continue
+        path = root.joinpath(*candidate.split("/"))
+        with suppress(OSError):
+            if path.lstat().st_mtime < cutoff:
+                path.unlink()
+                removed.append(path)
     return removed
 
 

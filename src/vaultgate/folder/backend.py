@@ -47,6 +47,7 @@ from vaultgate.engine.search import jsonlogic_search, tag_counts
 from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.vaultfs import sweep_temporaries
+from vaultgate.engine.walk import FolderScan
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.indexing import KeptIndex
 from vaultgate.folder.marks import scan_marks
@@ -85,9 +86,9 @@ _T = TypeVar("_T")
 # characters (the fix after 5.1.0; see engine/simple_search.py).
 FOLDER_SEMANTICS = Version(5, 1, 1)
 SERVICE = "vaultgate folder backend"
-# Once the index is up to date, its texts are read into memory, WARM_BATCH notes at a time,
-# then old temporary files are swept; each step waits until no call has run for IDLE_SECONDS,
-# so that start-up's background work never slows the calls it is meant to speed up.
+# Once the index is up to date, its texts are read into memory, WARM_BATCH notes at a time;
+# each batch waits until no call has run for IDLE_SECONDS, so that start-up's background work
+# never slows the calls it is meant to speed up.
 WARM_BATCH = 500
 IDLE_SECONDS = 0.5
 
@@ -528,26 +529,28 @@ class FolderBackend:
         self._current_tree()
         current_fold()
 
-    def _settle(self) -> None:
-        """Start-up's last work, in a worker thread, while the server is idle: the index's
-        texts into memory for the first searches, then a sweep of the temporary files of
-        writes a crash killed (a walk of the whole vault, 40-190 ms on 20,000 notes; only
-        ours, an hour old or more)."""
+    def _settle(self, found: FolderScan) -> None:
+        """Start-up's last work, in a worker thread: the temporary files of writes a crash
+        killed swept (only ours, an hour old or more; the start's walk found them), then the
+        index's texts into memory for the first searches, while the server is idle."""
+        sweep_temporaries(self._vault.vault, found.temporaries)
         self._load_searched()
-        if self._wait_idle():
-            sweep_temporaries(self._vault.vault)
 
     def _load_searched(self) -> None:
-        """The index's texts into memory, WARM_BATCH notes at a time while no call runs,
-        until they are all there or the memory set aside is full (a first build has put in
-        what it read already)."""
-        after = 0
-        while not self._searched.full() and self._wait_idle():
-            index = self._index.index
-            batch = index.texts_after(after, WARM_BATCH) if index is not None else None
-            if not batch or not batch[0]:
+        """The index's texts that memory does not hold yet (none after a first build, which
+        put in what it read), WARM_BATCH notes at a time while no call runs, until they are
+        all there or the memory set aside is full."""
+        index = self._index.index
+        paths = index.files() if index is not None else None
+        if index is None or paths is None:
+            return
+        missing = self._searched.missing(paths)
+        for start in range(0, len(missing), WARM_BATCH):
+            if self._searched.full() or not self._wait_idle():
                 return
-            texts, after = batch
+            texts = index.texts(missing[start : start + WARM_BATCH])
+            if texts is None:
+                return
             self._searched.fill(texts)
 
     def _wait_idle(self) -> bool:

@@ -35,7 +35,7 @@ from vaultgate.engine.index.scan import Stat
 from vaultgate.engine.index.vault_index import Progress, TextMirror
 from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
-from vaultgate.engine.walk import scan_folder
+from vaultgate.engine.walk import FolderScan, scan_folder
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
@@ -108,15 +108,16 @@ class KeptIndex:
         location: Path | None,
         *,
         warm: Callable[[], object] | None = None,
-        after_sync: Callable[[], object] | None = None,
+        after_sync: Callable[[FolderScan], object] | None = None,
         mirror: TextMirror | None = None,
     ) -> None:
         """``vault``: not scanned yet (``Vault(folder, scan=False)``): its file list comes
         from the one walk at start. ``warm``: what to build once the file list is in (under
         the lock, in a worker thread), so the first call that needs it does not wait.
-        ``after_sync``: what to do in a worker thread once the index is up to date, off every
-        call's path (it takes the lock itself, as often as it needs). ``mirror``: told of
-        every text the index stores or drops (the search's copy in memory)."""
+        ``after_sync``: what to do in a worker thread once the index is up to date, given
+        the start's walk, off every call's path (it takes the lock itself, as often as it
+        needs). ``mirror``: told of every text the index stores or drops (the search's copy
+        in memory)."""
         self.folder = folder
         self._warm = warm
         self._after_sync = after_sync
@@ -244,7 +245,8 @@ class KeptIndex:
             self._mark(self._synced)
         try:  # last, off the start's path
             if self._after_sync is not None:
-                await anyio.to_thread.run_sync(self._after_sync, abandon_on_cancel=True)
+                after_sync = self._after_sync
+                await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
         finally:
             self._mark(self._settled)
 

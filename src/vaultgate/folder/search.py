@@ -123,6 +123,12 @@ class SearchedTexts:
     def full(self) -> bool:
         return self._size >= self._limit
 
+    def missing(self, paths: Iterable[str]) -> list[str]:
+        """Those of ``paths`` whose text is not held."""
+        with self._lock:
+            texts = self._texts
+            return [path for path in paths if path not in texts]
+
     def found(self, paths: Iterable[str]) -> dict[str, IndexedText]:
         """The texts held of ``paths``."""
         with self._lock:

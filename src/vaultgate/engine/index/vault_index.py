@@ -385,19 +385,6 @@ class VaultIndex:
             found.extend(text for row in rows if (text := _text(row)) is not None)
         return found
 
-    def texts_after(self, after: int, limit: int) -> tuple[list[IndexedText], int] | None:
-        """Up to ``limit`` notes' texts in the order they were stored, from after the
-        position ``after`` (0 at first), and the position to go on from."""
-        rows = self._query(
-            f"SELECT {_TEXT_COLUMNS}, notes.id FROM notes JOIN notes_text"
-            " ON notes_text.rowid = notes.id WHERE notes.id > ? ORDER BY notes.id LIMIT ?",
-            (after, limit),
-        )
-        if rows is None:
-            return None
-        texts = [text for row in rows if (text := _text(row[:4])) is not None]
-        return texts, (rows[-1][4] if rows else after)
-
     def _matching(self, columns: str, query: str) -> list[Any] | None:
         if not query.split():
             return []  # the simple search finds nothing

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.simple_search import (
+    NoteMatches,
     SimpleSearchOptions,
     js_slice,
     parse_int,
@@ -90,3 +94,51 @@ def test_a_large_note_with_thousands_of_matches_has_every_offset_and_context(
         assert match["context"] == _naive_context(content, unit_start, unit_start + 7, 1, whole)
     # 5.1.0 cuts the rocket in half; later versions take it whole
     assert hit["matches"][1]["context"].startswith("🚀" if version != "5.1.0" else "\ude80m")
+
+
+class _OneNote:
+    """A vault of one note, in memory: what ``simple_search`` asks of a Vault."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self._path, self._text = path, text
+
+    def markdown_files(self) -> list[str]:
+        return [self._path]
+
+    def read_text(self, path: str) -> str:
+        return self._text
+
+
+def _page_order(match: dict[str, Any]) -> tuple[bool, int]:
+    return (match["match"].get("source", "content") != "content", match["match"]["start"])
+
+
+_ALPHABET = "aAkK\u212asSßẞıİiσςΣ日本🚀😀 \n\r#%-"
+_DENSE = "aAk \n"  # few characters: terms that interleave, in both name and text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.text(alphabet=_ALPHABET.replace("\n", "").replace("\r", ""), max_size=8)
+    | st.text(alphabet=_DENSE.replace("\n", ""), max_size=8),
+    text=st.text(alphabet=_ALPHABET, max_size=80) | st.text(alphabet=_DENSE, max_size=30),
+    query=st.text(alphabet=_ALPHABET, min_size=1, max_size=6)
+    | st.text(alphabet=_DENSE, min_size=1, max_size=4),
+    version=st.sampled_from(["3.2.0", "4.1.7", "5.1.0", "5.1.1"]),
+    context_length=st.integers(min_value=0, max_value=6),
+)
+def test_a_note_s_first_matches_are_the_full_scan_s(
+    name: str, text: str, query: str, version: str, context_length: int
+) -> None:
+    """What a page shows of one note (its first matches in the text, then in the name) and
+    the count are those of every match ``simple_search`` builds, whatever the limit."""
+    path = f"folder #1/{name}.md"
+    options = SimpleSearchOptions.for_version(Behaviour.for_version(version), query, context_length)
+    hits = simple_search(cast(Vault, _OneNote(path, text)), options)
+    every = sorted(hits[0]["matches"], key=_page_order) if hits else []
+    matches = NoteMatches(path, text, options)
+    assert matches.count() == len(every)
+    for limit in range(len(every) + 2):
+        shown = matches.in_content(limit)
+        shown += matches.in_filename(limit - len(shown))
+        assert shown == every[:limit]

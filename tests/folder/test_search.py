@@ -31,6 +31,7 @@ from vaultgate.folder.search import (
     unsafe_characters,
 )
 from vaultgate.obsidian.models import SimpleHit
+from vaultgate.vault.search import SimpleHit as ShownHit
 
 BEHAVIOUR = Behaviour.for_version(str(FOLDER_SEMANTICS))
 
@@ -127,6 +128,36 @@ def test_with_the_index_only_the_notes_a_page_shows_are_opened(
     assert opened == [os.path.join(awkward_vault, hits[0]["filename"])]
 
 
+@pytest.mark.parametrize("query", QUERIES)
+def test_a_page_of_hits_scored_on_the_index_s_text_shows_what_every_match_would_show(
+    awkward_vault: Path, index: VaultIndex, query: str
+) -> None:
+    vault = Vault(awkward_vault)
+    hits = _indexed(vault, index, query)
+    assert hits is not None
+    full = {
+        hit["filename"]: hit.get("matches", []) for hit in engine_search(vault, _options(query))
+    }
+    for hit in hits:
+        for shown in (1, 3):
+            paged = ShownHit(hit["filename"], hit.get("score", 0.0), hit.get("matches", []))
+            every = ShownHit(hit["filename"], hit.get("score", 0.0), full[hit["filename"]])
+            assert paged.render(shown) == every.render(shown)
+
+
+def test_a_note_changed_between_its_score_and_its_page_shows_and_counts_its_new_text(
+    awkward_vault: Path, index: VaultIndex
+) -> None:
+    hits = _indexed(Vault(awkward_vault), index, "project")
+    assert hits is not None
+    crlf = next(hit for hit in hits if hit["filename"] == "CRLF note.md")  # 2 matches indexed
+    (awkward_vault / "CRLF note.md").write_text("🚀project\r\n" * 5, encoding="utf-8")
+    shown = ShownHit(crlf["filename"], crlf.get("score", 0.0), crlf.get("matches", []))
+    rendered = shown.render(3)
+    assert rendered["matchCount"] == 5
+    assert [match["start"] for match in rendered["matches"]] == [2, 13, 24]
+
+
 def test_a_note_changed_since_it_was_indexed_is_scored_on_its_text_on_disk(
     awkward_vault: Path, index: VaultIndex
 ) -> None:
@@ -187,6 +218,26 @@ def test_matches_are_built_only_when_read(awkward_vault: Path) -> None:
     assert len(first) > 0
     assert first.built
     assert not any(isinstance(m, LazyMatches) and m.built for m in lazies[1:])
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_a_page_shows_what_every_match_would_show_building_only_those(
+    awkward_vault: Path, query: str
+) -> None:
+    vault = Vault(awkward_vault)
+    hits = scored_search(vault, NoteTexts(awkward_vault), _options(query))
+    assert hits is not None
+    full = {
+        hit["filename"]: hit.get("matches", []) for hit in engine_search(vault, _options(query))
+    }
+    for hit in hits:
+        lazy = hit.get("matches")
+        assert isinstance(lazy, LazyMatches)
+        for shown in (1, 3, 20):
+            paged = ShownHit(hit["filename"], hit.get("score", 0.0), lazy).render(shown)
+            every = ShownHit(hit["filename"], hit.get("score", 0.0), full[hit["filename"]])
+            assert paged == every.render(shown)
+        assert not lazy.built
 
 
 def test_a_hit_keeps_the_text_it_was_scored_on(awkward_vault: Path) -> None:
@@ -276,6 +327,7 @@ def test_the_texts_in_memory_keep_under_their_limit_and_never_go_back_in_time() 
     searched.fill([old])  # read from the file before the index stored the new one
     assert searched.found(["a.md"]) == {"a.md": new}
     assert searched.missing(["b.md", "a.md", "c 100%.md"]) == ["b.md", "c 100%.md"]
+    assert len(searched) == 1
     searched.stored([IndexedText("b.md", (1, 1), "b\n\n123456")])  # 17 characters in all
     assert searched.found(["a.md", "b.md"]) == {"b.md": IndexedText("b.md", (1, 1), "b\n\n123456")}
     assert not searched.full()

@@ -21,6 +21,7 @@ ascending.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Iterable
@@ -76,7 +77,7 @@ def simple_search(
     vault index found): still taken in the vault's order, so the hits and their order are
     the full scan's whenever ``paths`` holds every match. A path the vault does not list as
     a note is skipped."""
-    patterns = [re.compile(re.escape(term), re.IGNORECASE) for term in options.query.split()]
+    patterns = _patterns(options.query)
     if not patterns:
         return []
     notes = vault.markdown_files()
@@ -101,6 +102,56 @@ def simple_search(
         results.append((score, {"filename": path, "score": score, "matches": matches}))
     results.sort(key=lambda item: item[0], reverse=options.descending)
     return [item for _, item in results]
+
+
+class NoteMatches:
+    """One note's matches, as ``simple_search`` gives them, built only as far as asked: a page
+    shows a few matches of a note that may hold thousands. The matches in the text (then
+    those in the file name) come in the order ``simple_search`` lists them; a note missing a
+    term has none."""
+
+    def __init__(self, path: str, content: str, options: SimpleSearchOptions) -> None:
+        self._patterns = _patterns(options.query)
+        self._basename = posixpath.splitext(posixpath.basename(path))[0]
+        self._prefix = f"{self._basename}\n\n" if options.filenames else ""
+        self._searched = f"{self._prefix}{content}" if self._prefix else content
+        self._content = content
+        self._options = options
+        self._found = bool(self._patterns) and all(p.search(self._searched) for p in self._patterns)
+
+    def count(self) -> int:
+        """How many matches there are (each term's own, as ``re.finditer`` finds them)."""
+        if not self._found:
+            return 0
+        return sum(1 for pattern in self._patterns for _ in pattern.finditer(self._searched))
+
+    def in_content(self, limit: int) -> list[dict[str, Any]]:
+        """The first ``limit`` matches in the note's text."""
+        # no term holds whitespace, so no match spans the "\n\n" after the name: each
+        # term's matches from there on are those of its scan from the start
+        spans = self._first_spans(limit, len(self._prefix), len(self._searched))
+        units = _Utf16(self._content)
+        return [_match(span, self._prefix, self._basename, units, self._options) for span in spans]
+
+    def in_filename(self, limit: int) -> list[dict[str, Any]]:
+        """The first ``limit`` matches in the file's base name (none before 3.3.0)."""
+        spans = self._first_spans(limit, 0, len(self._prefix))
+        units = _Utf16("")
+        return [_match(span, self._prefix, self._basename, units, self._options) for span in spans]
+
+    def _first_spans(self, limit: int, start: int, end: int) -> list[tuple[int, int]]:
+        if not self._found or limit <= 0 or start >= end:
+            return []
+        spans: list[tuple[int, int]] = []
+        for pattern in self._patterns:
+            found = pattern.finditer(self._searched, start, end)
+            spans.extend(match.span() for match in itertools.islice(found, limit))
+        spans.sort()
+        return spans[:limit]
+
+
+def _patterns(query: str) -> list[re.Pattern[str]]:
+    return [re.compile(re.escape(term), re.IGNORECASE) for term in query.split()]
 
 
 def _find_all(text: str, patterns: list[re.Pattern[str]]) -> list[tuple[int, int]] | None:

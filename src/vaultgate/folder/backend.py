@@ -534,14 +534,14 @@ class FolderBackend:
         killed swept (only ours, an hour old or more; the start's walk found them), then the
         index's texts into memory for the first searches, while the server is idle."""
         sweep_temporaries(self._vault.vault, found.temporaries)
-        self._load_searched()
+        if len(self._searched) < len(found.notes):  # else a first build put every one in
+            self._load_searched()
 
     def _load_searched(self) -> None:
-        """The index's texts that memory does not hold yet (none after a first build, which
-        put in what it read), WARM_BATCH notes at a time while no call runs, until they are
-        all there or the memory set aside is full."""
+        """The index's texts that memory does not hold yet, WARM_BATCH notes at a time while
+        no call runs, until they are all there or the memory set aside is full."""
         index = self._index.index
-        paths = index.files() if index is not None else None
+        paths = index.files() if index is not None and self._wait_idle() else None
         if index is None or paths is None:
             return
         missing = self._searched.missing(paths)

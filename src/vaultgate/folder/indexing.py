@@ -242,12 +242,14 @@ class KeptIndex:
             log.warning("vault index sync failed: searches read every note", exc_info=True)
         finally:
             self.building = False
+            gc.freeze()  # what the index keeps in memory (its texts) lives as long too
             self._mark(self._synced)
         try:  # last, off the start's path
             if self._after_sync is not None:
                 after_sync = self._after_sync
                 await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
         finally:
+            gc.freeze()
             self._mark(self._settled)
 
     def _list(self, files: list[str]) -> None:

@@ -40,7 +40,12 @@ from typing import cast, overload
 from vaultgate.engine.index import IndexedText
 from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.jsjson import js_value
-from vaultgate.engine.simple_search import SimpleSearchOptions, simple_search, utf16_offset
+from vaultgate.engine.simple_search import (
+    NoteMatches,
+    SimpleSearchOptions,
+    simple_search,
+    utf16_offset,
+)
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import Stat
 from vaultgate.obsidian.models import SIMPLE_RESULTS, SimpleHit, SimpleMatch
@@ -123,6 +128,10 @@ class SearchedTexts:
     def full(self) -> bool:
         return self._size >= self._limit
 
+    def __len__(self) -> int:
+        """How many notes' texts are held."""
+        return len(self._texts)
+
     def missing(self, paths: Iterable[str]) -> list[str]:
         """Those of ``paths`` whose text is not held."""
         with self._lock:
@@ -169,30 +178,56 @@ def read_text(root: str, path: str) -> tuple[Stat, str]:
 
 
 class LazyMatches(Sequence[SimpleMatch]):
-    """A hit's matches, built by the engine's matcher when first read: over ``content``, the
-    text the hit was scored on, or, when the hit was scored on the index's text, over the
-    note read from ``root`` then (no matches if it can no longer be read).
+    """A hit's matches, built by the engine's matcher when first read, or only those a page
+    shows (:meth:`page`): over ``content``, the text the hit was scored on, or, when the hit
+    was scored on the index's text, over the note read from ``root`` then (no matches if it
+    can no longer be read). ``count``: the matches the score counted, in ``content``, or in
+    the note while it has ``stat``; a page's count needs no new pass over a long note then.
 
     Small on purpose: a broad search makes one per hit, thousands, and shows twenty."""
 
-    __slots__ = ("_content", "_items", "_options", "_path", "_root")
+    __slots__ = ("_content", "_count", "_items", "_options", "_page", "_path", "_root", "_stat")
 
     def __init__(
-        self, path: str, options: SimpleSearchOptions, content: str | None, root: str
+        self,
+        path: str,
+        options: SimpleSearchOptions,
+        root: str,
+        *,
+        content: str | None = None,
+        stat: Stat | None = None,
+        count: int | None = None,
     ) -> None:
-        self._path, self._options, self._content, self._root = path, options, content, root
+        self._path, self._options, self._root = path, options, root
+        self._content, self._stat, self._count = content, stat, count
         self._items: list[SimpleMatch] | None = None
+        self._page: tuple[int, list[SimpleMatch], int] | None = None  # limit, shown, count
+
+    def page(self, limit: int) -> tuple[Sequence[SimpleMatch], int]:
+        """The first ``limit`` matches as a page shows them (in the text by start, then in
+        the file name), and how many there are: only those are built."""
+        if self._page is None or self._page[0] != limit:
+            matches = NoteMatches(self._path, self._text(), self._options)
+            shown = matches.in_content(limit)
+            shown += matches.in_filename(limit - len(shown))
+            count = matches.count() if self._count is None else self._count
+            self._page = (limit, cast(list[SimpleMatch], shown), count)
+        return self._page[1], self._page[2]
+
+    def _text(self) -> str:
+        """The text the matches are built over (read once, when first needed)."""
+        if self._content is None:
+            try:
+                stat, self._content = read_text(self._root, self._path)
+            except OSError:
+                stat, self._content = None, ""  # gone since: nothing of it to show
+            if stat is None or stat != self._stat:
+                self._count = None  # not the text the score counted in
+        return self._content
 
     def _all(self) -> list[SimpleMatch]:
         if self._items is None:
-            content = self._content
-            if content is None:
-                try:
-                    content = read_text(self._root, self._path)[1]
-                except OSError:
-                    content = ""  # gone since: nothing of it to show
-            self._items = _matches(self._path, content, self._options)
-            self._content = None
+            self._items = _matches(self._path, self._text(), self._options)
         return self._items
 
     @property
@@ -256,7 +291,7 @@ def scored_search(
     base = os.path.join(root, "")
     results: list[SimpleHit] = []
     for path in notes:
-        searched, content = None, None
+        searched, content, stat = None, None, None
         known = indexed.get(path)
         if known is not None:
             try:
@@ -265,7 +300,7 @@ def scored_search(
                 pass  # the disk read says what became of it
             else:
                 if (st.st_mtime_ns, st.st_size) == known.stat:
-                    searched = known.searched
+                    searched, stat = known.searched, known.stat
         if searched is None:
             try:
                 content = texts.text(path)
@@ -286,7 +321,9 @@ def scored_search(
             hit = {
                 "filename": path,
                 "score": count + 1.0 / (1 + utf16_offset(searched, first)),
-                "matches": LazyMatches(path, options, content, root),
+                "matches": LazyMatches(
+                    path, options, root, content=content, stat=stat, count=count
+                ),
             }
             results.append(cast(SimpleHit, hit))
     results.sort(key=_score, reverse=options.descending)

@@ -12,7 +12,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
@@ -25,6 +25,16 @@ SEARCH_TTL_SECONDS = 60.0
 SMART_TEXT_LIMIT = 300
 
 QueryType = Literal["jsonlogic", "dataview"]
+
+
+@runtime_checkable
+class PagedMatches(Protocol):
+    """A hit's matches that can build only those a page shows (the folder backend's)."""
+
+    def page(self, limit: int) -> tuple[Sequence[SimpleMatch], int]:
+        """The first ``limit`` matches in the order a page shows them (those in the text by
+        start, then those in the file name by start), and how many there are."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +53,16 @@ class SimpleHit:
         ``matchCount`` is there only when ``max_matches`` left some out: otherwise it is the
         length of ``matches``.
         """
-        ordered = sorted(self.raw_matches, key=_match_order)
+        raw = self.raw_matches
+        if isinstance(raw, PagedMatches):
+            shown, count = raw.page(max_matches)
+        else:
+            ordered = sorted(raw, key=_match_order)
+            shown, count = ordered[:max_matches], len(ordered)
         rendered: dict[str, Any] = {"filename": self.filename, "score": significant(self.score)}
-        if len(ordered) > max_matches:
-            rendered["matchCount"] = len(ordered)
-        rendered["matches"] = [_match(raw) for raw in ordered[:max_matches]]
+        if count > max_matches:
+            rendered["matchCount"] = count
+        rendered["matches"] = [_match(match) for match in shown]
         return rendered
 
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 
 import pytest
 
 from vaultgate import cli
+from vaultgate.config import Settings
+from vaultgate.engine.index import VaultIndex
+from vaultgate.engine.index.database import default_location
 
 FLAGS = [
     "--host",
@@ -105,3 +109,30 @@ def test_the_log_level_setting_is_applied_unless_v_asks_for_debug(
     root.setLevel(logging.DEBUG)  # what main() sets for -v
     cli._settings(parsed(["doctor", "-v"]))
     assert root.level == logging.DEBUG
+
+
+@pytest.mark.parametrize("backend", ["folder", "auto"])
+def test_serve_gives_a_folder_vault_with_an_index_a_head_start(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = tmp_path / "vault 100% #1"
+    vault.mkdir()
+    (vault / "note.md").write_text("a note\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    env = {"VAULTGATE_VAULT": str(vault), "VAULTGATE_BACKEND": backend}
+    settings = Settings.from_env(env)
+    assert cli._head_start(settings) is None  # no index yet: the server builds it
+
+    with VaultIndex(vault) as index:
+        index.sync()
+    ahead = cli._head_start(settings)
+    assert ahead is not None
+    try:
+        assert ahead.location == default_location(vault.resolve())
+        found = ahead.listing()
+        assert found is not None
+        assert found.files == ["note.md"]
+        assert ahead.caught_up()
+    finally:
+        ahead.close()
+    assert cli._head_start(Settings.from_env({**env, "VAULTGATE_BACKEND": "obsidian"})) is None

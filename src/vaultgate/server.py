@@ -22,6 +22,7 @@ from vaultgate.calls import spelled_by
 from vaultgate.config import Settings
 from vaultgate.connect import open_backend
 from vaultgate.errors import InvalidArgument
+from vaultgate.folder.head_start import HeadStart
 from vaultgate.instructions import instructions
 from vaultgate.state import AppState
 from vaultgate.tools.base import ToolFunction
@@ -146,16 +147,18 @@ def build_server(
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     prompt_timing: PromptTiming | None = None,
+    head_start: HeadStart | None = None,
 ) -> MCPServer:
     """The server for ``settings``; ``transport`` lets tests route HTTP without a network,
-    ``prompt_timing`` lets them look for prompt changes sooner."""
+    ``prompt_timing`` lets them look for prompt changes sooner; ``head_start``: the command
+    line's child process at work on the vault folder (``folder/head_start.py``)."""
     policy = AccessPolicy(settings.safety)
     announcer = PromptAnnouncer(InMemorySubscriptionBus())
     timing = prompt_timing or PromptTiming()
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
-        async with open_backend(settings, transport=transport) as backend:
+        async with open_backend(settings, transport=transport, head_start=head_start) as backend:
             client = GuardedClient(backend, policy)
             state = AppState.create(settings, client)
             try:

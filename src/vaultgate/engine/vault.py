@@ -20,7 +20,7 @@ import os
 import posixpath
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,14 +79,42 @@ class IndexedFolder:
     path: str
 
 
-@dataclass(slots=True)
-class _Index:
-    files: list[str] = field(default_factory=list)  # code-unit sorted
-    file_set: frozenset[str] = frozenset()
+@dataclass(frozen=True, slots=True)
+class _Lookups:
     # Obsidian's vault.fileMap: every folder that holds a file, then every file
-    file_map: tuple[IndexedFile | IndexedFolder, ...] = ()
-    by_lower_path: dict[str, list[str]] = field(default_factory=dict)
-    by_lower_name: dict[str, list[str]] = field(default_factory=dict)  # "note.md", "note"
+    file_map: tuple[IndexedFile | IndexedFolder, ...]
+    by_lower_path: dict[str, list[str]]
+    by_lower_name: dict[str, list[str]]  # "note.md", "note"
+
+
+class _Index:
+    """The file list, and the lookups built from it when first asked for (a third of a
+    20,000-file install's time, which a server's first listing or search does not need)."""
+
+    __slots__ = ("_lookups", "file_set", "files")
+
+    def __init__(self, files: list[str] | None = None) -> None:
+        self.files = files or []  # code-unit sorted
+        self.file_set = frozenset(self.files)
+        self._lookups: _Lookups | None = None
+
+    @property
+    def file_map(self) -> tuple[IndexedFile | IndexedFolder, ...]:
+        return self._built().file_map
+
+    @property
+    def by_lower_path(self) -> dict[str, list[str]]:
+        return self._built().by_lower_path
+
+    @property
+    def by_lower_name(self) -> dict[str, list[str]]:
+        return self._built().by_lower_name
+
+    def _built(self) -> _Lookups:
+        lookups = self._lookups
+        if lookups is None:  # two threads may both build it: the same, either is kept
+            lookups = self._lookups = _build_lookups(self.files)
+        return lookups
 
 
 class Vault:
@@ -326,7 +354,10 @@ def _build_index(paths: Iterable[str]) -> _Index:
     unique = set(paths)
     # code-unit order is code-point order unless a path holds a character beyond U+FFFF
     ascii_only = all(path.isascii() for path in unique)
-    files = sorted(unique) if ascii_only else sorted(unique, key=js_sort_key)
+    return _Index(sorted(unique) if ascii_only else sorted(unique, key=js_sort_key))
+
+
+def _build_lookups(files: list[str]) -> _Lookups:
     folders: dict[str, None] = {}
     by_lower_path: dict[str, list[str]] = {}
     by_lower_name: dict[str, list[str]] = {}
@@ -345,9 +376,7 @@ def _build_index(paths: Iterable[str]) -> _Index:
         by_lower_name.setdefault(name, []).append(path)
         if name.endswith(".md"):
             by_lower_name.setdefault(name[:-3], []).append(path)
-    return _Index(
-        files=files,
-        file_set=frozenset(files),
+    return _Lookups(
         file_map=(*map(IndexedFolder, folders), *map(IndexedFile, files)),
         by_lower_path=by_lower_path,
         by_lower_name=by_lower_name,

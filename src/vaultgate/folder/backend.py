@@ -49,6 +49,7 @@ from vaultgate.engine.vault import Vault
 from vaultgate.engine.vaultfs import sweep_temporaries
 from vaultgate.engine.walk import FolderScan
 from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
+from vaultgate.folder.head_start import HeadStart
 from vaultgate.folder.indexing import KeptIndex
 from vaultgate.folder.marks import scan_marks
 from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
@@ -111,10 +112,17 @@ _NOT_ASKED = (
 class FolderBackend:
     """A vault folder served through ``vaultgate.engine``; never contacts Obsidian."""
 
-    def __init__(self, folder: Path, *, index_location: Path | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        index_location: Path | None = None,
+        head_start: HeadStart | None = None,
+    ) -> None:
         """Nothing is read yet: the folder is walked in ``running`` (in the background) or by
         the first call made outside it. ``index_location``: the vault index file (default:
-        under the user cache folder)."""
+        under the user cache folder). ``head_start``: the command line's child process
+        already walking the folder and catching the index up (``head_start.py``)."""
         self.folder = folder
         self._vault = Vault(folder, scan=False)
         self._behaviour = Behaviour.for_version(str(FOLDER_SEMANTICS))
@@ -133,12 +141,15 @@ class FolderBackend:
             warm=self._warm,
             after_sync=self._settle,
             mirror=self._searched,
+            head_start=head_start,
+            wait_idle=self._wait_idle,
         )
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """While the server runs: the folder walked, the vault index synced and watched, all
         in the background; calls wait for what they need."""
+        self._last_call = time.monotonic()  # the client's first call is near: not idle yet
         async with self._index.running():
             yield
 
@@ -534,7 +545,7 @@ class FolderBackend:
         killed swept (only ours, an hour old or more; the start's walk found them), then the
         index's texts into memory for the first searches, while the server is idle."""
         sweep_temporaries(self._vault.vault, found.temporaries)
-        if len(self._searched) < len(found.notes):  # else a first build put every one in
+        if len(self._searched) < len(self._vault.markdown_files()):  # else a build put all in
             self._load_searched()
 
     def _load_searched(self) -> None:

@@ -36,6 +36,7 @@ from vaultgate.engine.index.vault_index import Progress, TextMirror
 from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import FolderScan, scan_folder
+from vaultgate.folder.head_start import HeadStart
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,8 @@ class KeptIndex:
         warm: Callable[[], object] | None = None,
         after_sync: Callable[[FolderScan], object] | None = None,
         mirror: TextMirror | None = None,
+        head_start: HeadStart | None = None,
+        wait_idle: Callable[[], bool] | None = None,
     ) -> None:
         """``vault``: not scanned yet (``Vault(folder, scan=False)``): its file list comes
         from the one walk at start. ``warm``: what to build once the file list is in (under
@@ -117,7 +120,10 @@ class KeptIndex:
         ``after_sync``: what to do in a worker thread once the index is up to date, given
         the start's walk, off every call's path (it takes the lock itself, as often as it
         needs). ``mirror``: told of every text the index stores or drops (the search's copy
-        in memory)."""
+        in memory). ``head_start``: a child process already at work on the walk and the
+        index (``head_start.py``), taken over by ``running``. ``wait_idle``: blocks until no
+        call runs, and says whether the server still does: background work after a head
+        start waits for it."""
         self.folder = folder
         self._warm = warm
         self._after_sync = after_sync
@@ -125,6 +131,8 @@ class KeptIndex:
         self._vault = vault
         self._lock = lock
         self._location = location
+        self._head_start = head_start
+        self._wait_idle = wait_idle
         self.index: VaultIndex | None = None
         self.building = False  # a first build runs: (done, total) tells how far
         self.done, self.total = 0, 0
@@ -192,6 +200,12 @@ class KeptIndex:
         existed = await anyio.to_thread.run_sync(location.exists)
         if existed:
             self._catch_up_until = time.monotonic() + CATCH_UP_SECONDS
+        ahead, self._head_start = self._head_start, None
+        try:
+            found = await self._take_head_start(ahead, location) if existed and ahead else None
+        finally:
+            if ahead is not None:
+                ahead.close()
         try:
             index = await anyio.to_thread.run_sync(
                 lambda: _WatchedIndex(self.folder, self._vault, self._lock, location, self._mirror)
@@ -200,18 +214,58 @@ class KeptIndex:
             log.warning(
                 "vault index %s cannot be opened (%s): searches read every note", location, exc
             )
-            await anyio.to_thread.run_sync(lambda: self._list(scan_folder(str(self.folder)).files))
+            if not self.listed:
+                files = await anyio.to_thread.run_sync(lambda: scan_folder(str(self.folder)).files)
+                await anyio.to_thread.run_sync(lambda: self._list(files))
             self._mark(self._listed, self._synced, self._settled)
             return
         self.index = index
         try:
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(watch, index, stop)  # before the walk: no change falls between
-                tasks.start_soon(self._first_sync, index, not existed)
+                if found is None:
+                    tasks.start_soon(self._first_sync, index, not existed)
+                else:  # the head start's child walked and caught the index up
+                    index.assume_synced()
+                    self._mark(self._synced)
+                    tasks.start_soon(self._after_head_start, index, found)
         finally:
             self.index = None
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(index.close)
+
+    async def _take_head_start(self, ahead: HeadStart, location: Path) -> FolderScan | None:
+        """The child's walk, given to the Vault, when the child also caught the index up;
+        else None (its walk may still have been given: the first sync walks again)."""
+        if (ahead.folder, ahead.location) != (self.folder, location):
+            return None  # started for another vault or index (cannot happen from the CLI)
+        found = await anyio.to_thread.run_sync(ahead.listing, abandon_on_cancel=True)
+        if found is None:
+            return None
+        await anyio.to_thread.run_sync(lambda: self._list(found.files), abandon_on_cancel=True)
+        self._mark(self._listed)
+        caught_up = await anyio.to_thread.run_sync(ahead.caught_up, abandon_on_cancel=True)
+        return found if caught_up else None
+
+    async def _after_head_start(self, index: VaultIndex, found: FolderScan) -> None:
+        """A second walk and sync once the calls pause (``wait_idle``), for what changed
+        between the child's walk and the start of the watcher; then ``after_sync``."""
+        try:
+            wait_idle = self._wait_idle
+
+            def verify() -> None:
+                if wait_idle is None or wait_idle():
+                    index.sync()  # (the _WatchedIndex walks, and brings the Vault's list along)
+
+            await anyio.to_thread.run_sync(verify, abandon_on_cancel=True)
+            if self._after_sync is not None:
+                after_sync = self._after_sync
+                await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
+        except Exception:
+            log.warning("vault index sync failed after the head start", exc_info=True)
+        finally:
+            gc.freeze()
+            self._mark(self._settled)
 
     async def _first_sync(self, index: VaultIndex, first_build: bool) -> None:
         self.building = first_build

@@ -119,6 +119,12 @@ class VaultIndex:
         """Whether a ``sync()`` of this process has finished: reads answer from here on."""
         return self._ready
 
+    def assume_synced(self) -> None:
+        """Answer reads without a ``sync()`` of this process: another process (the server's
+        head start, ``folder/head_start.py``) has just brought the file up to date, and this
+        process's watcher and next sync bring in what changed since."""
+        self._ready = not self._closed
+
     def close(self) -> None:
         """Checkpoint the WAL into the file and close; later reads answer None, and later
         refreshes do nothing (a watcher's last batch after shutdown)."""

@@ -98,8 +98,15 @@ async def test_the_server_takes_the_head_start_over_and_walks_again_once_idle(
         walks.append("sync")
         return real_sync(index, *args, **kwargs)
 
+    real_watch = indexing.watch
+
+    async def recording_watch(index: VaultIndex, stop: anyio.Event) -> None:
+        walks.append("watch")  # (the real one sets its watches up in this same first step)
+        await real_watch(index, stop)
+
     monkeypatch.setattr(indexing, "scan_folder", recording_scan)
     monkeypatch.setattr(VaultIndex, "sync", recording_sync)
+    monkeypatch.setattr(indexing, "watch", recording_watch)
     ahead = HeadStart.begin(awkward_vault, indexed)
     assert ahead is not None
     vault, gate = Vault(awkward_vault, scan=False), _Gate()
@@ -113,14 +120,14 @@ async def test_the_server_takes_the_head_start_over_and_walks_again_once_idle(
         assert kept.index is not None
         assert "New #1 100%.md" in (kept.index.candidates("zeppelin") or [])
         await anyio.to_thread.run_sync(gate.reached.wait, 30)
-        assert walks == []  # nothing walked or synced in this process yet
+        assert walks == []  # nothing walked, synced or watched in this process yet
 
         # a change the child's walk missed, perhaps before the watcher could see it: in,
         # whichever sees it, once the second walk is done
         (awkward_vault / "Late.md").write_text("a late zeppelin\n", encoding="utf-8")
         gate.opened.set()
         await kept.wait_settled()
-        assert walks[-2:] == [f"walk {vault.vault}", "sync"]
+        assert walks[:3] == ["watch", f"walk {vault.vault}", "sync"]
         assert "Late.md" in (kept.index.candidates("zeppelin") or [])
         assert vault.is_file("Late.md")
 

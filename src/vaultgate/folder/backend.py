@@ -38,7 +38,6 @@ from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine,
 from vaultgate.engine import relink, writes
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import EngineError, NotAFile
-from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.patch import patch_v2
 from vaultgate.engine.relink import RelinkPlan
@@ -138,7 +137,6 @@ class FolderBackend:
             self._vault,
             self._lock,
             index_location,
-            warm=self._warm,
             after_sync=self._settle,
             mirror=self._searched,
             head_start=head_start,
@@ -534,17 +532,15 @@ class FolderBackend:
             index.note_moved(plan.source, plan.destination)
             index.refresh([note.path for note in plan.notes])
 
-    def _warm(self) -> None:
-        """Build ahead what the first listing and the first search would build (the folder
-        tree: 13 ms on 20,000 notes; the index's fold)."""
-        self._current_tree()
-        current_fold()
-
     def _settle(self, found: FolderScan) -> None:
         """Start-up's last work, in a worker thread: the temporary files of writes a crash
-        killed swept (only ours, an hour old or more; the start's walk found them), then the
-        index's texts into memory for the first searches, while the server is idle."""
+        killed swept (only ours, an hour old or more; the start's walk found them), then,
+        while the server is idle, the folder tree built and the index's texts read into
+        memory for the first listing and searches."""
         sweep_temporaries(self._vault.vault, found.temporaries)
+        if self._wait_idle():  # the first listing's folder tree (13 ms on 20,000 notes)
+            with self._lock:
+                self._current_tree()
         if len(self._searched) < len(self._vault.markdown_files()):  # else a build put all in
             self._load_searched()
 

@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
+import anyio.lowlevel
 import anyio.to_thread
 
 from vaultgate.engine.index import SyncReport, VaultIndex
@@ -70,7 +71,7 @@ class _WatchedIndex(VaultIndex):
         self, progress: Progress | None = None, *, disk: Mapping[str, Stat] | None = None
     ) -> SyncReport:
         """As VaultIndex.sync; without ``disk``, the one walk also gives the Vault its list
-        (a sync after the watcher failed: what changed meanwhile)."""
+        (a sync after a head start, or after the watcher failed: what changed meanwhile)."""
         if disk is None:
             found = scan_folder(str(self.folder))
             with self._vault_lock:
@@ -108,24 +109,20 @@ class KeptIndex:
         lock: threading.RLock,
         location: Path | None,
         *,
-        warm: Callable[[], object] | None = None,
         after_sync: Callable[[FolderScan], object] | None = None,
         mirror: TextMirror | None = None,
         head_start: HeadStart | None = None,
         wait_idle: Callable[[], bool] | None = None,
     ) -> None:
         """``vault``: not scanned yet (``Vault(folder, scan=False)``): its file list comes
-        from the one walk at start. ``warm``: what to build once the file list is in (under
-        the lock, in a worker thread), so the first call that needs it does not wait.
-        ``after_sync``: what to do in a worker thread once the index is up to date, given
-        the start's walk, off every call's path (it takes the lock itself, as often as it
-        needs). ``mirror``: told of every text the index stores or drops (the search's copy
-        in memory). ``head_start``: a child process already at work on the walk and the
-        index (``head_start.py``), taken over by ``running``. ``wait_idle``: blocks until no
-        call runs, and says whether the server still does: background work after a head
-        start waits for it."""
+        from the one walk at start. ``after_sync``: what to do in a worker thread once the
+        index is up to date, given the start's walk, off every call's path (it takes the
+        lock itself, as often as it needs). ``mirror``: told of every text the index stores
+        or drops (the search's copy in memory). ``head_start``: a child process already at
+        work on the walk and the index (``head_start.py``), taken over by ``running``.
+        ``wait_idle``: blocks until no call runs, and says whether the server still does:
+        background work after a head start waits for it."""
         self.folder = folder
-        self._warm = warm
         self._after_sync = after_sync
         self._mirror = mirror
         self._vault = vault
@@ -222,13 +219,13 @@ class KeptIndex:
         self.index = index
         try:
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(watch, index, stop)  # before the walk: no change falls between
                 if found is None:
+                    tasks.start_soon(watch, index, stop)  # before the walk: none falls between
                     tasks.start_soon(self._first_sync, index, not existed)
                 else:  # the head start's child walked and caught the index up
                     index.assume_synced()
                     self._mark(self._synced)
-                    tasks.start_soon(self._after_head_start, index, found)
+                    tasks.start_soon(self._after_head_start, index, found, stop)
         finally:
             self.index = None
             with anyio.CancelScope(shield=True):
@@ -247,24 +244,42 @@ class KeptIndex:
         caught_up = await anyio.to_thread.run_sync(ahead.caught_up, abandon_on_cancel=True)
         return found if caught_up else None
 
-    async def _after_head_start(self, index: VaultIndex, found: FolderScan) -> None:
-        """A second walk and sync once the calls pause (``wait_idle``), for what changed
-        between the child's walk and the start of the watcher; then ``after_sync``."""
+    async def _after_head_start(
+        self, index: VaultIndex, found: FolderScan, stop: anyio.Event
+    ) -> None:
+        """Once the calls pause (``wait_idle``): the watcher, then a second walk and sync for
+        what changed between the child's walk and the watcher's start, then ``after_sync``.
+
+        The watcher waits for the pause too: ``watchfiles`` sets up its watches (one per
+        folder: about 0.1 s for 2,000 folders) on the event loop, holding the interpreter,
+        and the first calls after a start are the ones a client waits on. Until then, a note
+        changed behind vaultgate's back after the child's walk is not seen."""
+        wait_idle = self._wait_idle
         try:
-            wait_idle = self._wait_idle
-
-            def verify() -> None:
-                if wait_idle is None or wait_idle():
-                    index.sync()  # (the _WatchedIndex walks, and brings the Vault's list along)
-
-            await anyio.to_thread.run_sync(verify, abandon_on_cancel=True)
-            if self._after_sync is not None:
-                after_sync = self._after_sync
-                await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
-        except Exception:
-            log.warning("vault index sync failed after the head start", exc_info=True)
+            if wait_idle is not None and not await anyio.to_thread.run_sync(
+                wait_idle, abandon_on_cancel=True
+            ):
+                return  # the server is leaving
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(watch, index, stop)
+                # its first step sets its watches up, all in one go (no await before they
+                # are set): only then may the second walk start, or a change could fall
+                # between the two
+                await anyio.lowlevel.checkpoint()
+                try:
+                    # (the _WatchedIndex walks, and brings the Vault's file list along)
+                    await anyio.to_thread.run_sync(index.sync, abandon_on_cancel=True)
+                    if self._after_sync is not None:
+                        after_sync = self._after_sync
+                        await anyio.to_thread.run_sync(
+                            lambda: after_sync(found), abandon_on_cancel=True
+                        )
+                except Exception:
+                    log.warning("vault index sync failed after the head start", exc_info=True)
+                finally:
+                    gc.freeze()
+                    self._mark(self._settled)
         finally:
-            gc.freeze()
             self._mark(self._settled)
 
     async def _first_sync(self, index: VaultIndex, first_build: bool) -> None:
@@ -309,10 +324,8 @@ class KeptIndex:
     def _list(self, files: list[str]) -> None:
         with self._lock:
             self._vault.install(files)
-            if self._warm is not None:
-                self._warm()
         self.listed = True
-        # The file list, folder tree and fold tables live as long as the server: out of every
+        # The file list (and what is built from it) lives as long as the server: out of every
         # full garbage collection from now on, which would otherwise walk them all again
         # (100-200 ms pauses in the middle of a large search).
         gc.freeze()

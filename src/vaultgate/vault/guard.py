@@ -143,11 +143,12 @@ class GuardedClient:
     async def _hidden(self, paths: Iterable[str]) -> set[str]:
         """Which of ``paths`` are hidden notes; asks for the marked notes only if a note is
         among them."""
-        notes = [path for path in paths if is_note(path)]
-        if not notes:
+        paths = list(paths)
+        if not any(is_note(path) for path in paths):
             return set()
         marked = await self.marked_notes()
-        return {path for path in notes if (m := marked.get(path)) is not None and m.hidden}
+        hidden = {path for path, marks in marked.items() if marks.hidden}
+        return hidden.intersection(paths) if hidden else set()
 
     # --- reads ------------------------------------------------------------------------------
 

@@ -93,6 +93,8 @@ class AccessPolicy:
         path = path.removesuffix("/")
         if is_hidden(path):
             return False
+        if not self.restricts_paths:  # asked of every search hit: no generator for nothing
+            return True
         if self._allow and not any(entry.matches(path) for entry in self._allow):
             return False
         return not any(entry.matches(path) for entry in self._deny)

@@ -37,7 +37,7 @@ class PagedMatches(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made once per hit, thousands per broad search
 class SimpleHit:
     """One matching note. Matches stay as the plugin sent them until a page renders them:
     a broad query has thousands of hits and most are never shown (the folder backend builds

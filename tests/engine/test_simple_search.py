@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +15,7 @@ from vaultgate.engine.simple_search import (
     SimpleSearchOptions,
     js_slice,
     parse_int,
+    search_text,
     simple_search,
 )
 from vaultgate.engine.vault import Vault
@@ -96,19 +97,6 @@ def test_a_large_note_with_thousands_of_matches_has_every_offset_and_context(
     assert hit["matches"][1]["context"].startswith("🚀" if version != "5.1.0" else "\ude80m")
 
 
-class _OneNote:
-    """A vault of one note, in memory: what ``simple_search`` asks of a Vault."""
-
-    def __init__(self, path: str, text: str) -> None:
-        self._path, self._text = path, text
-
-    def markdown_files(self) -> list[str]:
-        return [self._path]
-
-    def read_text(self, path: str) -> str:
-        return self._text
-
-
 def _page_order(match: dict[str, Any]) -> tuple[bool, int]:
     return (match["match"].get("source", "content") != "content", match["match"]["start"])
 
@@ -134,7 +122,7 @@ def test_a_note_s_first_matches_are_the_full_scan_s(
     the count are those of every match ``simple_search`` builds, whatever the limit."""
     path = f"folder #1/{name}.md"
     options = SimpleSearchOptions.for_version(Behaviour.for_version(version), query, context_length)
-    hits = simple_search(cast(Vault, _OneNote(path, text)), options)
+    hits = search_text(path, text, options)
     every = sorted(hits[0]["matches"], key=_page_order) if hits else []
     matches = NoteMatches(path, text, options)
     assert matches.count() == len(every)

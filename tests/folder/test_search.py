@@ -128,23 +128,6 @@ def test_with_the_index_only_the_notes_a_page_shows_are_opened(
     assert opened == [os.path.join(awkward_vault, hits[0]["filename"])]
 
 
-@pytest.mark.parametrize("query", QUERIES)
-def test_a_page_of_hits_scored_on_the_index_s_text_shows_what_every_match_would_show(
-    awkward_vault: Path, index: VaultIndex, query: str
-) -> None:
-    vault = Vault(awkward_vault)
-    hits = _indexed(vault, index, query)
-    assert hits is not None
-    full = {
-        hit["filename"]: hit.get("matches", []) for hit in engine_search(vault, _options(query))
-    }
-    for hit in hits:
-        for shown in (1, 3):
-            paged = ShownHit(hit["filename"], hit.get("score", 0.0), hit.get("matches", []))
-            every = ShownHit(hit["filename"], hit.get("score", 0.0), full[hit["filename"]])
-            assert paged.render(shown) == every.render(shown)
-
-
 def test_a_note_changed_between_its_score_and_its_page_shows_and_counts_its_new_text(
     awkward_vault: Path, index: VaultIndex
 ) -> None:
@@ -221,11 +204,17 @@ def test_matches_are_built_only_when_read(awkward_vault: Path) -> None:
 
 
 @pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("scored_on", ["files", "index"])
 def test_a_page_shows_what_every_match_would_show_building_only_those(
-    awkward_vault: Path, query: str
+    awkward_vault: Path, tmp_path: Path, query: str, scored_on: str
 ) -> None:
     vault = Vault(awkward_vault)
-    hits = scored_search(vault, NoteTexts(awkward_vault), _options(query))
+    if scored_on == "index":
+        with VaultIndex(awkward_vault, location=tmp_path / "index.sqlite3") as index:
+            index.sync()
+            hits = _indexed(vault, index, query)
+    else:
+        hits = scored_search(vault, NoteTexts(awkward_vault), _options(query))
     assert hits is not None
     full = {
         hit["filename"]: hit.get("matches", []) for hit in engine_search(vault, _options(query))

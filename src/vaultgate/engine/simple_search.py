@@ -26,7 +26,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.vault import Vault
@@ -102,6 +102,24 @@ def simple_search(
         results.append((score, {"filename": path, "score": score, "matches": matches}))
     results.sort(key=lambda item: item[0], reverse=options.descending)
     return [item for _, item in results]
+
+
+def search_text(path: str, text: str, options: SimpleSearchOptions) -> list[dict[str, Any]]:
+    """``simple_search`` over one note held in memory: its one hit, or none."""
+    return simple_search(cast(Vault, _OneNote(path, text)), options)
+
+
+class _OneNote:
+    """What ``simple_search`` asks of a Vault, for one note and one text."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self._path, self._text = path, text
+
+    def markdown_files(self) -> list[str]:
+        return [self._path]
+
+    def read_text(self, path: str) -> str:
+        return self._text
 
 
 class NoteMatches:

@@ -43,6 +43,7 @@ from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.simple_search import (
     NoteMatches,
     SimpleSearchOptions,
+    search_text,
     simple_search,
     utf16_offset,
 )
@@ -345,21 +346,8 @@ def _matches(path: str, content: str, options: SimpleSearchOptions) -> list[Simp
     """The engine's matches of one note, over the text its score was counted in: spans of
     ints and contexts of text, already the client's shape (no float for ``js_value`` to
     print, nothing for validation to change), so neither runs on thousands of matches."""
-    hits = simple_search(cast(Vault, _OneNote(path, content)), options)
+    hits = search_text(path, content, options)
     return cast(list[SimpleMatch], hits[0]["matches"]) if hits else []
-
-
-class _OneNote:
-    """What ``simple_search`` asks of a Vault, for one note and one text."""
-
-    def __init__(self, path: str, text: str) -> None:
-        self._path, self._text = path, text
-
-    def markdown_files(self) -> list[str]:
-        return [self._path]
-
-    def read_text(self, path: str) -> str:
-        return self._text
 
 
 @functools.cache

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from vaultgate import __version__
 from vaultgate.config import DEFAULT_PORT, Settings
 from vaultgate.errors import ConfigError
-from vaultgate.logs import hide_in_logs
+from vaultgate.logs import LOG_FORMAT, hide_in_logs
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         stream=sys.stderr,
         level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        format=LOG_FORMAT,
     )
     command = args.command or "serve"
     try:
@@ -149,8 +149,8 @@ def _serve(args: argparse.Namespace) -> int:
 def _head_start(settings: Settings) -> HeadStart | None:
     """A child process walking the vault folder and catching its index up, when the folder
     serves and its index exists (``folder/head_start.py``)."""
-    folder = settings.vault.folder
-    if settings.vault.backend == "obsidian" or folder is None:
+    folder = settings.vault.served_folder
+    if folder is None:
         return None
     from vaultgate.engine.index.database import default_location
     from vaultgate.folder.head_start import HeadStart
@@ -168,7 +168,7 @@ def _built_server(settings: Settings, head_start: HeadStart | None) -> MCPServer
         from vaultgate.server import build_server
 
         server = build_server(settings, head_start=head_start)
-        if settings.vault.folder is not None and settings.vault.backend != "obsidian":
+        if settings.vault.served_folder is not None:
             import vaultgate.folder.backend  # noqa: F401  (what the server's start imports)
         return server
     finally:

@@ -184,6 +184,11 @@ class VaultSettings:
     folder: Path | None = None
     backend: BackendChoice = "obsidian"
 
+    @property
+    def served_folder(self) -> Path | None:
+        """The folder vaultgate serves the vault from; None when Obsidian serves it all."""
+        return None if self.backend == "obsidian" else self.folder
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:

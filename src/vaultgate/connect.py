@@ -29,8 +29,8 @@ async def open_backend(
     request connects).
     """
     choice = settings.vault.backend
-    folder = settings.vault.folder
-    if choice == "obsidian" or folder is None:
+    folder = settings.vault.served_folder
+    if folder is None:
         if head_start is not None:
             head_start.close()
         http = await build_http_client(settings.obsidian, transport=transport)

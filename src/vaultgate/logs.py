@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 # Secrets shorter than this are not searched for in log lines: they would match ordinary words.
 # (The HTTP token must be 16 characters or more; the plugin's keys are 64.)
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # on stderr, every process
 MIN_REDACTED_LENGTH = 6
 
 

@@ -41,8 +41,8 @@ async def run_checks(settings: Settings, *, proc_version: str | None = None) -> 
     vault = settings.vault
     checks = [backend_check(vault, obsidian.base_url)]
     checks += [warn("settings", notice) for notice in settings.notices]
-    if vault.folder is not None and vault.backend != "obsidian":
-        checks.append(await anyio.to_thread.run_sync(vault_check, vault.folder))
+    if vault.served_folder is not None:
+        checks.append(await anyio.to_thread.run_sync(vault_check, vault.served_folder))
     if vault.backend != "folder":
         plugin = [Check("endpoint", True, obsidian.base_url)]
         plugin += await _obsidian_checks(settings, proc_version)

@@ -546,8 +546,10 @@ class FolderBackend:
         """The index's texts that memory does not hold yet, WARM_BATCH notes at a time while
         no call runs, until they are all there or the memory set aside is full."""
         index = self._index.index
-        paths = index.files() if index is not None and self._wait_idle() else None
-        if index is None or paths is None:
+        if index is None or not self._wait_idle():
+            return
+        paths = index.files()
+        if paths is None:
             return
         missing = self._searched.missing(paths)
         for start in range(0, len(missing), WARM_BATCH):

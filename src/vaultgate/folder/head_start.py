@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO
 
 from vaultgate.engine.walk import FolderScan, scan_folder
+from vaultgate.logs import LOG_FORMAT
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ def _write(out: IO[bytes], data: bytes) -> None:
     try:
         out.write(data)
         out.flush()
-    except (BrokenPipeError, OSError):
+    except OSError:  # a broken pipe
         pass  # the server has gone: nothing to tell
 
 
@@ -155,11 +156,7 @@ def child(folder: Path, location: Path, out: IO[bytes]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=LOG_FORMAT)
     folder, location = (Path(os.fsdecode(arg)) for arg in argv)
     try:
         return child(folder, location, sys.stdout.buffer)

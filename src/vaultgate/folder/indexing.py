@@ -269,11 +269,7 @@ class KeptIndex:
                 try:
                     # (the _WatchedIndex walks, and brings the Vault's file list along)
                     await anyio.to_thread.run_sync(index.sync, abandon_on_cancel=True)
-                    if self._after_sync is not None:
-                        after_sync = self._after_sync
-                        await anyio.to_thread.run_sync(
-                            lambda: after_sync(found), abandon_on_cancel=True
-                        )
+                    await self._run_after_sync(found)
                 except Exception:
                     log.warning("vault index sync failed after the head start", exc_info=True)
                 finally:
@@ -314,12 +310,15 @@ class KeptIndex:
             gc.freeze()  # what the index keeps in memory (its texts) lives as long too
             self._mark(self._synced)
         try:  # last, off the start's path
-            if self._after_sync is not None:
-                after_sync = self._after_sync
-                await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
+            await self._run_after_sync(found)
         finally:
             gc.freeze()
             self._mark(self._settled)
+
+    async def _run_after_sync(self, found: FolderScan) -> None:
+        after_sync = self._after_sync
+        if after_sync is not None:
+            await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
 
     def _list(self, files: list[str]) -> None:
         with self._lock:

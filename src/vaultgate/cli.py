@@ -155,7 +155,7 @@ def _head_start(settings: Settings) -> HeadStart | None:
     from vaultgate.engine.index.database import default_location
     from vaultgate.folder.head_start import HeadStart
 
-    return HeadStart.begin(folder, default_location(folder))
+    return HeadStart.begin(folder, default_location(folder), settings.vault.follow_links)
 
 
 def _built_server(settings: Settings, head_start: HeadStart | None) -> MCPServer:

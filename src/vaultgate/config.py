@@ -19,6 +19,7 @@ import platformdirs
 
 from vaultgate.errors import ConfigError, InvalidPath, quoted
 from vaultgate.hostnames import host_name_problem
+from vaultgate.locations import FOLLOW_LINKS_CHOICES, FollowLinks
 from vaultgate.paths import normalize_directory
 
 DEFAULT_HOST = "127.0.0.1"
@@ -51,6 +52,7 @@ KNOWN_SETTINGS = (
     "VAULTGATE_LOG_LEVEL",
     "VAULTGATE_VAULT",
     "VAULTGATE_BACKEND",
+    "VAULTGATE_FOLLOW_LINKS",
 )
 DEFAULT_SDD_FOLDER = "sdd/"
 DEFAULT_PROMPTS_FOLDER = "Prompts/"
@@ -183,6 +185,9 @@ class VaultSettings:
 
     folder: Path | None = None
     backend: BackendChoice = "obsidian"
+    # VAULTGATE_FOLLOW_LINKS: whether files and folders linked from outside the vault are
+    # served ("all") or not ("inside"); see vaultgate.locations
+    follow_links: FollowLinks = "inside"
 
     @property
     def served_folder(self) -> Path | None:
@@ -268,7 +273,11 @@ class Settings:
         memory = MemorySettings(db=_parse_memory_db(env.get("VAULTGATE_MEMORY_DB")))
         sdd = SddSettings(folder=_parse_sdd_folder(env.get("VAULTGATE_SDD_FOLDER")))
         prompts = PromptSettings(folder=_parse_prompts_folder(env.get("VAULTGATE_PROMPTS_FOLDER")))
-        vault = _parse_vault(raw("VAULTGATE_VAULT", "vault"), env.get("VAULTGATE_BACKEND"))
+        vault = _parse_vault(
+            raw("VAULTGATE_VAULT", "vault"),
+            env.get("VAULTGATE_BACKEND"),
+            env.get("VAULTGATE_FOLLOW_LINKS"),
+        )
         tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
         return cls(
             obsidian=obsidian,
@@ -488,7 +497,22 @@ def _check_memory_path(path: Path) -> None:
             return
 
 
-def _parse_vault(folder_text: str | None, backend_text: str | None) -> VaultSettings:
+def _parse_follow_links(value: str | None) -> FollowLinks:
+    wanted = (value or "inside").strip().lower() or "inside"
+    for choice in FOLLOW_LINKS_CHOICES:
+        if choice == wanted:
+            return choice
+    raise ConfigError(
+        f"VAULTGATE_FOLLOW_LINKS must be one of {', '.join(FOLLOW_LINKS_CHOICES)}, not "
+        f"{quoted(value or '')}: 'inside' serves only links whose target is in the vault, "
+        "'all' also files and folders linked from outside it."
+    )
+
+
+def _parse_vault(
+    folder_text: str | None, backend_text: str | None, follow_text: str | None = None
+) -> VaultSettings:
+    follow = _parse_follow_links(follow_text)
     wanted = (backend_text or "auto").strip().lower() or "auto"
     choice = next((c for c in BACKEND_CHOICES if c == wanted), None)
     if choice is None:
@@ -502,9 +526,9 @@ def _parse_vault(folder_text: str | None, backend_text: str | None) -> VaultSett
                 "VAULTGATE_BACKEND=folder needs the vault folder: set VAULTGATE_VAULT (or pass "
                 "--vault) to the folder that holds the vault's notes."
             )
-        return VaultSettings(None, "obsidian")
+        return VaultSettings(None, "obsidian", follow)
     folder = _vault_folder(folder_text)
-    return VaultSettings(folder, choice)
+    return VaultSettings(folder, choice, follow)
 
 
 def _vault_folder(text: str) -> Path:

@@ -10,6 +10,7 @@ import httpx
 from vaultgate.backend import Backend
 from vaultgate.config import Settings
 from vaultgate.folder.head_start import HeadStart
+from vaultgate.locations import served_links
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
 
@@ -42,7 +43,10 @@ async def open_backend(
         return
     from vaultgate.folder.backend import FolderBackend  # the engine, only when it serves
 
-    served = FolderBackend(folder, head_start=head_start)  # reads nothing yet: running() does
+    links = served_links(settings.vault.follow_links)
+    served = FolderBackend(
+        folder, head_start=head_start, links=links
+    )  # reads nothing yet: running() does
     async with served.running():
         if choice == "folder":
             yield served

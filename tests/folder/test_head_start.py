@@ -90,9 +90,9 @@ async def test_the_server_takes_the_head_start_over_and_walks_again_once_idle(
     walks: list[str] = []
     real_scan, real_sync = indexing.scan_folder, VaultIndex.sync
 
-    def recording_scan(root: str, under: str = "") -> FolderScan:
+    def recording_scan(root: str, under: str = "", **rules: Any) -> FolderScan:
         walks.append(f"walk {root}")
-        return real_scan(root, under)
+        return real_scan(root, under, **rules)
 
     def recording_sync(index: VaultIndex, *args: Any, **kwargs: Any) -> SyncReport:
         walks.append("sync")

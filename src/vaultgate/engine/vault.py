@@ -26,6 +26,7 @@ from typing import Any
 
 from vaultgate import markdown
 from vaultgate.engine.walk import scan_folder
+from vaultgate.locations import OBSIDIAN_LINKS, LinkMap, LinkRules, locate, passes
 from vaultgate.paths import is_hidden  # Obsidian's rule: no dot-file is indexed
 
 
@@ -120,11 +121,17 @@ class _Index:
 class Vault:
     """One vault folder and its index, shared by every caller (thread-safe installs)."""
 
-    def __init__(self, vault: Path, *, scan: bool = True) -> None:
+    def __init__(
+        self, vault: Path, *, scan: bool = True, links: LinkRules = OBSIDIAN_LINKS
+    ) -> None:
         """``scan=False``: the file list stays empty until :meth:`install` or :meth:`refresh`
-        (a caller that walks the folder itself, once, for more than the file list)."""
+        (a caller that walks the folder itself, once, for more than the file list).
+        ``links``: which symbolic links the vault is read through (``vaultgate.locations``):
+        Obsidian's by default, vaultgate's own for the folder backend."""
         self.vault = vault.resolve()
         self._root = str(self.vault)
+        self.link_rules = links
+        self.link_map = LinkMap(self._root, {})
         self._lock = threading.Lock()
         self._texts: dict[str, _Cached] = {}
         self._resolved: dict[str, list[str]] | None = None
@@ -136,12 +143,16 @@ class Vault:
 
     def refresh(self) -> None:
         """Rescan the vault folder (as Obsidian does when files change on disk)."""
-        self.install(scan_folder(self._root).files)
+        found = scan_folder(self._root, rules=self.link_rules)
+        self.install(found.files, found.links)
 
-    def install(self, files: Iterable[str]) -> None:
+    def install(self, files: Iterable[str], links: dict[str, str] | None = None) -> None:
         """Take ``files`` (every unhidden file's vault path, as ``scan_folder`` walks them)
-        as the vault's file list."""
+        as the vault's file list, and ``links`` (the symbolic links that walk followed) as
+        its link map."""
         self._install(files)
+        if links is not None:
+            self.link_map = LinkMap(self._root, links)
 
     def record_write(self, path: str) -> None:
         """A file was created or changed through the API (hidden paths stay unindexed)."""
@@ -177,15 +188,16 @@ class Vault:
 
     def location(self, path: str) -> Path | None:
         """Where ``path`` lives on disk; None for a path with an empty, ``.`` or ``..``
-        segment, a backslash, or one that leaves the vault through a symlink."""
+        segment, a backslash, or one whose symbolic links lead where the vault's link rules
+        do not go (a loop; outside the vault or into a hidden folder, for the folder
+        backend)."""
         parts = path.split("/")
         if not path or any(part in ("", ".", "..") for part in parts) or "\\" in path:
             return None
-        location = self.vault.joinpath(*parts)
-        try:
-            return location if location.resolve().is_relative_to(self.vault) else None
-        except OSError:
+        found = locate(self._root, path)
+        if found.loop or (found.linked and not passes(found, self.link_rules)):
             return None
+        return self.vault.joinpath(*parts)
 
     def on_disk(self, path: str) -> str | None:
         """ "file", "folder" or None, as the adapter's ``stat`` sees the disk.

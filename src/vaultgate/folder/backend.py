@@ -54,6 +54,7 @@ from vaultgate.folder.marks import scan_marks
 from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
+from vaultgate.locations import LinkRules, served_links
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
     Call,
@@ -117,13 +118,16 @@ class FolderBackend:
         *,
         index_location: Path | None = None,
         head_start: HeadStart | None = None,
+        links: LinkRules | None = None,
     ) -> None:
         """Nothing is read yet: the folder is walked in ``running`` (in the background) or by
         the first call made outside it. ``index_location``: the vault index file (default:
         under the user cache folder). ``head_start``: the command line's child process
-        already walking the folder and catching the index up (``head_start.py``)."""
+        already walking the folder and catching the index up (``head_start.py``). ``links``:
+        the symbolic links served (``vaultgate.locations``; by default, only those leading
+        to unhidden places inside the vault)."""
         self.folder = folder
-        self._vault = Vault(folder, scan=False)
+        self._vault = Vault(folder, scan=False, links=links or served_links("inside"))
         self._behaviour = Behaviour.for_version(str(FOLDER_SEMANTICS))
         # re-entrant: the index's refresh, called inside a locked write, updates the Vault
         self._lock = threading.RLock()

@@ -5,14 +5,15 @@ A server's start is mostly imports (the SDK builds its pydantic models at import
 here), and a Python process runs them on one core; a worker thread walking the folder at the
 same time only waits for the GIL. The walk and the index's catch-up need none of those
 imports, so the command line starts them first, in a child process (``python -m
-vaultgate.folder.head_start FOLDER INDEX``) on another core, when the index file exists (a
+vaultgate.folder.head_start FOLDER INDEX FOLLOW``) on another core, when the index file exists (a
 first build runs in the server, which reports its progress). By the time the server is up,
 the child has usually finished: the server takes its walk (the file list) and opens the index
 as the child left it.
 
 The child writes to its stdout (a pipe, never the server's own) every file's vault path, as
-``os.fsencode`` bytes after a one-byte kind (``f`` a file, ``t`` a hidden ``*.tmp`` file),
-each ended by NUL (no path holds one), then an empty record once the walk is complete; then
+``os.fsencode`` bytes after a one-byte kind (``f`` a file, ``t`` a hidden ``*.tmp`` file,
+``l`` a symbolic link the walk followed, then ``r`` its real location), each ended by NUL (no
+path holds one), then an empty record once the walk is complete; then
 ``s`` once the index is up to date, or ``x`` if it could not be. The walk is handed over as
 soon as it is done: a long catch-up (thousands of notes changed) never holds up the file list.
 
@@ -32,11 +33,12 @@ from pathlib import Path
 from typing import IO
 
 from vaultgate.engine.walk import FolderScan, scan_folder
+from vaultgate.locations import FollowLinks, served_links
 from vaultgate.logs import LOG_FORMAT
 
 log = logging.getLogger(__name__)
 
-_FILE, _TEMPORARY = b"f", b"t"
+_FILE, _TEMPORARY, _LINK, _TARGET = b"f", b"t", b"l", b"r"
 _SYNCED, _FAILED = b"s", b"x"
 EXIT_SECONDS = 5.0  # the child's exit, once it has said how the catch-up went
 
@@ -44,22 +46,31 @@ EXIT_SECONDS = 5.0  # the child's exit, once it has said how the catch-up went
 class HeadStart:
     """The child process at work on one folder and its index; read by one thread at a time."""
 
-    def __init__(self, folder: Path, location: Path, process: subprocess.Popen[bytes]) -> None:
-        self.folder, self.location = folder, location
+    def __init__(
+        self,
+        folder: Path,
+        location: Path,
+        process: subprocess.Popen[bytes],
+        follow: FollowLinks = "inside",
+    ) -> None:
+        self.folder, self.location, self.follow = folder, location, follow
         self._process = process
         self._pending = b""  # read but not yet taken
         self._listing: FolderScan | None = None
         self._listed = False
 
     @classmethod
-    def begin(cls, folder: Path, location: Path) -> HeadStart | None:
-        """The child started on ``folder`` and the index at ``location``; None when there is
-        no index there yet (the server builds it, with progress) or no child could start."""
+    def begin(
+        cls, folder: Path, location: Path, follow: FollowLinks = "inside"
+    ) -> HeadStart | None:
+        """The child started on ``folder`` and the index at ``location``, walking links as
+        ``follow`` says; None when there is no index there yet (the server builds it, with
+        progress) or no child could start."""
         if not location.is_file():
             return None
         try:
             process = subprocess.Popen(
-                [sys.executable, "-m", __name__, os.fspath(folder), os.fspath(location)],
+                [sys.executable, "-m", __name__, os.fspath(folder), os.fspath(location), follow],
                 stdin=subprocess.DEVNULL,  # the server's stdin is the MCP stream
                 stdout=subprocess.PIPE,
                 creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),  # Windows: no console
@@ -67,7 +78,7 @@ class HeadStart:
         except OSError as exc:
             log.warning("the vault's head start could not begin (%s): the server walks", exc)
             return None
-        return cls(folder, location, process)
+        return cls(folder, location, process, follow)
 
     def listing(self) -> FolderScan | None:
         """The child's walk of the folder (blocks until it is complete); None when the child
@@ -78,7 +89,12 @@ class HeadStart:
             if records is not None:
                 files = [os.fsdecode(r[1:]) for r in records if r[:1] == _FILE]
                 temporaries = [os.fsdecode(r[1:]) for r in records if r[:1] == _TEMPORARY]
-                self._listing = FolderScan(files, {}, temporaries)
+                links = {
+                    os.fsdecode(link[1:]): os.fsdecode(real[1:])
+                    for link, real in zip(records, records[1:], strict=False)
+                    if link[:1] == _LINK and real[:1] == _TARGET
+                }
+                self._listing = FolderScan(files, {}, temporaries, links)
         return self._listing
 
     def caught_up(self) -> bool:
@@ -127,15 +143,20 @@ def _write(out: IO[bytes], data: bytes) -> None:
         pass  # the server has gone: nothing to tell
 
 
-def child(folder: Path, location: Path, out: IO[bytes]) -> int:
+def child(folder: Path, location: Path, out: IO[bytes], follow: FollowLinks = "inside") -> int:
     """The child's work: walk, hand the walk over, catch the index up, say how it went."""
     from vaultgate.engine.index import VaultIndex  # after the walk is on its way
 
-    found = scan_folder(str(folder))
+    rules = served_links(follow)
+    found = scan_folder(str(folder), rules=rules)
     listing = b"".join(
         [
             *(_FILE + os.fsencode(path) + b"\0" for path in found.files),
             *(_TEMPORARY + os.fsencode(path) + b"\0" for path in found.temporaries),
+            *(
+                _LINK + os.fsencode(link) + b"\0" + _TARGET + os.fsencode(real) + b"\0"
+                for link, real in found.links.items()
+            ),
             b"\0",
         ]
     )
@@ -145,7 +166,7 @@ def child(folder: Path, location: Path, out: IO[bytes]) -> int:
     writer.start()
     synced = False
     try:
-        with VaultIndex(folder, location=location) as index:
+        with VaultIndex(folder, location=location, links=rules) as index:
             index.sync(disk=found.notes)
         synced = True
     except Exception:
@@ -157,9 +178,10 @@ def child(folder: Path, location: Path, out: IO[bytes]) -> int:
 
 def main(argv: list[str]) -> int:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format=LOG_FORMAT)
-    folder, location = (Path(os.fsdecode(arg)) for arg in argv)
+    folder, location = (Path(os.fsdecode(arg)) for arg in argv[:2])
+    follow: FollowLinks = "all" if argv[2:] == ["all"] else "inside"
     try:
-        return child(folder, location, sys.stdout.buffer)
+        return child(folder, location, sys.stdout.buffer, follow)
     except KeyboardInterrupt:  # Ctrl-C in a terminal reaches the whole process group
         return 130
 

@@ -38,6 +38,7 @@ from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import FolderScan, scan_folder
 from vaultgate.folder.head_start import HeadStart
+from vaultgate.locations import FollowLinks
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ class _WatchedIndex(VaultIndex):
         location: Path,
         mirror: TextMirror | None,
     ) -> None:
-        super().__init__(folder, location=location, mirror=mirror)
+        super().__init__(folder, location=location, mirror=mirror, links=vault.link_rules)
         self._vault = vault
         self._vault_lock = lock
 
@@ -73,9 +74,9 @@ class _WatchedIndex(VaultIndex):
         """As VaultIndex.sync; without ``disk``, the one walk also gives the Vault its list
         (a sync after a head start, or after the watcher failed: what changed meanwhile)."""
         if disk is None:
-            found = scan_folder(str(self.folder))
+            found = scan_folder(str(self.folder), rules=self._vault.link_rules)
             with self._vault_lock:
-                self._vault.install(found.files)
+                self._vault.install(found.files, found.links)
             disk = found.notes
         return super().sync(progress, disk=disk)
 
@@ -129,6 +130,7 @@ class KeptIndex:
         self._lock = lock
         self._location = location
         self._head_start = head_start
+        self._follow: FollowLinks = "all" if vault.link_rules.reach_outside else "inside"
         self._wait_idle = wait_idle
         self.index: VaultIndex | None = None
         self.building = False  # a first build runs: (done, total) tells how far
@@ -212,8 +214,8 @@ class KeptIndex:
                 "vault index %s cannot be opened (%s): searches read every note", location, exc
             )
             if not self.listed:
-                files = await anyio.to_thread.run_sync(lambda: scan_folder(str(self.folder)).files)
-                await anyio.to_thread.run_sync(lambda: self._list(files))
+                walked = await anyio.to_thread.run_sync(self._walk)
+                await anyio.to_thread.run_sync(lambda: self._list(walked))
             self._mark(self._listed, self._synced, self._settled)
             return
         self.index = index
@@ -234,12 +236,12 @@ class KeptIndex:
     async def _take_head_start(self, ahead: HeadStart, location: Path) -> FolderScan | None:
         """The child's walk, given to the Vault, when the child also caught the index up;
         else None (its walk may still have been given: the first sync walks again)."""
-        if (ahead.folder, ahead.location) != (self.folder, location):
+        if (ahead.folder, ahead.location, ahead.follow) != (self.folder, location, self._follow):
             return None  # started for another vault or index (cannot happen from the CLI)
         found = await anyio.to_thread.run_sync(ahead.listing, abandon_on_cancel=True)
         if found is None:
             return None
-        await anyio.to_thread.run_sync(lambda: self._list(found.files), abandon_on_cancel=True)
+        await anyio.to_thread.run_sync(lambda: self._list(found), abandon_on_cancel=True)
         self._mark(self._listed)
         caught_up = await anyio.to_thread.run_sync(ahead.caught_up, abandon_on_cancel=True)
         return found if caught_up else None
@@ -285,10 +287,8 @@ class KeptIndex:
             self.done, self.total = done, total
 
         # one walk for the file list and the index's comparison with the disk
-        found = await anyio.to_thread.run_sync(
-            lambda: scan_folder(str(self.folder)), abandon_on_cancel=True
-        )
-        await anyio.to_thread.run_sync(lambda: self._list(found.files), abandon_on_cancel=True)
+        found = await anyio.to_thread.run_sync(self._walk, abandon_on_cancel=True)
+        await anyio.to_thread.run_sync(lambda: self._list(found), abandon_on_cancel=True)
         self._mark(self._listed)
         try:
             synced = await anyio.to_thread.run_sync(
@@ -320,9 +320,12 @@ class KeptIndex:
         if after_sync is not None:
             await anyio.to_thread.run_sync(lambda: after_sync(found), abandon_on_cancel=True)
 
-    def _list(self, files: list[str]) -> None:
+    def _walk(self) -> FolderScan:
+        return scan_folder(str(self.folder), rules=self._vault.link_rules)
+
+    def _list(self, found: FolderScan) -> None:
         with self._lock:
-            self._vault.install(files)
+            self._vault.install(found.files, found.links)
         self.listed = True
         # The file list (and what is built from it) lives as long as the server: out of every
         # full garbage collection from now on, which would otherwise walk them all again

@@ -43,6 +43,7 @@ from vaultgate.engine.index.records import (
 )
 from vaultgate.engine.index.scan import Stat, scan_notes
 from vaultgate.engine.vault import js_sort_key
+from vaultgate.locations import OBSIDIAN_LINKS, LinkRules, locate, passes
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
@@ -93,11 +94,19 @@ class VaultIndex:
     """
 
     def __init__(
-        self, folder: Path, *, location: Path | None = None, mirror: TextMirror | None = None
+        self,
+        folder: Path,
+        *,
+        location: Path | None = None,
+        mirror: TextMirror | None = None,
+        links: LinkRules = OBSIDIAN_LINKS,
     ) -> None:
         """Open (or create, or replace when unusable) the index of ``folder``: by default
         under the user cache folder, named from a hash of the folder's resolved path.
-        ``mirror`` is told of every searched text stored or dropped, once it is committed."""
+        ``mirror`` is told of every searched text stored or dropped, once it is committed.
+        ``links``: the symbolic links its notes may be read through (``vaultgate.locations``),
+        as the Vault's walk follows them."""
+        self.links = links
         self.folder = folder.resolve()
         self._mirror = mirror
         self._root = str(self.folder)
@@ -188,7 +197,7 @@ class VaultIndex:
 
     def _sync(self, progress: Progress | None, disk: Mapping[str, Stat] | None) -> tuple[int, int]:
         if disk is None:
-            disk = scan_notes(self._root)
+            disk = scan_notes(self._root, rules=self.links)
         with self._lock:
             stored = self._stored("")
         removed = [path for path in stored if path not in disk]
@@ -210,7 +219,7 @@ class VaultIndex:
             with self._lock:
                 stored = self._stored(path)
             if os.path.isdir(self._location(path)):
-                disk = scan_notes(self._root, path)
+                disk = scan_notes(self._root, path, rules=self.links)
                 settle.update((p, None) for p, stat in disk.items() if stored.get(p) != stat)
                 settle.update((p, None) for p in stored if p not in disk)
             else:  # a note, or a path that is gone with whatever was below it
@@ -253,6 +262,9 @@ class VaultIndex:
         """The note at ``path`` now, or None when there is none (gone, a folder, unreadable:
         the engine's searches leave out a note they cannot read, too)."""
         if not path.endswith(".md") or is_hidden(path):
+            return None
+        found = locate(self._root, path)  # a link the watcher saw appear is checked here
+        if found.loop or (found.linked and not passes(found, self.links, listing=True)):
             return None
         try:
             return read_note(self._root, path)

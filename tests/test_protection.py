@@ -9,7 +9,7 @@ import pytest
 from vaultgate.engine import jsonlogic
 from vaultgate.errors import ProtectedNote
 from vaultgate.markdown import parse_frontmatter
-from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.patch_request import PatchRequest
 from vaultgate.protection import (
     HIDDEN,
     MARKED_QUERY,

@@ -14,15 +14,34 @@ import datetime
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-if TYPE_CHECKING:  # the client itself names BackendReport
+if TYPE_CHECKING:  # named in annotations only
     from vaultgate.markdown import DocumentMap
-    from vaultgate.obsidian.client import Note, ServerStatus
-    from vaultgate.obsidian.features import FeatureSet
+    from vaultgate.obsidian.features import FeatureSet, Version
     from vaultgate.obsidian.models import SimpleHit
-    from vaultgate.obsidian.patch import PatchRequest
+    from vaultgate.patch_request import PatchRequest
     from vaultgate.protection import Marks
 
 BackendKind = Literal["obsidian", "folder", "auto"]
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """What the backend reports of itself: the plugin's root answer, or the folder's own."""
+
+    authenticated: bool
+    plugin_version: Version
+    obsidian_version: str
+    service: str
+    certificate_days_left: float | None
+    extensions: list[str]  # apiExtensions ids (else names), [] when absent
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note's vault path and its text."""
+
+    path: str  # vault path; for the active file from Content-Location, percent-decoded
+    content: str
 
 
 @dataclass(frozen=True, slots=True)

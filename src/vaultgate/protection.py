@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from vaultgate import markdown
 from vaultgate.errors import ProtectedNote
-from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.patch_request import PatchRequest
 
 HIDDEN = "mcp-hidden"
 READONLY = "mcp-readonly"

@@ -16,6 +16,7 @@ import respx
 from obsidian_fakes import API_KEY, root_answer, serve_version
 
 from vaultgate import markdown
+from vaultgate.backend import Note, ServerStatus
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     AuthenticationFailed,
@@ -30,7 +31,7 @@ from vaultgate.errors import (
     ObsidianTLSError,
     ObsidianUnreachable,
 )
-from vaultgate.obsidian.client import Note, ObsidianClient, ServerStatus
+from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.features import Version
 from vaultgate.obsidian.transport import build_http_client
 

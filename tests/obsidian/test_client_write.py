@@ -14,6 +14,7 @@ import pytest
 import respx
 from obsidian_fakes import API_KEY, serve_version
 
+from vaultgate.backend import Note
 from vaultgate.errors import (
     DestinationExists,
     FeatureUnavailable,
@@ -26,8 +27,8 @@ from vaultgate.errors import (
     ObsidianUnreachable,
     PatchRejected,
 )
-from vaultgate.obsidian.client import Note, ObsidianClient
-from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.patch_request import PatchRequest
 
 pytestmark = pytest.mark.anyio
 

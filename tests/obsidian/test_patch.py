@@ -10,7 +10,8 @@ import pytest
 
 from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.features import Version
-from vaultgate.obsidian.patch import PatchRequest, encode_patch
+from vaultgate.obsidian.patch import encode_patch
+from vaultgate.patch_request import PatchRequest
 
 V3 = Version(3, 6, 2)
 V4 = Version(4, 1, 7)

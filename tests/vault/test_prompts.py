@@ -7,9 +7,9 @@ from typing import Any
 import anyio
 import pytest
 
+from vaultgate.backend import Note
 from vaultgate.config import DEFAULT_PROMPTS_FOLDER, Settings
 from vaultgate.errors import AccessDenied, ConfigError, InvalidArgument, NotFound
-from vaultgate.obsidian.client import Note
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import (
     MAX_DESCRIPTION_LENGTH,

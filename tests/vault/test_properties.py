@@ -15,8 +15,8 @@ from vaultgate.config import ObsidianSettings, SafetySettings, Secret
 from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged, ReadOnlyMode
 from vaultgate.folder.backend import FolderBackend
 from vaultgate.obsidian.client import ObsidianClient
-from vaultgate.obsidian.patch import PatchRequest
 from vaultgate.obsidian.transport import build_http_client
+from vaultgate.patch_request import PatchRequest
 from vaultgate.vault import properties
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy

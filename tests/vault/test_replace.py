@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from tests.folder.conftest import BIG, NOTES, write_awkward_vault
 
+from vaultgate.backend import Note
 from vaultgate.config import SafetySettings
 from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged
 from vaultgate.folder.backend import FolderBackend
-from vaultgate.obsidian.client import Note
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.policy import AccessPolicy

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from vaultgate.backend import ServerStatus
 from vaultgate.config import ObsidianSettings
 from vaultgate.doctor.report import Check
 from vaultgate.errors import (
@@ -11,7 +12,7 @@ from vaultgate.errors import (
     ObsidianTimeout,
     ObsidianUnreachable,
 )
-from vaultgate.obsidian.client import ObsidianClient, ServerStatus
+from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.features import FEATURES, MIN_PLUGIN_VERSION, FeatureSet
 from vaultgate.obsidian.transport import build_http_client
 

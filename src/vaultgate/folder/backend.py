@@ -33,7 +33,14 @@ from typing import Any, TypeVar
 import anyio
 import httpx
 
-from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks, search_note_links
+from vaultgate.backend import (
+    BackendReport,
+    LinkUpdates,
+    Note,
+    NoteLinks,
+    ServerStatus,
+    search_note_links,
+)
 from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine, from_patch_v2
 from vaultgate.engine import relink, writes
 from vaultgate.engine.behaviour import Behaviour
@@ -58,8 +65,6 @@ from vaultgate.locations import LinkRules, served_links
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
     Call,
-    Note,
-    ServerStatus,
     delete_call,
     error_for,
     folder_not_found,
@@ -76,7 +81,8 @@ from vaultgate.obsidian.models import (
     SimpleHit,
     TagsAnswer,
 )
-from vaultgate.obsidian.patch import PatchRequest, encode_patch
+from vaultgate.obsidian.patch import encode_patch
+from vaultgate.patch_request import PatchRequest
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.progress import report
 from vaultgate.protection import MARK_PREFIX, Marks, marked_from_rows

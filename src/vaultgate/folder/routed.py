@@ -13,14 +13,14 @@ import datetime
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks
+from vaultgate.backend import BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
 from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
 from vaultgate.markdown import DocumentMap
-from vaultgate.obsidian.client import Note, ObsidianClient, ServerStatus
+from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
-from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.patch_request import PatchRequest
 from vaultgate.protection import Marks
 
 _T = TypeVar("_T")

@@ -30,7 +30,14 @@ from urllib.parse import quote, unquote
 import httpx
 
 from vaultgate import calls, markdown
-from vaultgate.backend import BackendReport, LinkUpdates, NoteLinks, search_note_links
+from vaultgate.backend import (
+    BackendReport,
+    LinkUpdates,
+    Note,
+    NoteLinks,
+    ServerStatus,
+    search_note_links,
+)
 from vaultgate.config import ObsidianSettings
 from vaultgate.errors import (
     APIKeyMissing,
@@ -65,8 +72,9 @@ from vaultgate.obsidian.models import (
     SmartSearchAnswer,
     TagsAnswer,
 )
-from vaultgate.obsidian.patch import PatchRequest, encode_patch
+from vaultgate.obsidian.patch import encode_patch
 from vaultgate.obsidian.transport import PluginHTTP, tls_failure, tls_trust
+from vaultgate.patch_request import PatchRequest
 from vaultgate.paths import (
     encode_header_value,
     encode_vault_path,
@@ -207,22 +215,6 @@ _TEMPLATES_ROUTE = "/templates/execute"
 
 # A connection that dropped before any answer: worth one more try on an idempotent GET.
 _DROPPED = (httpx.RemoteProtocolError, httpx.ReadError, httpx.ConnectError)
-
-
-@dataclass(frozen=True)
-class ServerStatus:
-    authenticated: bool
-    plugin_version: Version
-    obsidian_version: str
-    service: str
-    certificate_days_left: float | None
-    extensions: list[str]  # apiExtensions ids (else names), [] when absent
-
-
-@dataclass(frozen=True)
-class Note:
-    path: str  # vault path; for the active file from Content-Location, percent-decoded
-    content: str
 
 
 @dataclass(frozen=True, slots=True)

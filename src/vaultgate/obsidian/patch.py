@@ -1,4 +1,5 @@
-"""One PATCH of a note section, and its encoding for the running plugin version (NOTES.md §6).
+"""The encoding of one PATCH (``vaultgate.patch_request``) for the running plugin version
+(NOTES.md §6).
 
 ``encode_patch`` picks the wire format by version:
 
@@ -23,81 +24,17 @@ takes frontmatter values only as ``value``, so the text goes there as a JSON str
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any, Literal, NoReturn
+from typing import Any
 
 from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.encoding import require_whole_characters
 from vaultgate.obsidian.features import FeatureSet, Version
+from vaultgate.patch_request import HEADING_DELIMITER, PatchRequest, bad_target, parse_json
 from vaultgate.paths import encode_header_value
 
-Operation = Literal["append", "prepend", "replace"]
-# "delete" exists only in the 2.0 instruction (5.0+); vaultgate sends it for one frontmatter key
-# (scope markerAndContent removes the key itself), never from the patch tools.
-InstructionOperation = Literal["append", "prepend", "replace", "delete"]
-Scope = Literal["content", "markerAndContent"]
-TargetType = Literal["heading", "block", "frontmatter"]
-ContentType = Literal["markdown", "json"]
-
-HEADING_DELIMITER = "::"
 MARKDOWN = "text/markdown"
 JSON = "application/json"
 CONTENT_GUARD_DEFAULT_OFF_SINCE = Version(4, 0, 0)  # before, Apply-If-Content-Preexists
-
-_JSON_EXAMPLES = (
-    '"draft" (quotes included) for a string, 3, true, null, ["a", "b"] for a list, '
-    '{"key": 1} for an object, [["cell", "cell"]] for table rows'
-)
-
-
-@dataclass(frozen=True, slots=True)
-class PatchRequest:
-    """What to change in a note; checked when built, so an invalid one never exists.
-
-    ``target``: a heading as its full path of components (``("A", "B")``; a string is read
-    as the ``A::B`` form), a block id (a leading ``^`` is dropped), or a frontmatter key.
-    ``content`` is markdown text, or JSON text when ``content_type == "json"``.
-    """
-
-    operation: InstructionOperation
-    target_type: TargetType
-    target: tuple[str, ...] | str
-    content: str
-    content_type: ContentType = "markdown"
-    create_target_if_missing: bool = False
-    scope: Scope = "content"
-    if_match: str | None = None  # 5.x: refused (412) unless the note is still this version
-
-    def __post_init__(self) -> None:
-        self.target_value()  # raises InvalidArgument for a target of the wrong shape
-        if self.content_type == "json" and self.operation != "delete":
-            _parse_json(self.content)
-
-    @property
-    def needs_instruction(self) -> bool:
-        """Only the 2.0 instruction can say this (a delete, another scope, an ifMatch)."""
-        return self.operation == "delete" or self.scope != "content" or self.if_match is not None
-
-    def heading_path(self) -> tuple[str, ...]:
-        """The heading's components (only for ``target_type == "heading"``)."""
-        target = self.target
-        return target if isinstance(target, tuple) else tuple(target.split(HEADING_DELIMITER))
-
-    def target_value(self) -> tuple[str, ...] | str:
-        """The target in its canonical form: components for a heading, else one string."""
-        if self.target_type == "heading":
-            path = self.heading_path()
-            if not path or any(not part.strip() for part in path):
-                _bad_target(
-                    self, "a heading path needs non-empty components, e.g. ('Plan', 'Goals')"
-                )
-            return path
-        if not isinstance(self.target, str):
-            _bad_target(self, f"a {self.target_type} target is one string, not a path")
-        value = self.target.removeprefix("^") if self.target_type == "block" else self.target
-        if not value.strip():
-            _bad_target(self, f"the {self.target_type} target is empty")
-        return value
 
 
 def encode_patch(request: PatchRequest, version: Version) -> tuple[dict[str, str], bytes]:
@@ -121,7 +58,7 @@ def _header_format(request: PatchRequest, version: Version) -> tuple[dict[str, s
     target = request.target_value()
     if isinstance(target, tuple):
         if any(HEADING_DELIMITER in part for part in target):
-            _bad_target(
+            bad_target(
                 request,
                 f"Local REST API {version} joins heading levels with '::', so a heading whose "
                 "text contains '::' cannot be targeted before plugin 5.0",
@@ -153,7 +90,7 @@ def _instruction(request: PatchRequest) -> tuple[dict[str, str], bytes]:
     if request.operation == "delete":
         pass  # a delete carries no payload
     elif request.content_type == "json":
-        instruction["value"] = _parse_json(request.content)
+        instruction["value"] = parse_json(request.content)
     elif request.target_type == "frontmatter":
         instruction["value"] = request.content
     else:
@@ -165,30 +102,5 @@ def _instruction(request: PatchRequest) -> tuple[dict[str, str], bytes]:
     return {"Content-Type": JSON}, body
 
 
-def _parse_json(text: str) -> Any:
-    try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except ValueError as exc:
-        raise InvalidArgument(
-            f"contentType='json' needs the content to be JSON text, and {_preview(text)} is not "
-            f"JSON ({exc}). Examples: {_JSON_EXAMPLES}. Or send contentType='markdown'."
-        ) from exc
-
-
-def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _preview(text: str) -> str:
-    return repr(text if len(text) <= 60 else text[:57] + "...")
-
-
 def _flag(value: bool) -> str:
     return "true" if value else "false"
-
-
-def _bad_target(request: PatchRequest, reason: str) -> NoReturn:
-    raise InvalidArgument(
-        f"Invalid {request.target_type} target {request.target!r}: {reason}. Give a heading as "
-        "'Parent::Child', a block id without '^', or a frontmatter key."
-    )

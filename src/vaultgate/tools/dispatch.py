@@ -16,8 +16,8 @@ from vaultgate.calls import render_call
 from vaultgate.errors import ReadOnlyMode
 from vaultgate.memory.models import Scope
 from vaultgate.memory.render import DetailLevel
-from vaultgate.obsidian.patch import Operation as PatchOperation
-from vaultgate.obsidian.patch import TargetType
+from vaultgate.patch_request import Operation as PatchOperation
+from vaultgate.patch_request import TargetType
 from vaultgate.sdd.layout import Stage
 from vaultgate.tools import (
     active,

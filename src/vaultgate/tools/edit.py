@@ -9,8 +9,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from vaultgate.obsidian.patch import Operation, TargetType
 from vaultgate.paging import compact_json
+from vaultgate.patch_request import Operation, TargetType
 from vaultgate.tools.base import (
     DESTRUCTIVE,
     WRITE,

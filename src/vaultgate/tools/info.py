@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from vaultgate import __version__
+from vaultgate.backend import ServerStatus
 from vaultgate.errors import VaultgateError
-from vaultgate.obsidian.client import ServerStatus
 from vaultgate.obsidian.features import FEATURES, FeatureSet, Version
 from vaultgate.paging import compact_json
 from vaultgate.tools.base import (

@@ -15,8 +15,8 @@ from vaultgate import markdown
 from vaultgate.backend import Backend, LinkUpdates
 from vaultgate.calls import Raw, call
 from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
-from vaultgate.obsidian.patch import Operation, PatchRequest, TargetType
 from vaultgate.paging import compact_json
+from vaultgate.patch_request import Operation, PatchRequest, TargetType
 from vaultgate.paths import validate_vault_path
 
 ContentType = Literal["markdown", "json"]

@@ -39,7 +39,7 @@ from typing import Any
 
 import anyio
 
-from vaultgate.backend import Backend, BackendReport, LinkUpdates, NoteLinks
+from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
 from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AccessDenied,
@@ -51,8 +51,6 @@ from vaultgate.errors import (
 )
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
-    Note,
-    ServerStatus,
     active_not_found,
     folder_not_found,
     note_call,
@@ -63,7 +61,7 @@ from vaultgate.obsidian.client import (
 )
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
-from vaultgate.obsidian.patch import PatchRequest
+from vaultgate.patch_request import PatchRequest
 from vaultgate.paths import normalize_directory, validate_vault_path
 from vaultgate.protection import (
     HIDDEN,

@@ -32,12 +32,11 @@ import re
 from typing import Any
 
 from vaultgate import markdown
-from vaultgate.backend import Backend
+from vaultgate.backend import Backend, Note
 from vaultgate.calls import call
 from vaultgate.errors import InvalidArgument, NoteChanged, ObsidianAPIError
-from vaultgate.obsidian.client import Note
-from vaultgate.obsidian.patch import Operation, PatchRequest
 from vaultgate.paging import compact_json
+from vaultgate.patch_request import Operation, PatchRequest
 from vaultgate.paths import validate_vault_path
 from vaultgate.vault.rewriting import write_if_unchanged
 

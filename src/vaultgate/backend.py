@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:  # named in annotations only
+    from vaultgate.locations import LinkMap
     from vaultgate.markdown import DocumentMap
     from vaultgate.obsidian.features import FeatureSet, Version
     from vaultgate.obsidian.models import SimpleHit
@@ -122,6 +123,11 @@ class Backend(Protocol):
     async def features(self) -> FeatureSet: ...
 
     def report(self) -> BackendReport: ...
+
+    def link_map(self) -> LinkMap | None:
+        """The symbolic links the backend's own walk of the vault folder met; None when it
+        walks none (the plugin: the access policy walks the folder itself, if it knows it)."""
+        ...
 
     async def plugin_status(self) -> ServerStatus:
         """The plugin's own status, asked now (NeedsObsidian when it is never asked)."""

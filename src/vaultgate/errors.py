@@ -9,6 +9,7 @@
     ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
     │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
+    │   ├── LinkNotFollowed             a symbolic link out of the vault, into a hidden place, a loop
     │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
     │   └── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
     ├── SectionError                    a heading/block target inside a note      (target)
@@ -158,6 +159,27 @@ class PathUnknown(AccessDenied):
             f"Obsidian did not report which note {subject} is, so vaultgate cannot check it "
             "before writing. Give the note's vault path instead (a search or "
             f"{call('list_vault_files')} finds it).",
+        )
+
+
+class LinkNotFollowed(AccessDenied):
+    """The path is (or runs through) a symbolic link that leads where vaultgate does not go:
+    out of the vault (unless VAULTGATE_FOLLOW_LINKS=all), to a hidden file or folder, or
+    round a loop. The message never names the link's target."""
+
+    def __init__(self, path: str, leads: Literal["outside", "hidden", "loop"]) -> None:
+        self.path = path
+        self.leads = leads
+        where = {
+            "outside": "out of the vault (VAULTGATE_FOLLOW_LINKS=all serves such links)",
+            "hidden": "to a hidden file or folder, which no tool reaches",
+            "loop": "round a loop of links, so it leads nowhere",
+        }[leads]
+        VaultgateError.__init__(
+            self,
+            f"vaultgate does not serve {path!r}: it is, or runs through, a symbolic link that "
+            f"leads {where}. Work with the notes at their own place in the vault "
+            f"({call('list_vault_files')} shows them).",
         )
 
 

@@ -119,7 +119,7 @@ def _ends_in_loop(real: str) -> bool:
 
 def hidden_outside(real: str) -> bool:
     """Is any folder or file on an absolute real path hidden (``~/.ssh/id``)?"""
-    drive, rest = os.path.splitdrive(real)
+    _drive, rest = os.path.splitdrive(real)
     return any(part.startswith(".") for part in rest.split(os.sep) if part)
 
 

@@ -152,7 +152,9 @@ def build_server(
     """The server for ``settings``; ``transport`` lets tests route HTTP without a network,
     ``prompt_timing`` lets them look for prompt changes sooner; ``head_start``: the command
     line's child process at work on the vault folder (``folder/head_start.py``)."""
-    policy = AccessPolicy(settings.safety)
+    policy = AccessPolicy(
+        settings.safety, vault=settings.vault.folder, follow=settings.vault.follow_links
+    )
     announcer = PromptAnnouncer(InMemorySubscriptionBus())
     timing = prompt_timing or PromptTiming()
 

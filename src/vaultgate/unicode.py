@@ -9,6 +9,7 @@ store or send must be whole characters, so such an argument is refused, never al
 from __future__ import annotations
 
 import re
+import unicodedata
 
 REPLACEMENT = "\ufffd"
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -36,3 +37,12 @@ def half_character(value: str, what: str) -> str | None:
 def replace_lone_surrogates(value: str) -> str:
     """``value`` with every lone surrogate replaced by U+FFFD, for showing."""
     return _LONE_SURROGATE.sub(REPLACEMENT, value)
+
+
+def canonical(name: str) -> str:
+    """The form in which rules compare names: Unicode NFC, case-folded. ``Private``,
+    ``private`` and ``PRIVATE`` are one folder to Obsidian on macOS and Windows, and 'é' is
+    one letter whether a disk stores it composed (NFC) or not (NFD, as macOS may)."""
+    if name.isascii():  # most paths: folding is lower-casing, and ASCII has no other form
+        return name.lower()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())

@@ -33,7 +33,7 @@ Stat = tuple[int, int]  # (mtime_ns, size)
 class FolderScan:
     """Every file below the folder walked (vault paths, in walk order), each note's stat, the
     hidden files named ``*.tmp`` in the folders walked (vault paths), and each symbolic link
-    the walk followed (its vault path → its real location)."""
+    the walk met, followed or not (its vault path → its real location; loops left out)."""
 
     files: list[str]
     notes: dict[str, Stat]
@@ -41,8 +41,11 @@ class FolderScan:
     links: dict[str, str] = field(default_factory=dict)
 
 
-def scan_folder(root: str, under: str = "", *, rules: LinkRules = OBSIDIAN_LINKS) -> FolderScan:
-    """Walk the folder ``under`` ('' for the whole vault) below ``root`` once."""
+def scan_folder(
+    root: str, under: str = "", *, rules: LinkRules = OBSIDIAN_LINKS, stat_notes: bool = True
+) -> FolderScan:
+    """Walk the folder ``under`` ('' for the whole vault) below ``root`` once
+    (``stat_notes=False``: for the files and links alone, ``notes`` left empty)."""
     files: list[str] = []
     notes: dict[str, Stat] = {}
     temporaries: list[str] = []
@@ -68,20 +71,19 @@ def scan_folder(root: str, under: str = "", *, rules: LinkRules = OBSIDIAN_LINKS
             st: os.stat_result | None = None
             try:
                 if entry.is_symlink():
-                    followed = _follow(base, path, rules, walked)
+                    followed = _follow(base, path, rules, walked, links)
                     if followed is None:
                         continue
                     real, is_folder = followed
-                    links[path] = real
                     if is_folder:
                         pending.append((real, f"{path}/"))
                         continue
-                    st = os.stat(real)
+                    st = os.stat(real) if stat_notes else None
                 elif entry.is_dir():
                     pending.append((entry.path, f"{path}/"))
                     continue
                 elif entry.is_file():
-                    st = entry.stat() if name.endswith(".md") else None
+                    st = entry.stat() if stat_notes and name.endswith(".md") else None
                 else:
                     continue
             except OSError:
@@ -92,14 +94,18 @@ def scan_folder(root: str, under: str = "", *, rules: LinkRules = OBSIDIAN_LINKS
     return FolderScan(files, notes, temporaries, links)
 
 
-def _follow(base: str, path: str, rules: LinkRules, walked: set[str]) -> tuple[str, bool] | None:
+def _follow(
+    base: str, path: str, rules: LinkRules, walked: set[str], links: dict[str, str]
+) -> tuple[str, bool] | None:
     """Where the link at ``path`` leads, if the walk goes there: (its real location, whether
-    it is a folder to walk); None when it is skipped."""
+    it is a folder to walk); None when it is skipped. Every link met but a loop is noted in
+    ``links``, followed or not: what Obsidian lists through one, the map then places."""
     location = locate(base, path)
     real = _real(base, location)
     if real is None:
         _log_loop(base, path, "is a loop of symbolic links")
         return None
+    links[path] = real
     if not passes(location, rules, listing=True):
         return None
     try:

@@ -61,7 +61,7 @@ from vaultgate.folder.marks import scan_marks
 from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
-from vaultgate.locations import LinkRules, served_links
+from vaultgate.locations import LinkMap, LinkRules, served_links
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
     Call,
@@ -190,6 +190,9 @@ class FolderBackend:
 
     def report(self) -> BackendReport:
         return BackendReport("folder", str(self.folder), None, OBSIDIAN_ONLY)
+
+    def link_map(self) -> LinkMap | None:
+        return self._vault.link_map  # from the last walk: kept current by the watcher
 
     async def plugin_status(self) -> ServerStatus:
         raise NeedsObsidian("Asking Obsidian", _NOT_ASKED)

@@ -24,6 +24,7 @@ either: the server walks and syncs again once the calls pause (:class:`KeptIndex
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import subprocess
@@ -91,7 +92,7 @@ class HeadStart:
                 temporaries = [os.fsdecode(r[1:]) for r in records if r[:1] == _TEMPORARY]
                 links = {
                     os.fsdecode(link[1:]): os.fsdecode(real[1:])
-                    for link, real in zip(records, records[1:], strict=False)
+                    for link, real in itertools.pairwise(records)
                     if link[:1] == _LINK and real[:1] == _TARGET
                 }
                 self._listing = FolderScan(files, {}, temporaries, links)

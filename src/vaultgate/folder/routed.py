@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from vaultgate.backend import BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
 from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
+from vaultgate.locations import LinkMap
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.features import FeatureSet
@@ -44,6 +45,9 @@ class RoutedBackend:
 
     def report(self) -> BackendReport:
         return BackendReport("auto", str(self.folder.folder), self.obsidian.base_url, OBSIDIAN_ONLY)
+
+    def link_map(self) -> LinkMap | None:
+        return self.folder.link_map()
 
     async def plugin_status(self) -> ServerStatus:
         """The plugin's own status (get_server_info reports both)."""

@@ -55,6 +55,7 @@ from vaultgate.errors import (
     ObsidianUnreachable,
     PatchRejected,
 )
+from vaultgate.locations import LinkMap
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.answers import parse_as, parse_model
 from vaultgate.obsidian.encoding import require_whole_characters, utf8
@@ -241,6 +242,9 @@ class ObsidianClient:
 
     def report(self) -> BackendReport:
         return BackendReport("obsidian", None, self.base_url, ())
+
+    def link_map(self) -> LinkMap | None:
+        return None  # Obsidian walks the folder, not vaultgate
 
     # --- server ---------------------------------------------------------------------------
 

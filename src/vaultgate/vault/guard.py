@@ -49,6 +49,7 @@ from vaultgate.errors import (
     PathUnknown,
     ReadOnlyMode,
 )
+from vaultgate.locations import LinkMap
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
     active_not_found,
@@ -108,6 +109,9 @@ class GuardedClient:
     def report(self) -> BackendReport:
         return self._inner.report()
 
+    def link_map(self) -> LinkMap | None:
+        return self._inner.link_map()
+
     async def plugin_status(self) -> ServerStatus:
         return await self._inner.plugin_status()
 
@@ -121,6 +125,7 @@ class GuardedClient:
 
     async def marked_notes(self) -> dict[str, Marks]:
         """The reachable notes carrying a protection tag, from one search kept a while."""
+        await self._links()
         marked = self._marks.get(None)
         if marked is None:
             async with self._marks_lock:
@@ -137,6 +142,12 @@ class GuardedClient:
         meanwhile may have seen the vault before it, so it is not kept either)."""
         self._writes += 1
         self._marks.clear()
+        self.policy.forget_links()
+
+    async def _links(self) -> None:
+        """The links of the vault folder, for the policy to place the many paths of a
+        listing or a search (``AccessPolicy.refresh_links``)."""
+        await self.policy.refresh_links(self._inner.link_map())
 
     async def _hidden(self, paths: Iterable[str]) -> set[str]:
         """Which of ``paths`` are hidden notes; asks for the marked notes only if a note is
@@ -152,7 +163,8 @@ class GuardedClient:
 
     async def list_directory(self, directory: str) -> list[str]:
         folder = normalize_directory(directory)
-        if not self.policy.allows_folder(folder):
+        await self._links()
+        if not self.policy.check_folder(folder):
             raise folder_not_found(directory)
         entries = await self._inner.list_directory(folder)
         entries = [
@@ -169,7 +181,8 @@ class GuardedClient:
 
     async def list_files_below(self, directory: str) -> list[str] | None:
         folder = normalize_directory(directory)
-        if not self.policy.allows_folder(folder):
+        await self._links()
+        if not self.policy.check_folder(folder):
             raise folder_not_found(directory)
         files = await self._inner.list_files_below(folder)
         if files is None:
@@ -199,6 +212,7 @@ class GuardedClient:
             self._check_resolved(str(note.get("path", "")), ACTIVE_NOTE, "read")
         if HIDDEN in marks_of(note.get("frontmatter")):
             raise active_not_found() if path is None else _missing(path)
+        await self._links()
         linked = [
             link
             for key in _LINK_LISTS
@@ -267,6 +281,7 @@ class GuardedClient:
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         hits = await self._inner.search_simple(query, context_length)
+        await self._links()
         hits = [hit for hit in hits if self.policy.allows(hit["filename"])]
         hidden = await self._hidden(hit["filename"] for hit in hits)
         return [hit for hit in hits if hit["filename"] not in hidden]
@@ -555,6 +570,7 @@ class GuardedClient:
         """Notes the policy or their tags hide are counted, never named: their links follow
         the move too (as in Obsidian), under the one name ``HIDDEN_NOTES``."""
         named = [path for path, _ in updates.notes] + [*updates.stranded, *updates.failed]
+        await self._links()
         tagged = await self._hidden(named)
 
         def shown(path: str) -> bool:
@@ -575,6 +591,7 @@ class GuardedClient:
     async def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
         """Rows about reachable notes; paths of hidden notes are also taken out of the lists
         in each row's result (a query for links or backlinks returns paths)."""
+        await self._links()
         rows = [row for row in rows if self.policy.allows(str(row.get(key, "")))]
         if not rows:
             return rows
@@ -596,6 +613,7 @@ class GuardedClient:
         the model can reach. Unresolved link texts name no file, so they are kept as
         written."""
         links = await self._inner.note_links()
+        await self._links()
         marked = await self.marked_notes()
         hidden = {path for path, marks in marked.items() if marks.hidden}
         allows = self.policy.allows

@@ -1,11 +1,13 @@
-"""Shared by every test: the anyio backend, an environment free of our variables, and what a
-fresh interpreter imports."""
+"""Shared by every test: the anyio backend, an environment free of our variables, what a
+fresh interpreter imports, and the usual umask for tests of files at rest."""
 
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
@@ -44,3 +46,18 @@ def modules_loaded_by(code: str) -> list[str]:
     return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split()
+
+
+@pytest.fixture
+def usual_umask() -> Iterator[None]:
+    """The process umask at 022, as for most users: what SQLite alone would make 0644."""
+    before = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(before)
+
+
+def mode_of(path: Path | str) -> int:
+    """The permission bits of ``path``."""
+    return stat.S_IMODE(os.stat(path).st_mode)

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
-
 from vaultgate.errors import ConfigError, InvalidPath, quoted
 from vaultgate.hostnames import host_name_problem
 from vaultgate.locations import FOLLOW_LINKS_CHOICES, FollowLinks
 from vaultgate.paths import normalize_directory
+from vaultgate.private_files import data_folder
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 27124
@@ -146,7 +145,7 @@ class HTTPSettings:
 
 def default_memory_db() -> str:
     """``memory.db`` in the platform's user data folder (computed only; nothing is created)."""
-    return str(Path(platformdirs.user_data_dir("vaultgate", appauthor=False)) / "memory.db")
+    return str(data_folder() / "memory.db")
 
 
 @dataclass(frozen=True, slots=True)

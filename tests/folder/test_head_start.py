@@ -4,6 +4,7 @@ server imports; the server takes both over, then walks again once calls pause.""
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -11,8 +12,10 @@ from typing import Any
 
 import anyio
 import pytest
+from tests.conftest import mode_of
 
 from vaultgate.engine.index import SyncReport, VaultIndex
+from vaultgate.engine.index.database import default_location
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import FolderScan, scan_folder
 from vaultgate.folder import indexing
@@ -63,6 +66,33 @@ def test_the_child_hands_over_its_walk_and_catches_the_index_up(
         assert sorted(index.candidates("zeppelin") or []) == sorted(
             [os.fsdecode(b"caf\xe9 zeppelin.md"), "Kelvin.md", "New #1 100%.md"]
         )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="mode bits mean little on Windows")
+@pytest.mark.usefixtures("usual_umask")
+def test_the_child_keeps_the_index_owner_only_when_it_builds_it_again(
+    awkward_vault: Path,
+) -> None:
+    location = default_location(awkward_vault)  # in vaultgate's own cache folder
+    with VaultIndex(awkward_vault, location=location) as index:
+        index.sync()
+    conn = sqlite3.connect(location)
+    conn.execute("PRAGMA user_version = 1")  # of an older vaultgate: the child builds it again
+    conn.close()
+    for folder in (location.parent.parent, location.parent):
+        folder.chmod(0o755)
+    location.chmod(0o644)
+
+    ahead = HeadStart.begin(awkward_vault, location)
+    assert ahead is not None
+    assert ahead.listing() is not None
+    assert ahead.caught_up()
+
+    assert mode_of(location) == 0o600
+    assert mode_of(location.parent) == mode_of(location.parent.parent) == 0o700
+    with VaultIndex(awkward_vault, location=location) as index:
+        index.assume_synced()
+        assert index.files() == Vault(awkward_vault).markdown_files()
 
 
 def test_a_child_that_died_gives_nothing(awkward_vault: Path, indexed: Path) -> None:

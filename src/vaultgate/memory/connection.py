@@ -5,17 +5,22 @@ WAL lets readers run beside one writer. busy_timeout makes SQLite wait for a loc
 timeout alone still fails under a burst of writers (engram #125) and SQLite returns BUSY at
 once, without waiting, in some cases (a read transaction that would have to become a write one).
 Writes therefore always start with BEGIN IMMEDIATE: they take the write lock up front.
+
+The file is its owner's alone (``vaultgate.private_files``), made so before SQLite opens it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import random
 import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+
+from vaultgate.private_files import prepare_database
 
 T = TypeVar("T")
 
@@ -36,7 +41,8 @@ def connect(path: str, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> sqlite3.Con
     tools run the store in worker threads; MemoryGateway lets one thread at a time use it.
     """
     if path != MEMORY:
-        Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        path = os.path.expanduser(path)
+        prepare_database(Path(path))
     conn = sqlite3.connect(
         path,
         isolation_level=None,

@@ -1,4 +1,6 @@
-"""Is the memory database usable? A probe for `vaultgate doctor` that changes nothing.
+"""Is the memory database usable? A probe for `vaultgate doctor` that changes nothing but
+modes: a file or vaultgate folder found readable by others is made owner-only, as the
+server's first memory call would (``vaultgate.private_files``).
 
 It opens the file as the store would, takes the write lock and rewrites the same schema
 version inside a rolled-back transaction (the store's own API has no write that adds no data),

@@ -10,6 +10,9 @@ it by hand is always safe.
 searched text under the same rowid. The text lives nowhere else, so this is a plain FTS5 table
 rather than an external-content one, and both are written in the same transaction. A path is
 TEXT, or BLOB (its UTF-8 bytes with surrogateescape) for a file name that is not valid UTF-8.
+
+The file holds the text of every note, hidden ones too: it and its folder are its owner's
+alone (``vaultgate.private_files``), made so before each time SQLite opens it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+
+from vaultgate.private_files import COMPANIONS, cache_folder, prepare_database
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +58,8 @@ _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 
 def default_location(root: Path) -> Path:
     """``<user cache>/vaultgate/index/<hash of the vault's resolved path>.sqlite3``."""
-    import platformdirs  # only a server with a folder vault needs it
-
     digest = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
-    return Path(platformdirs.user_cache_dir("vaultgate")) / "index" / f"{digest[:24]}.sqlite3"
+    return cache_folder() / "index" / f"{digest[:24]}.sqlite3"
 
 
 def is_corrupt(exc: sqlite3.Error) -> bool:
@@ -67,7 +70,6 @@ def is_corrupt(exc: sqlite3.Error) -> bool:
 def open_index(location: Path, *, vault: str, fold: str) -> sqlite3.Connection:
     """A connection to a usable index for ``vault`` whose text is folded by ``fold``: the
     file as found when it fits, else a new, empty one in its place."""
-    location.parent.mkdir(parents=True, exist_ok=True)
     expected = {"vault": vault, "fold": fold}
     try:
         conn = _connect(location)
@@ -110,12 +112,13 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
 def delete(location: Path) -> None:
     """Remove the index file and its WAL companions."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", *COMPANIONS):
         with contextlib.suppress(FileNotFoundError):
             os.remove(f"{location}{suffix}")
 
 
 def _connect(location: Path) -> sqlite3.Connection:
+    prepare_database(location)  # owner-only, made so by us: SQLite would follow the umask
     # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
     # check_same_thread=False: VaultIndex serialises every use with its own lock.
     conn = sqlite3.connect(

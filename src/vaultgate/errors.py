@@ -9,7 +9,7 @@
     ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
     │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
-    │   ├── LinkNotFollowed             a symbolic link out of the vault, into a hidden place, a loop
+    │   ├── LinkNotFollowed             a link out of the vault, into a hidden place, or a loop
     │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
     │   └── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
     ├── SectionError                    a heading/block target inside a note      (target)

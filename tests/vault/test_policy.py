@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
-from vaultgate.config import SafetySettings
-from vaultgate.errors import AccessDenied, ConfigError, HiddenPath, ReadOnlyMode
+from vaultgate.config import SafetySettings, Settings
+from vaultgate.errors import AccessDenied, ConfigError, HiddenPath, LinkNotFollowed, ReadOnlyMode
 from vaultgate.vault.policy import AccessPolicy, normalise_entry
 
 FOLDER_SPELLINGS = [
@@ -128,3 +129,142 @@ def test_a_denial_names_the_path_only_when_the_model_gave_it() -> None:
     assert "Private" not in str(caught.value)
     with pytest.raises(ReadOnlyMode):
         AccessPolicy(SafetySettings(read_only=True)).check_write("a.md")
+
+
+# --- letter case and Unicode forms (issue 21) -------------------------------------------------
+
+CAFE_NFC, CAFE_NFD = "Caf\u00e9", "Cafe\u0301"
+
+
+@pytest.mark.parametrize(
+    ("entry", "path"),
+    [
+        pytest.param("Private", "private/secret 🙈.md", id="lower"),
+        pytest.param("Private", "PRIVATE/secret.md", id="upper"),
+        pytest.param("Private", "pRiVaTe/x #1.md", id="mixed"),
+        pytest.param("private", "Private/secret.md", id="entry-lower"),
+        pytest.param("Private/**/*.md", "PRIVATE/a/b.md", id="glob"),
+        pytest.param(CAFE_NFC, f"{CAFE_NFD}/menu.md", id="nfc-entry-nfd-path"),
+        pytest.param(CAFE_NFD, f"{CAFE_NFC}/menu.md", id="nfd-entry-nfc-path"),
+        pytest.param("STRASSE", "Straße/x.md", id="casefold-not-lower"),
+        pytest.param("日本", "日本/メモ.md", id="cjk"),
+    ],
+)
+def test_a_deny_holds_for_every_case_and_unicode_form(entry: str, path: str) -> None:
+    policy = AccessPolicy(SafetySettings(deny=(entry,)))
+
+    assert not policy.allows(path)
+    if "*" not in entry:  # a folder entry: the folder itself, in any form
+        assert not policy.allows_folder(path.rsplit("/", 1)[0] + "/")
+    with pytest.raises(AccessDenied):
+        policy.check_read(path)
+    with pytest.raises(AccessDenied):
+        policy.check_write(path)
+
+
+def test_an_allow_list_matches_every_case_and_unicode_form() -> None:
+    policy = AccessPolicy(SafetySettings(allow=(f"Projects/{CAFE_NFC}/*.md",)))
+
+    assert policy.allows(f"projects/{CAFE_NFD}/menu.md")
+    assert policy.allows_folder(f"PROJECTS/{CAFE_NFD}/")
+    assert policy.allows_folder("projects/")
+    assert not policy.allows("projects/other/menu.md")
+
+
+# --- where a path really is (issue 21) --------------------------------------------------------
+
+
+@pytest.fixture
+def linked_vault(tmp_path: Path) -> Path:
+    """A vault with links out of it, into its hidden folders and a denied one, and loops."""
+    vault, elsewhere = tmp_path / "vault", tmp_path / "elsewhere"
+    for folder in (vault / "Notes", vault / "Private", vault / "Public", vault / ".trash"):
+        folder.mkdir(parents=True)
+    (vault / ".obsidian").mkdir()
+    (vault / ".obsidian" / "app.json").write_text("{}", encoding="utf-8")
+    (vault / "Private" / "secret.md").write_text("private", encoding="utf-8")
+    (vault / ".trash" / "old.md").write_text("old", encoding="utf-8")
+    (elsewhere / "dir").mkdir(parents=True)
+    (elsewhere / "secret.md").write_text("outside", encoding="utf-8")
+    (vault / "Notes" / "flink.md").symlink_to(elsewhere / "secret.md")
+    (vault / "ext").symlink_to(elsewhere / "dir", target_is_directory=True)
+    (vault / "Notes" / "key.md").symlink_to("../.obsidian/app.json")
+    (vault / "Notes" / "trashdir").symlink_to("../.trash", target_is_directory=True)
+    (vault / "Public" / "alias.md").symlink_to("../Private/secret.md")
+    (vault / "Notes" / "a.md").symlink_to("b.md")
+    (vault / "Notes" / "b.md").symlink_to("a.md")
+    return vault
+
+
+@pytest.mark.parametrize(
+    ("path", "leads"),
+    [
+        pytest.param("Notes/flink.md", "outside", id="file-out"),
+        pytest.param("ext/new note.md", "outside", id="folder-out"),
+        pytest.param("Notes/key.md", "hidden", id="into-obsidian"),
+        pytest.param("Notes/trashdir/old.md", "hidden", id="into-trash"),
+        pytest.param("Notes/trashdir/planted.md", "hidden", id="new-into-trash"),
+        pytest.param("Notes/a.md", "loop", id="file-loop"),
+    ],
+)
+def test_a_link_that_leads_where_vaultgate_does_not_go_is_refused(
+    linked_vault: Path, path: str, leads: str
+) -> None:
+    policy = AccessPolicy(SafetySettings(), vault=linked_vault)
+
+    for check in (policy.check_read, policy.check_write):
+        with pytest.raises(LinkNotFollowed) as refused:
+            check(path)
+        assert refused.value.leads == leads
+        assert "elsewhere" not in str(refused.value) and ".obsidian" not in str(refused.value)
+
+
+def test_a_link_to_a_denied_note_is_denied_under_its_own_name(linked_vault: Path) -> None:
+    policy = AccessPolicy(SafetySettings(deny=("private",)), vault=linked_vault)
+
+    with pytest.raises(AccessDenied, match="Public/alias.md"):
+        policy.check_read("Public/alias.md")
+    with pytest.raises(AccessDenied):
+        policy.check_write("Public/alias.md")
+    policy.check_read("Public/missing.md")  # no link on the way: the name decides
+
+
+@pytest.mark.anyio
+async def test_listed_paths_are_placed_through_the_links_a_walk_met(linked_vault: Path) -> None:
+    policy = AccessPolicy(SafetySettings(deny=("Private",)), vault=linked_vault)
+    await policy.refresh_links(None)
+
+    assert not policy.allows("Public/alias.md")
+    assert not policy.allows("Notes/flink.md")
+    assert not policy.allows("ext/inner.md")
+    assert not policy.allows("Notes/key.md")
+    assert not policy.allows_folder("ext/")
+    assert policy.allows("Notes/plain.md")
+
+
+@pytest.mark.anyio
+async def test_with_follow_all_a_link_out_of_the_vault_is_served_but_never_a_hidden_one(
+    linked_vault: Path, tmp_path: Path
+) -> None:
+    ssh = tmp_path / "elsewhere" / ".ssh"
+    ssh.mkdir()
+    (linked_vault / "Notes" / "ssh").symlink_to(ssh, target_is_directory=True)
+    policy = AccessPolicy(SafetySettings(deny=("Private",)), vault=linked_vault, follow="all")
+    await policy.refresh_links(None)
+
+    policy.check_read("Notes/flink.md")
+    policy.check_write("ext/new.md")
+    assert policy.allows("ext/inner.md")
+    for path in ("Notes/ssh/id.md", "Notes/key.md"):
+        with pytest.raises(LinkNotFollowed):
+            policy.check_read(path)
+        assert not policy.allows(path)
+    with pytest.raises(AccessDenied):
+        policy.check_read("Public/alias.md")
+
+
+def test_follow_links_is_a_setting_with_two_values() -> None:
+    assert Settings.from_env({}).vault.follow_links == "inside"
+    assert Settings.from_env({"VAULTGATE_FOLLOW_LINKS": " ALL "}).vault.follow_links == "all"
+    with pytest.raises(ConfigError, match="VAULTGATE_FOLLOW_LINKS must be one of inside, all"):
+        Settings.from_env({"VAULTGATE_FOLLOW_LINKS": "yes"})

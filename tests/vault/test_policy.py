@@ -223,7 +223,7 @@ def test_a_link_that_leads_where_vaultgate_does_not_go_is_refused(
 def test_a_link_to_a_denied_note_is_denied_under_its_own_name(linked_vault: Path) -> None:
     policy = AccessPolicy(SafetySettings(deny=("private",)), vault=linked_vault)
 
-    with pytest.raises(AccessDenied, match="Public/alias.md"):
+    with pytest.raises(AccessDenied, match=r"Public/alias\.md"):
         policy.check_read("Public/alias.md")
     with pytest.raises(AccessDenied):
         policy.check_write("Public/alias.md")

@@ -31,7 +31,7 @@ import errno
 import os
 import stat
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 FollowLinks = Literal["inside", "all"]
@@ -140,7 +140,8 @@ def _hidden(path: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class LinkMap:
-    """The symbolic links a walk met: each link's vault path → its real location (absolute).
+    """The symbolic links a walk met: each link's vault path → its real location (absolute),
+    and the files the walk listed through one (``linked``).
 
     :meth:`locate` answers from them alone, for paths the walk listed: a path with no link on
     its way (most, in most vaults: then the map is empty) leads to itself.
@@ -148,10 +149,20 @@ class LinkMap:
 
     root: str
     links: Mapping[str, str]
+    linked: tuple[str, ...] = ()
+    _tops: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the first segment of every link: a path outside them all needs no more lookups
+        tops = frozenset(link.split("/", 1)[0] for link in self.links)
+        object.__setattr__(self, "_tops", tops)
 
     def locate(self, path: str) -> Location:
         links = self.links
         if not links:
+            return Location(path, path)
+        slash = path.find("/")
+        if (path if slash < 0 else path[:slash]) not in self._tops:
             return Location(path, path)
         # the longest linked folder (or the file itself) on the path decides
         cut = len(path)
@@ -163,6 +174,3 @@ class LinkMap:
                 return _placed(self.root, path, full)
             cut = path.rfind("/", 0, cut)
         return Location(path, path)
-
-
-EMPTY_LINKS: Mapping[str, str] = {}

@@ -76,7 +76,7 @@ class _WatchedIndex(VaultIndex):
         if disk is None:
             found = scan_folder(str(self.folder), rules=self._vault.link_rules)
             with self._vault_lock:
-                self._vault.install(found.files, found.links)
+                self._vault.install(found.files, found.links, found.linked)
             disk = found.notes
         return super().sync(progress, disk=disk)
 
@@ -325,7 +325,7 @@ class KeptIndex:
 
     def _list(self, found: FolderScan) -> None:
         with self._lock:
-            self._vault.install(found.files, found.links)
+            self._vault.install(found.files, found.links, found.linked)
         self.listed = True
         # The file list (and what is built from it) lives as long as the server: out of every
         # full garbage collection from now on, which would otherwise walk them all again

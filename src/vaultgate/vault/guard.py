@@ -34,7 +34,7 @@ Protection tags (``vaultgate.protection``) are applied here too, for every backe
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import anyio
@@ -50,7 +50,7 @@ from vaultgate.errors import (
     ReadOnlyMode,
 )
 from vaultgate.locations import LinkMap
-from vaultgate.markdown import DocumentMap
+from vaultgate.markdown import DocumentMap, extract_tags
 from vaultgate.obsidian.client import (
     active_not_found,
     folder_not_found,
@@ -80,6 +80,7 @@ ACTIVE_NOTE = "the note open in Obsidian"
 HIDDEN_NOTES = "({} notes outside what you may reach)"
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
+MAX_UNSERVED_NOTES = 2_000  # notes read for their tags, listed through links not followed
 
 
 class GuardedClient:
@@ -307,14 +308,16 @@ class GuardedClient:
 
     async def list_tags(self) -> list[dict[str, Any]]:
         """The vault's tag counts, less what hidden notes add to them (the plugin counts each
-        tag once per note, and once more for each of its parent tags)."""
+        tag once per note, and once more for each of its parent tags), and what the notes
+        Obsidian lists through a link vaultgate does not follow add (read from the disk)."""
         tags = await self._inner.list_tags()
-        hidden = [marks for marks in (await self.marked_notes()).values() if marks.hidden]
+        hidden = [marks.note_tags for marks in (await self.marked_notes()).values() if marks.hidden]
+        hidden += await anyio.to_thread.run_sync(self._unserved_tags)
         if not hidden:
             return tags
         less: dict[str, int] = {}
-        for marks in hidden:
-            for tag in marks.note_tags:
+        for note_tags in hidden:
+            for tag in note_tags:
                 parts = tag.split("/")
                 for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
                     if name:
@@ -330,6 +333,21 @@ class GuardedClient:
                 row = {**row, "count": count}
             counted.append(row)
         return counted
+
+    def _unserved_tags(self) -> list[tuple[str, ...]]:
+        """The tags of each note listed through a link that leads where vaultgate does not go
+        (a plugin's answers count them; the folder backend's walk never lists them)."""
+        found: list[tuple[str, ...]] = []
+        for path, real in self.policy.unserved()[:MAX_UNSERVED_NOTES]:
+            if not is_note(path):
+                continue
+            try:
+                with open(real, "rb") as handle:
+                    text = handle.read().decode("utf-8", "replace")
+            except OSError:
+                continue
+            found.append(tuple(extract_tags(text)))
+        return found
 
     # --- writes -----------------------------------------------------------------------------
 
@@ -597,10 +615,13 @@ class GuardedClient:
             return rows
         marked = await self.marked_notes()
         hidden = {path for path, marks in marked.items() if marks.hidden}
-        if not hidden:
-            return rows
+        allows = self.policy.allows
+
+        def shown(item: str) -> bool:
+            return item not in hidden and (not _names_a_file(item) or allows(item))
+
         return [
-            {**row, "result": _without(row["result"], hidden)} if "result" in row else row
+            {**row, "result": _without(row["result"], shown)} if "result" in row else row
             for row in rows
             if str(row.get(key, "")) not in hidden
         ]
@@ -634,14 +655,20 @@ def _missing(path: str) -> NotFound:
     return NotFound(call.subject, str(call.not_found))
 
 
-def _without(value: Any, hidden: set[str]) -> Any:
-    """``value`` with the hidden paths taken out of every list in it."""
+def _without(value: Any, shown: Callable[[str], bool]) -> Any:
+    """``value`` with the paths that may not be shown taken out of every list in it."""
     if isinstance(value, list):
         return [
-            _without(item, hidden)
+            _without(item, shown)
             for item in value
-            if not (isinstance(item, str) and item in hidden)
+            if not (isinstance(item, str) and not shown(item))
         ]
     if isinstance(value, dict):
-        return {key: _without(item, hidden) for key, item in value.items()}
+        return {key: _without(item, shown) for key, item in value.items()}
     return value
+
+
+def _names_a_file(value: str) -> bool:
+    """Does a string in a query's result read as a vault path ('a/b.png', 'note.md'), which
+    the policy then decides on? Other strings (tags, titles) are values, kept as they are."""
+    return value.endswith(".md") or ("/" in value and "." in value.rsplit("/", 1)[1])

@@ -42,6 +42,17 @@ async def test_the_sample_vault_has_one_change_with_a_proposal_and_a_spec(
     assert change.missing == ("design", "tasks", "verify")
 
 
+@pytest.mark.parametrize("setting", ["SDD", "Sdd/", "sDd"])
+async def test_the_folder_setting_matches_the_vaults_folder_in_any_letter_case(
+    client: ObsidianClient, lister: VaultLister, setting: str
+) -> None:
+    inventory = await SddVault(client, lister, setting).inventory()
+
+    assert inventory.exists
+    assert inventory.folder == "sdd/"  # as the vault spells it
+    assert inventory.projects == ("vaultgate",)
+
+
 async def test_a_missing_folder_is_an_empty_inventory_not_an_error(
     client: ObsidianClient, lister: VaultLister
 ) -> None:

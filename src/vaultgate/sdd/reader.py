@@ -50,11 +50,17 @@ class SddVault:
 
     async def inventory(self) -> Inventory:
         """Every project and change below the folder; ``exists=False`` when there is none."""
+        folder = self.folder
         try:
-            paths = await self._lister.list_recursive(self.folder)
+            paths = await self._lister.list_recursive(folder)
         except NotFound:
-            return Inventory(folder=self.folder, exists=False)
-        return parse_inventory(self.folder, paths)
+            # the setting in another letter case or Unicode form than the vault's folder
+            spelled = await self._lister.find_folder(folder) if folder else None
+            if spelled is None or spelled == folder:
+                return Inventory(folder=folder, exists=False)
+            folder = spelled
+            paths = await self._lister.list_recursive(folder)
+        return parse_inventory(folder, paths)
 
     async def load(
         self, layouts: Sequence[ChangeLayout], stages: Sequence[Stage] = STAGES

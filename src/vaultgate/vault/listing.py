@@ -30,10 +30,11 @@ from wcmatch import glob
 
 from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
-from vaultgate.errors import InvalidArgument, VaultgateError
+from vaultgate.errors import InvalidArgument, NotFound, VaultgateError
 from vaultgate.obsidian.features import quadratic_search
 from vaultgate.paging import compact_json
 from vaultgate.paths import normalize_directory
+from vaultgate.unicode import canonical
 
 LISTING_TTL_SECONDS = 30.0
 WALK_CONCURRENCY = 8
@@ -126,6 +127,27 @@ class VaultLister:
         folder = normalize_directory(directory)
         entries = await self._client.list_directory(folder)
         return sorted(folder + entry for entry in entries)
+
+    async def find_folder(self, directory: str) -> str | None:
+        """The folder ``directory`` as the vault spells it ('a/b/'), matched in any letter case
+        and Unicode form (a setting says 'Prompts/', the vault holds 'prompts/'); None when
+        there is none. One listing per level, asked only when the exact name is missing."""
+        found = ""
+        for segment in normalize_directory(directory).removesuffix("/").split("/"):
+            if not segment:
+                return None
+            try:
+                entries = await self._client.list_directory(found)
+            except NotFound:
+                return None
+            wanted = canonical(segment + "/")
+            spelled = [e for e in entries if e == segment + "/"] or [
+                e for e in entries if e.endswith("/") and canonical(e) == wanted
+            ]
+            if not spelled:
+                return None
+            found += spelled[0]
+        return found
 
     async def list_recursive(
         self,

@@ -439,7 +439,14 @@ class PromptLibrary:
         try:
             paths = await lister.list_recursive(self.folder, notes_only=True)
         except NotFound:
-            return Catalogue(())  # no prompts folder (yet): no prompts
+            # the setting in another letter case or Unicode form than the vault's folder
+            spelled = await lister.find_folder(self.folder) if self.folder else None
+            if spelled is None or spelled == self.folder:
+                return Catalogue(())  # no prompts folder (yet): no prompts
+            try:
+                paths = await lister.list_recursive(spelled, notes_only=True)
+            except NotFound:
+                return Catalogue(())
         if len(paths) > MAX_PROMPT_NOTES:
             log.warning(
                 "%d notes below the prompts folder %r; only the first %d are read for prompts",

@@ -638,8 +638,10 @@ def test_every_tool_and_operation_is_classified() -> None:
 
 
 @asynccontextmanager
-async def serve(vault: Path, backend: str) -> AsyncIterator[World]:
-    env = {"VAULTGATE_TOOLS": "full", "VAULTGATE_MEMORY_DB": ":memory:"}
+async def serve(
+    vault: Path, backend: str, extra: Mapping[str, str] | None = None
+) -> AsyncIterator[World]:
+    env = {"VAULTGATE_TOOLS": "full", "VAULTGATE_MEMORY_DB": ":memory:", **(extra or {})}
     if backend == "folder":
         settings = Settings.from_env(
             env | {"VAULTGATE_VAULT": str(vault), "VAULTGATE_BACKEND": "folder"}

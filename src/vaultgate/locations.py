@@ -42,20 +42,19 @@ FOLLOW_LINKS_CHOICES: tuple[FollowLinks, ...] = ("inside", "all")
 class LinkRules:
     """Which symbolic links a walk follows and a path may lead through."""
 
-    list_outside: bool  # a walk lists folders and files linked from outside the vault
-    reach_outside: bool  # a read or write may go through a link out of the vault
+    follow_outside: bool  # folders and files linked from outside the vault
     hidden_targets: bool  # a link whose real location is hidden (a dot-folder, a dot-file)
 
 
-OBSIDIAN_LINKS = LinkRules(list_outside=True, reach_outside=False, hidden_targets=True)
-"""What the emulator answers for: Obsidian lists what a link from outside holds; the
-emulator's adapter reads and writes only inside the vault folder (its 400 ``40021``)."""
+OBSIDIAN_LINKS = LinkRules(follow_outside=True, hidden_targets=True)
+"""What the plugin answers for (and so the emulator): Obsidian lists what a link from outside
+holds, and the plugin's own check of a path (its 400 ``40021``) is made on the path's text,
+so its reads and writes go wherever a link leads."""
 
 
 def served_links(follow: FollowLinks) -> LinkRules:
     """What vaultgate serves from the vault folder with ``VAULTGATE_FOLLOW_LINKS=follow``."""
-    outside = follow == "all"
-    return LinkRules(list_outside=outside, reach_outside=outside, hidden_targets=False)
+    return LinkRules(follow_outside=follow == "all", hidden_targets=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +122,15 @@ def hidden_outside(real: str) -> bool:
     return any(part.startswith(".") for part in rest.split(os.sep) if part)
 
 
-def passes(location: Location, rules: LinkRules, *, listing: bool = False) -> bool:
-    """May a path that leads to ``location`` be read or written (``listing``: listed by a
-    walk) under ``rules``? The access policy is asked separately, of both names."""
+def passes(location: Location, rules: LinkRules) -> bool:
+    """May a path that leads to ``location`` be listed, read or written under ``rules``? The
+    access policy is asked separately, of both names."""
     if location.inside is not None:
         return rules.hidden_targets or not _hidden(location.inside)
     if location.outside is not None:
-        outside = rules.list_outside if listing else rules.reach_outside
-        return outside and (rules.hidden_targets or not hidden_outside(location.outside))
+        return rules.follow_outside and (
+            rules.hidden_targets or not hidden_outside(location.outside)
+        )
     return False
 
 
@@ -140,8 +140,7 @@ def _hidden(path: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class LinkMap:
-    """The symbolic links a walk met: each link's vault path → its real location (absolute),
-    and the files the walk listed through one (``linked``).
+    """The symbolic links a walk met: each link's vault path → its real location (absolute).
 
     :meth:`locate` answers from them alone, for paths the walk listed: a path with no link on
     its way (most, in most vaults: then the map is empty) leads to itself.
@@ -149,7 +148,6 @@ class LinkMap:
 
     root: str
     links: Mapping[str, str]
-    linked: tuple[str, ...] = ()
     _tops: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -87,16 +87,21 @@ async def test_paths_that_escape_the_vault_are_40021(api: Api, tmp_path: Path) -
     assert not (tmp_path / "escape.md").exists()
 
 
-async def test_a_symlink_out_of_the_vault_is_not_followed(
+async def test_a_folder_linked_from_outside_is_written_through_as_the_plugin_does(
     api: Api, vault: Path, tmp_path: Path
 ) -> None:
+    """The plugin checks a path's text against a synthetic root (``extractVaultPath``), not
+    where it leads: a folder linked from outside the vault is read and written through, as
+    Obsidian lists it. vaultgate's own check (vault/policy.py) is what refuses it."""
     outside = tmp_path / "outside"
     outside.mkdir()
     (vault / "link").symlink_to(outside, target_is_directory=True)
     async with api() as http:
-        response = await http.put("/vault/link/x.md", content="x", headers=MD)
-    assert error_code(response) == 40021
-    assert not (outside / "x.md").exists()
+        written = await http.put("/vault/link/x.md", content="x", headers=MD)
+        read = await http.get("/vault/link/x.md")
+    assert written.status_code == 204
+    assert (outside / "x.md").read_text(encoding="utf-8") == "x"
+    assert read.text == "x"
 
 
 async def test_an_encoded_slash_never_names_a_file_from_4_1_3(api: Api) -> None:

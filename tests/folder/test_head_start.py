@@ -22,6 +22,7 @@ from vaultgate.folder import indexing
 from vaultgate.folder.backend import FolderBackend
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.folder.indexing import KeptIndex
+from vaultgate.locations import served_links
 
 pytestmark = pytest.mark.anyio
 
@@ -139,7 +140,7 @@ async def test_the_server_takes_the_head_start_over_and_walks_again_once_idle(
     monkeypatch.setattr(indexing, "watch", recording_watch)
     ahead = HeadStart.begin(awkward_vault, indexed)
     assert ahead is not None
-    vault, gate = Vault(awkward_vault, scan=False), _Gate()
+    vault, gate = Vault(awkward_vault, scan=False, links=served_links("inside")), _Gate()
     kept = KeptIndex(
         vault.vault, vault, threading.RLock(), indexed, head_start=ahead, wait_idle=gate
     )

@@ -211,7 +211,7 @@ def no_leak(result: CallToolResult | str, *named: str) -> str:
     (``named``) may be repeated."""
     message = body(result)
     for word in LEAKS:
-        if not any(word in path for path in named):
+        if not any(word in f"{path}/" for path in named):
             assert word not in message, f"{word!r} leaked: {message[:400]!r}"
     return message
 
@@ -272,7 +272,10 @@ async def probe_read(call: Call, world: World) -> None:
         assert (await call({"filename": FILE_LOOP, "format": note_format})).is_error
         clear(await call({"filename": FILE_LOOP, "format": note_format}))
     for path, text in (("Notes/Case.md", "upper case text"), ("Notes/case.md", "lower case text")):
-        assert body(await call({"filename": path})) == f"{text}\n"
+        twin = await call({"filename": path})
+        assert not twin.is_error, body(twin)[:300]
+        if not body(twin).startswith("{"):  # the map operation answers the note's outline
+            assert body(twin) == f"{text}\n"
     # Welcome.md is linked from every file behind a refused link: its backlinks name none
     welcome = await call({"filename": "Welcome.md", "format": "json", "maxLength": 100_000})
     assert not welcome.is_error, body(welcome)[:300]
@@ -285,11 +288,19 @@ async def probe_active_read(call: Call, world: World) -> None:
         return
     world.open(None)
     nothing_open = await call({})
-    for path in (*OUTSIDE, *HIDDEN_TARGETS, *DENIED_TARGETS, FILE_LOOP):
+    # a link vaultgate does not follow is as absent as a hidden note; a link to a denied note
+    # is refused as that note is, naming no path
+    for path in (*OUTSIDE, *HIDDEN_TARGETS, FILE_LOOP):
         world.open(path)
         for note_format in ("markdown", "json", "map"):
             result = await call({"format": note_format})
             assert body(result) == body(nothing_open), f"{path}: {body(result)[:300]}"
+    for path in DENIED_TARGETS:
+        world.open(path)
+        for note_format in ("markdown", "json", "map"):
+            refusal = await call({"format": note_format})
+            assert refusal.is_error, f"{path}: {body(refusal)[:300]}"
+            no_leak(refusal)
     world.open(None)
 
 
@@ -305,8 +316,9 @@ async def probe_simple_search(call: Call, world: World) -> None:
         no_leak(result)
     for folder in ("ext", "Notes/trashdir", "Notes/ssh", "loop", "private"):
         no_leak(await call({"query": "zebra", "folder": folder}), folder)
-    found = json.loads(body(await call({"query": "case text"})))
-    assert {hit["filename"] for hit in found["results"]} == {"Notes/Case.md", "Notes/case.md"}
+    found = json.loads(body(await call({"query": "case text", "limit": 100})))
+    # both twins are found (3.x also matches the words apart, in other notes)
+    assert {hit["filename"] for hit in found["results"]} >= {"Notes/Case.md", "Notes/case.md"}
 
 
 async def probe_structured_search(call: Call, world: World) -> None:

@@ -144,20 +144,19 @@ class Vault:
     def refresh(self) -> None:
         """Rescan the vault folder (as Obsidian does when files change on disk)."""
         found = scan_folder(self._root, rules=self.link_rules)
-        self.install(found.files, found.links, found.linked)
+        self.install(found.files, found.links)
 
     def install(
         self,
         files: Iterable[str],
         links: dict[str, str] | None = None,
-        linked: Iterable[str] = (),
     ) -> None:
         """Take ``files`` (every unhidden file's vault path, as ``scan_folder`` walks them)
-        as the vault's file list, and ``links`` (the symbolic links that walk met) and
-        ``linked`` (the files it listed through them) as its link map."""
+        as the vault's file list, and ``links`` (the symbolic links that walk met) as its
+        link map."""
         self._install(files)
         if links is not None:
-            self.link_map = LinkMap(self._root, links, tuple(linked))
+            self.link_map = LinkMap(self._root, links)
 
     def record_write(self, path: str) -> None:
         """A file was created or changed through the API (hidden paths stay unindexed)."""

@@ -33,14 +33,12 @@ Stat = tuple[int, int]  # (mtime_ns, size)
 class FolderScan:
     """Every file below the folder walked (vault paths, in walk order), each note's stat, the
     hidden files named ``*.tmp`` in the folders walked (vault paths), each symbolic link the
-    walk met, followed or not (its vault path → its real location; loops left out), and the
-    files of ``files`` reached through one of them."""
+    walk met, followed or not (its vault path → its real location; loops left out)."""
 
     files: list[str]
     notes: dict[str, Stat]
     temporaries: list[str]
     links: dict[str, str] = field(default_factory=dict)
-    linked: list[str] = field(default_factory=list)
 
 
 def scan_folder(
@@ -52,14 +50,12 @@ def scan_folder(
     notes: dict[str, Stat] = {}
     temporaries: list[str] = []
     links: dict[str, str] = {}
-    linked: list[str] = []
     base = real_root(root)
     start = os.path.join(base, *under.split("/")) if under else base
     walked = {os.path.realpath(start)}  # the real folders walked, or about to be
-    # (a folder to walk, its vault path, whether a link led there)
-    pending: list[tuple[str, str, bool]] = [(start, f"{under}/" if under else "", False)]
+    pending: list[tuple[str, str]] = [(start, f"{under}/" if under else "")]
     while pending:
-        directory, prefix, through_link = pending.pop()
+        directory, prefix = pending.pop()
         try:
             with os.scandir(directory) as listing:
                 entries = list(listing)
@@ -73,20 +69,18 @@ def scan_folder(
                 continue
             path = f"{prefix}{name}"
             st: os.stat_result | None = None
-            is_link = through_link
             try:
                 if entry.is_symlink():
-                    is_link = True
                     followed = _follow(base, path, rules, walked, links)
                     if followed is None:
                         continue
                     real, is_folder = followed
                     if is_folder:
-                        pending.append((real, f"{path}/", True))
+                        pending.append((real, f"{path}/"))
                         continue
                     st = os.stat(real) if stat_notes else None
                 elif entry.is_dir():
-                    pending.append((entry.path, f"{path}/", through_link))
+                    pending.append((entry.path, f"{path}/"))
                     continue
                 elif entry.is_file():
                     st = entry.stat() if stat_notes and name.endswith(".md") else None
@@ -97,9 +91,7 @@ def scan_folder(
             if st is not None and name.endswith(".md"):
                 notes[path] = (st.st_mtime_ns, st.st_size)
             files.append(path)
-            if is_link:
-                linked.append(path)
-    return FolderScan(files, notes, temporaries, links, linked)
+    return FolderScan(files, notes, temporaries, links)
 
 
 def _follow(
@@ -114,7 +106,7 @@ def _follow(
         _log_loop(base, path, "is a loop of symbolic links")
         return None
     links[path] = real
-    if not passes(location, rules, listing=True):
+    if not passes(location, rules):
         return None
     try:
         is_folder = os.path.isdir(real)

@@ -12,8 +12,8 @@ as the child left it.
 
 The child writes to its stdout (a pipe, never the server's own) every file's vault path, as
 ``os.fsencode`` bytes after a one-byte kind (``f`` a file, ``t`` a hidden ``*.tmp`` file,
-``l`` a symbolic link the walk met, then ``r`` its real location; ``k`` a file listed through
-a link), each ended by NUL (no path holds one), then an empty record once the walk is complete; then
+``l`` a symbolic link the walk met, then ``r`` its real location), each ended by NUL (no path
+holds one), then an empty record once the walk is complete; then
 ``s`` once the index is up to date, or ``x`` if it could not be. The walk is handed over as
 soon as it is done: a long catch-up (thousands of notes changed) never holds up the file list.
 
@@ -39,7 +39,7 @@ from vaultgate.logs import LOG_FORMAT
 
 log = logging.getLogger(__name__)
 
-_FILE, _TEMPORARY, _LINK, _TARGET, _LINKED = b"f", b"t", b"l", b"r", b"k"
+_FILE, _TEMPORARY, _LINK, _TARGET = b"f", b"t", b"l", b"r"
 _SYNCED, _FAILED = b"s", b"x"
 EXIT_SECONDS = 5.0  # the child's exit, once it has said how the catch-up went
 
@@ -54,7 +54,8 @@ class HeadStart:
         process: subprocess.Popen[bytes],
         follow: FollowLinks = "inside",
     ) -> None:
-        self.folder, self.location, self.follow = folder, location, follow
+        self.folder, self.location = folder, location
+        self.rules = served_links(follow)  # the links the child's walk followed
         self._process = process
         self._pending = b""  # read but not yet taken
         self._listing: FolderScan | None = None
@@ -95,8 +96,7 @@ class HeadStart:
                     for link, real in itertools.pairwise(records)
                     if link[:1] == _LINK and real[:1] == _TARGET
                 }
-                linked = [os.fsdecode(r[1:]) for r in records if r[:1] == _LINKED]
-                self._listing = FolderScan(files, {}, temporaries, links, linked)
+                self._listing = FolderScan(files, {}, temporaries, links)
         return self._listing
 
     def caught_up(self) -> bool:
@@ -159,7 +159,6 @@ def child(folder: Path, location: Path, out: IO[bytes], follow: FollowLinks = "i
                 _LINK + os.fsencode(link) + b"\0" + _TARGET + os.fsencode(real) + b"\0"
                 for link, real in found.links.items()
             ),
-            *(_LINKED + os.fsencode(path) + b"\0" for path in found.linked),
             b"\0",
         ]
     )

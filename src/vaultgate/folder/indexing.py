@@ -38,7 +38,6 @@ from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import FolderScan, scan_folder
 from vaultgate.folder.head_start import HeadStart
-from vaultgate.locations import FollowLinks
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
@@ -76,7 +75,7 @@ class _WatchedIndex(VaultIndex):
         if disk is None:
             found = scan_folder(str(self.folder), rules=self._vault.link_rules)
             with self._vault_lock:
-                self._vault.install(found.files, found.links, found.linked)
+                self._vault.install(found.files, found.links)
             disk = found.notes
         return super().sync(progress, disk=disk)
 
@@ -130,7 +129,6 @@ class KeptIndex:
         self._lock = lock
         self._location = location
         self._head_start = head_start
-        self._follow: FollowLinks = "all" if vault.link_rules.reach_outside else "inside"
         self._wait_idle = wait_idle
         self.index: VaultIndex | None = None
         self.building = False  # a first build runs: (done, total) tells how far
@@ -236,7 +234,11 @@ class KeptIndex:
     async def _take_head_start(self, ahead: HeadStart, location: Path) -> FolderScan | None:
         """The child's walk, given to the Vault, when the child also caught the index up;
         else None (its walk may still have been given: the first sync walks again)."""
-        if (ahead.folder, ahead.location, ahead.follow) != (self.folder, location, self._follow):
+        if (ahead.folder, ahead.location, ahead.rules) != (
+            self.folder,
+            location,
+            self._vault.link_rules,
+        ):
             return None  # started for another vault or index (cannot happen from the CLI)
         found = await anyio.to_thread.run_sync(ahead.listing, abandon_on_cancel=True)
         if found is None:
@@ -325,7 +327,7 @@ class KeptIndex:
 
     def _list(self, found: FolderScan) -> None:
         with self._lock:
-            self._vault.install(found.files, found.links, found.linked)
+            self._vault.install(found.files, found.links)
         self.listed = True
         # The file list (and what is built from it) lives as long as the server: out of every
         # full garbage collection from now on, which would otherwise walk them all again

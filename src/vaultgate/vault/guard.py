@@ -44,13 +44,14 @@ from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AccessDenied,
     InvalidArgument,
+    LinkNotFollowed,
     NotANote,
     NotFound,
     PathUnknown,
     ReadOnlyMode,
 )
 from vaultgate.locations import LinkMap
-from vaultgate.markdown import DocumentMap, extract_tags
+from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
     active_not_found,
     folder_not_found,
@@ -80,7 +81,8 @@ ACTIVE_NOTE = "the note open in Obsidian"
 HIDDEN_NOTES = "({} notes outside what you may reach)"
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
-MAX_UNSERVED_NOTES = 2_000  # notes read for their tags, listed through links not followed
+# Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.
+NOTE_TAGS = {"var": "tags"}
 
 
 class GuardedClient:
@@ -126,7 +128,6 @@ class GuardedClient:
 
     async def marked_notes(self) -> dict[str, Marks]:
         """The reachable notes carrying a protection tag, from one search kept a while."""
-        await self._links()
         marked = self._marks.get(None)
         if marked is None:
             async with self._marks_lock:
@@ -136,6 +137,7 @@ class GuardedClient:
                     marked = await self._inner.marked_notes()
                     if writes == self._writes:
                         self._marks.put(None, marked)
+        await self._links()
         return {path: marks for path, marks in marked.items() if self.policy.allows(path)}
 
     def forget_marks(self) -> None:
@@ -164,10 +166,10 @@ class GuardedClient:
 
     async def list_directory(self, directory: str) -> list[str]:
         folder = normalize_directory(directory)
-        await self._links()
         if not self.policy.check_folder(folder):
             raise folder_not_found(directory)
         entries = await self._inner.list_directory(folder)
+        await self._links()  # after the listing: the folder backend's walk is done by then
         entries = [
             entry
             for entry in entries
@@ -182,10 +184,10 @@ class GuardedClient:
 
     async def list_files_below(self, directory: str) -> list[str] | None:
         folder = normalize_directory(directory)
-        await self._links()
         if not self.policy.check_folder(folder):
             raise folder_not_found(directory)
         files = await self._inner.list_files_below(folder)
+        await self._links()  # after the listing: the folder backend's walk is done by then
         if files is None:
             return None
         files = [path for path in files if self.policy.allows(path)]
@@ -274,10 +276,11 @@ class GuardedClient:
     async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
         note = await self._inner.read_periodic(period, date)
         subject = f"the {period} note"
-        self._check_resolved(note.path, subject, "read")
+        named = period.strip().lower()
+        absent = periodic_not_found(named, periodic_subject(named, date))
+        self._check_resolved(note.path, subject, "read", absent)
         if HIDDEN in marks_in_text(note.path or ".md", note.content):
-            period = period.strip().lower()
-            raise periodic_not_found(period, periodic_subject(period, date))
+            raise absent
         return note
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
@@ -307,25 +310,39 @@ class GuardedClient:
         return await self._visible(results, "path")
 
     async def list_tags(self) -> list[dict[str, Any]]:
-        """The vault's tag counts, less what hidden notes add to them (the plugin counts each
-        tag once per note, and once more for each of its parent tags), and what the notes
-        Obsidian lists through a link vaultgate does not follow add (read from the disk)."""
+        """The vault's tag counts, less what the notes a tool may not reach add to them:
+        hidden notes, and (when a rule or a link can keep notes out) denied notes and notes
+        listed through a link vaultgate does not follow, found by one JsonLogic search of
+        every note's tags. The plugin counts each tag once per note (and once more for each
+        of its parent tags), so each such note is taken away once; a tag no reachable note
+        carries is left out whatever its count, so no count can name it."""
         tags = await self._inner.list_tags()
-        hidden = [marks.note_tags for marks in (await self.marked_notes()).values() if marks.hidden]
-        hidden += await anyio.to_thread.run_sync(self._unserved_tags)
-        if not hidden:
+        marked = await self.marked_notes()
+        taken: list[tuple[str, ...]] = [m.note_tags for m in marked.values() if m.hidden]
+        carried: set[str] | None = None  # every tag of a reachable note, when searched
+        if self.policy.restricts_paths or self.policy.has_links:
+            hidden = {path for path, marks in marked.items() if marks.hidden}
+            carried = set()
+            for row in await self._inner.search_jsonlogic(NOTE_TAGS):
+                path, found = str(row.get("filename", "")), row.get("result")
+                note_tags = tuple(t for t in found if isinstance(t, str)) if found else ()
+                if not self.policy.allows(path):
+                    taken.append(note_tags)
+                elif path not in hidden:
+                    carried.update(name for tag in note_tags for name in _with_parents(tag))
+        if not taken:
             return tags
         less: dict[str, int] = {}
-        for note_tags in hidden:
+        for note_tags in taken:
             for tag in note_tags:
-                parts = tag.split("/")
-                for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
-                    if name:
-                        less[name] = less.get(name, 0) + 1
+                for name in _with_parents(tag):
+                    less[name] = less.get(name, 0) + 1
         counted = []
         for row in tags:
             count = row.get("count")
             name = str(row.get("name", ""))
+            if carried is not None and name not in carried:
+                continue
             if isinstance(count, int) and name in less:
                 count -= less[name]
                 if count <= 0:
@@ -333,21 +350,6 @@ class GuardedClient:
                 row = {**row, "count": count}
             counted.append(row)
         return counted
-
-    def _unserved_tags(self) -> list[tuple[str, ...]]:
-        """The tags of each note listed through a link that leads where vaultgate does not go
-        (a plugin's answers count them; the folder backend's walk never lists them)."""
-        found: list[tuple[str, ...]] = []
-        for path, real in self.policy.unserved()[:MAX_UNSERVED_NOTES]:
-            if not is_note(path):
-                continue
-            try:
-                with open(real, "rb") as handle:
-                    text = handle.read().decode("utf-8", "replace")
-            except OSError:
-                continue
-            found.append(tuple(extract_tags(text)))
-        return found
 
     # --- writes -----------------------------------------------------------------------------
 
@@ -452,7 +454,9 @@ class GuardedClient:
             finally:
                 self.forget_marks()
             return
-        path = self._check_resolved(note.path, subject, "write")
+        named = period.strip().lower()
+        absent = periodic_not_found(named, periodic_subject(named, date))
+        path = self._check_resolved(note.path, subject, "write", absent)
         check_write("append", path, marks_in_text(path or ".md", note.content), shown=subject)
         try:
             await self._inner.append_note(path, content)
@@ -556,17 +560,24 @@ class GuardedClient:
             call = patch_call(call, request, (await self._inner.features()).version)
         return NotFound(call.subject, str(call.not_found))
 
-    def _check_resolved(self, path: str, subject: str, action: str) -> str:
-        """Check a path the plugin reported (the model never gave it, so it is never named)."""
+    def _check_resolved(
+        self, path: str, subject: str, action: str, absent: NotFound | None = None
+    ) -> str:
+        """Check a path the plugin reported (the model never gave it, so it is never named).
+        A note that is a link vaultgate does not follow answers ``absent`` (by default what
+        no open note answers), as a hidden note does."""
         if not path:
             if action == "read" and not self.policy.restricts_paths:
                 return path
             raise PathUnknown(subject)
         # the policy refuses a hidden path as hidden, naming only ``subject``
-        if action == "read":
-            self.policy.check_read(path, shown=subject)
-        else:
-            self.policy.check_write(path, shown=subject)
+        try:
+            if action == "read":
+                self.policy.check_read(path, shown=subject)
+            else:
+                self.policy.check_write(path, shown=subject)
+        except LinkNotFollowed:
+            raise (absent or active_not_found()) from None
         return path
 
     async def _refuse_folder(self, path: str) -> None:
@@ -666,6 +677,12 @@ def _without(value: Any, shown: Callable[[str], bool]) -> Any:
     if isinstance(value, dict):
         return {key: _without(item, shown) for key, item in value.items()}
     return value
+
+
+def _with_parents(tag: str) -> list[str]:
+    """'a/b/c' → ['a/b/c', 'a', 'a/b']: a nested tag counts for each tag above it too."""
+    parts = tag.split("/")
+    return [name for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))] if name]
 
 
 def _names_a_file(value: str) -> bool:

@@ -28,7 +28,6 @@ write made through vaultgate.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import time
 from collections.abc import Callable
@@ -218,25 +217,10 @@ class AccessPolicy:
         """Walk for links again before the next listing (after a write)."""
         self._link_map_at = 0.0
 
-    def unserved(self) -> list[tuple[str, str]]:
-        """The files the last walk listed through a link that leads where vaultgate does
-        not go (what Obsidian still lists and counts): (vault path, real location)."""
-        links = self._link_map
-        if links is None or self._root is None:
-            return []
-        found = []
-        for path in links.linked:
-            location = links.locate(path)
-            if not location.loop and not passes(location, self._links_rules):
-                inside = location.inside
-                real = (
-                    location.outside
-                    if inside is None
-                    else os.path.join(self._root, *inside.split("/"))
-                )
-                if real is not None:
-                    found.append((path, real))
-        return found
+    @property
+    def has_links(self) -> bool:
+        """Did the last walk meet a symbolic link (so some listed path may lead elsewhere)?"""
+        return self._link_map is not None and bool(self._link_map.links)
 
     def _real_allows(self, location: Location, *, folder: bool) -> bool:
         if not location.linked:

@@ -264,7 +264,7 @@ class VaultIndex:
         if not path.endswith(".md") or is_hidden(path):
             return None
         found = locate(self._root, path)  # a link the watcher saw appear is checked here
-        if found.loop or (found.linked and not passes(found, self.links, listing=True)):
+        if found.loop or (found.linked and not passes(found, self.links)):
             return None
         try:
             return read_note(self._root, path)

@@ -16,6 +16,7 @@ from vaultgate.paths import (
     is_hidden,
     normalize_directory,
     refuse_hidden_pattern,
+    same_name,
     validate_vault_path,
 )
 
@@ -160,6 +161,24 @@ def test_a_dot_or_dotdot_segment_is_refused_wherever_it_stands(
         validate_vault_path(path)
     with pytest.raises(InvalidPath):
         validate_vault_path(path + "/")
+
+
+# --- names one disk holds as one file ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "same"),
+    [
+        pytest.param("Notes/Plan.md", "notes/plan.md", True, id="case"),
+        pytest.param("Café ☕.md", "Cafe\u0301 ☕.md", True, id="unicode-form"),
+        pytest.param("CAFÉ.md", "cafe\u0301.md", True, id="both"),
+        pytest.param("Notes/a.md", "Notes/b.md", False, id="other"),
+    ],
+)
+def test_same_name_ignores_letter_case_and_unicode_form(
+    first: str, second: str, same: bool
+) -> None:
+    assert same_name(first, second) is same
 
 
 # --- normalize_directory ------------------------------------------------------------------

@@ -34,6 +34,8 @@
         │   └── APIKeyMissing           OBSIDIAN_API_KEY is not set: nothing needing it is sent
         ├── NotFound                    404 on a path                                  (path)
         ├── DestinationExists           MOVE onto an existing note without overwrite   (path)
+        ├── ReplacedButNotMoved         overwrite=true trashed the destination, then the move
+        │                               failed: says where it went   (path, source, trashed)
         ├── FeatureUnavailable          the running plugin version lacks a feature     (feature)
         ├── MalformedAnswer             an answer not in the API's shape: names the field  (what)
         └── ObsidianAPIError            any other error answer            (status, error_code)
@@ -339,6 +341,30 @@ class DestinationExists(ObsidianError):
         super().__init__(
             f"{path!r} already exists. Pass overwrite=true to replace it, or choose another "
             "destination."
+        )
+
+
+class ReplacedButNotMoved(ObsidianError):
+    """A move with overwrite=true sent the note at ``path`` to the trash (deleted it, where
+    the plugin has no trash: ``trashed`` False), then the move itself failed (``cause``)."""
+
+    def __init__(
+        self, source: str, path: str, cause: VaultgateError, *, trashed: bool, version: str
+    ) -> None:
+        self.source = source
+        self.path = path
+        self.cause = cause
+        self.trashed = trashed
+        if trashed:
+            fate = (
+                "went to Obsidian's trash (the vault's .trash folder, or the system trash if "
+                "Obsidian is set to use it): restore it from there if it should stay"
+            )
+        else:
+            fate = f"was deleted (Local REST API {version} has no trash)"
+        super().__init__(
+            f"The note that was at {path!r} {fate}; then moving {source!r} there failed, so "
+            f"{source!r} was not moved. {cause}"
         )
 
 

@@ -13,6 +13,7 @@ that Obsidian runs.
 
 from __future__ import annotations
 
+import unicodedata
 from urllib.parse import quote
 
 from vaultgate.errors import HiddenPath, InvalidPath
@@ -48,6 +49,16 @@ def validate_vault_path(path: str, *, allow_empty: bool = False) -> str:
     if is_hidden(path):
         raise HiddenPath(path)
     return path
+
+
+def same_name(first: str, second: str) -> bool:
+    """Do two paths differ only in letter case or Unicode form? (A disk that ignores those
+    holds them as one file.)"""
+    return _folded(first) == _folded(second)
+
+
+def _folded(path: str) -> str:
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", path).casefold())
 
 
 def is_hidden(path: str) -> bool:

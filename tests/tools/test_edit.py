@@ -10,6 +10,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, texts
+from tests.tools.test_protection_tags import BACKENDS, serve
 
 from vaultgate.markdown import parse_frontmatter
 
@@ -615,3 +616,42 @@ async def test_a_write_through_vaultgate_refreshes_cached_listings_and_searches(
     assert "Inbox/zeppelin.md" in after
     assert found["pagination"]["total"] == 0
     assert [r["filename"] for r in found_after["results"]] == ["Inbox/zeppelin.md"]
+
+
+# --- issue 21, on every backend: the plugin at 3.6.2, 4.1.7 and 5.1.0, the folder, auto -------
+
+NEW = "Inbox/new 日本 🚀.md"
+OLD = "Notes/old 100% #1 🗂.md"
+TRASHING = ("5.1.0", "folder", "auto")  # a delete that is not permanent goes to .trash/
+
+
+def write(vault: Path, path: str, text: str) -> None:
+    file = vault.joinpath(*path.split("/"))
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_move_with_overwrite_sends_the_replaced_note_to_the_trash(
+    vault: Path, backend: str
+) -> None:
+    write(vault, NEW, "# New\n")
+    write(vault, OLD, "# Old 日本\n")
+    move = {"source": NEW, "destination": OLD, "overwrite": True}
+
+    async with serve(vault, backend) as world:
+        planned = message(await world.client.call_tool("move_vault_file", move | {"dryRun": True}))
+        unchanged = (read(vault, NEW), read(vault, OLD), (vault / ".trash").exists())
+        moved = message(await world.client.call_tool("move_vault_file", move))
+
+    assert unchanged == ("# New\n", "# Old 日本\n", False)
+    assert read(vault, OLD) == "# New\n"
+    assert not (vault / NEW).exists()
+    if backend in TRASHING:
+        assert f"The note at {OLD!r} would go to Obsidian's trash." in planned
+        assert moved.endswith(f"The note at {OLD!r} went to Obsidian's trash.")
+        assert read(vault, f".trash/{OLD}") == "# Old 日本\n"
+    else:
+        fate = f"deleted permanently (Local REST API {backend} has no trash)."
+        assert f"The note at {OLD!r} would be {fate}" in planned
+        assert moved.endswith(f"The note at {OLD!r} was {fate}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -16,9 +17,20 @@ import respx
 from tests.obsidian.obsidian_fakes import API_KEY, HTTP_BASE, serve_version
 
 from vaultgate.config import ObsidianSettings, SafetySettings, Secret
-from vaultgate.errors import AccessDenied, HiddenPath, NotANote, NotFound, PathUnknown
+from vaultgate.errors import (
+    AccessDenied,
+    FeatureUnavailable,
+    HiddenPath,
+    InvalidArgument,
+    NotANote,
+    NotFound,
+    PathUnknown,
+    ProtectedNote,
+    ReplacedButNotMoved,
+)
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
+from vaultgate.paths import encode_vault_path
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
 
@@ -296,3 +308,140 @@ async def test_links_and_backlinks_to_denied_or_hidden_notes_are_dropped(
 
     assert note["links"] == ["Public/b.md"]
     assert note["backlinks"] == ["Public/c.md"]
+
+
+# --- a move with overwrite=true trashes what it replaces (issue 21) ---------------------------
+
+SOURCE = "Inbox/new 日本 🚀.md"
+TAKEN = "Archive/old 100% #1.md"
+
+
+def note_answer(router: respx.Router, path: str, text: str = "# Note\n") -> respx.Route:
+    return router.get(f"/vault/{encode_vault_path(path)}").respond(
+        200,
+        text=text,
+        headers={
+            "Content-Type": "text/markdown; charset=utf-8",
+            "Content-Disposition": f'attachment; filename="{quote(path)}"',
+        },
+    )
+
+
+def no_note(router: respx.Router, path: str) -> respx.Route:
+    return router.get(f"/vault/{encode_vault_path(path)}").respond(
+        404, json={"errorCode": 40400, "message": "Not"}
+    )
+
+
+def changes(router: respx.Router) -> list[str]:
+    """The writes sent (the search for marked notes left out)."""
+    return [request for request in writes(router) if request != "POST /search/"]
+
+
+def requests(router: respx.Router) -> list[str]:
+    """Every request but the plugin's GET /, as 'METHOD path' (decoded)."""
+    return [
+        f"{call.request.method} {call.request.url.path}"
+        for call in router.calls
+        if call.request.url.path != "/"
+    ]
+
+
+def a_move_onto_a_taken_name(router: respx.Router, version: str) -> respx.Route:
+    serve_version(router, version)
+    note_answer(router, SOURCE, "# New\n")
+    note_answer(router, TAKEN, "# Old\n")
+    router.get("/vault/Archive/").respond(200, json={"files": ["old 100% #1.md"]})
+    router.delete(f"/vault/{encode_vault_path(TAKEN)}").respond(204)
+    return router.route(method="MOVE", path=f"/vault/{SOURCE}").respond(204)
+
+
+@pytest.mark.parametrize("version", ["4.1.7", "5.1.0"])
+async def test_a_move_with_overwrite_trashes_the_destination_then_moves_without_overwriting(
+    router: respx.Router, version: str
+) -> None:
+    move = a_move_onto_a_taken_name(router, version)
+    client = await guarded_client(router)
+
+    await client.move_note(SOURCE, TAKEN, overwrite=True, dry_run=True)
+    assert changes(router) == []
+    await client.move_note(SOURCE, TAKEN, overwrite=True)
+
+    assert changes(router) == [f"DELETE /vault/{TAKEN}", f"MOVE /vault/{SOURCE}"]
+    delete = next(c.request for c in router.calls if c.request.method == "DELETE")
+    assert "permanent" not in delete.url.params  # as delete_note(permanent=False) sends it
+    assert "Allow-Overwrite" not in move.calls.last.request.headers
+
+
+async def test_nothing_is_trashed_for_a_move_that_cannot_happen(router: respx.Router) -> None:
+    a_move_onto_a_taken_name(router, "5.1.0")
+    for tag in ("mcp-protected", "mcp-readonly"):
+        note_answer(router, f"Archive/{tag}.md", f"---\ntags: [{tag}]\n---\n# Kept\n")
+    no_note(router, "Inbox/gone.md")
+    client = await guarded_client(router)
+    old_plugin = respx.Router(base_url=HTTP_BASE, assert_all_called=False)
+    a_move_onto_a_taken_name(old_plugin, "3.6.2")
+    old_plugin.post("/search/").respond(200, json=[])
+
+    for tag in ("mcp-protected", "mcp-readonly"):
+        with pytest.raises(ProtectedNote, match=tag):
+            await client.move_note(SOURCE, f"Archive/{tag}.md", overwrite=True)
+    with pytest.raises(NotFound, match="gone"):
+        await client.move_note("Inbox/gone.md", TAKEN, overwrite=True)
+    with pytest.raises(FeatureUnavailable):  # no MOVE: nothing may be trashed for it
+        await (await guarded_client(old_plugin)).move_note(SOURCE, TAKEN, overwrite=True)
+
+    assert changes(router) == []
+    assert changes(old_plugin) == []
+
+
+@pytest.mark.parametrize(
+    ("version", "fate"),
+    [
+        pytest.param("5.1.0", "went to Obsidian's trash", id="5.1.0"),
+        pytest.param("4.1.7", "was deleted (Local REST API 4.1.7 has no trash)", id="4.1.7"),
+    ],
+)
+async def test_a_move_failing_after_the_trash_says_where_the_replaced_note_went(
+    router: respx.Router, version: str, fate: str
+) -> None:
+    a_move_onto_a_taken_name(router, version).respond(500, json={"message": "disk full"})
+    client = await guarded_client(router)
+
+    with pytest.raises(ReplacedButNotMoved) as caught:
+        await client.move_note(SOURCE, TAKEN, overwrite=True)
+
+    message = str(caught.value)
+    assert message.startswith(f"The note that was at {TAKEN!r} {fate}")
+    assert f"so {SOURCE!r} was not moved" in message
+    assert "disk full" in message
+    assert caught.value.path == TAKEN
+    assert changes(router) == [f"DELETE /vault/{TAKEN}", f"MOVE /vault/{SOURCE}"]
+
+
+@pytest.mark.parametrize(
+    "destination",
+    [
+        pytest.param("Inbox/NEW 日本 🚀.md", id="letter-case"),
+        pytest.param("Inbox/new 日本 🚀.MD", id="extension-case"),
+    ],
+)
+async def test_a_move_onto_another_case_of_the_source_never_trashes_it(
+    router: respx.Router, destination: str
+) -> None:
+    # on a disk that ignores case the destination is the source itself
+    serve_version(router, "5.1.0")
+    note_answer(router, SOURCE)
+    note_answer(router, destination)
+    router.get("/vault/Inbox/").respond(200, json={"files": ["new 日本 🚀.md"]})
+    move = router.route(method="MOVE", path=f"/vault/{SOURCE}").respond(204)
+    client = await guarded_client(router)
+
+    await client.move_note(SOURCE, destination, overwrite=True)
+    # a disk that tells case apart may hold both: the other one is not replaced either
+    move.respond(409, json={"errorCode": 40920, "message": "Destination file already exists"})
+    with pytest.raises(InvalidArgument, match="only in letter case or Unicode form"):
+        await client.move_note(SOURCE, destination, overwrite=True)
+
+    assert changes(router) == [f"MOVE /vault/{SOURCE}"] * 2
+    assert all("Allow-Overwrite" not in call.request.headers for call in move.calls)

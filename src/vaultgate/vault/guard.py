@@ -29,6 +29,13 @@ Protection tags (``vaultgate.protection``) are applied here too, for every backe
   then applies the rules of ``protection.check_write``. The tags may change between that read
   and the write; that window is one round trip. A write to the open note reads it anyway (to
   resolve its path), so its tags cost nothing more.
+
+One rule keeps a move from losing a note, on every backend:
+
+- **A move never overwrites.** With ``overwrite=true`` the note at the destination goes to the
+  trash first, as a delete that is not permanent sends it there on this backend (the plugin's
+  own DELETE), and the move then asks for the free name: no backend is asked to overwrite,
+  which deletes for good.
 """
 
 from __future__ import annotations
@@ -43,11 +50,14 @@ from vaultgate.backend import Backend, BackendReport, LinkUpdates, NoteLinks
 from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AccessDenied,
+    DestinationExists,
     InvalidArgument,
     NotANote,
     NotFound,
     PathUnknown,
     ReadOnlyMode,
+    ReplacedButNotMoved,
+    VaultgateError,
 )
 from vaultgate.markdown import DocumentMap
 from vaultgate.obsidian.client import (
@@ -64,7 +74,11 @@ from vaultgate.obsidian.client import (
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
-from vaultgate.paths import normalize_directory, validate_vault_path
+from vaultgate.paths import (
+    normalize_directory,
+    same_name,
+    validate_vault_path,
+)
 from vaultgate.protection import (
     HIDDEN,
     Marks,
@@ -379,9 +393,12 @@ class GuardedClient:
         if is_note(destination):
             await self._check_current(destination, "onto", overwrite=overwrite)
         try:
-            updates = await self._inner.move_note(
-                source, destination, overwrite=overwrite, dry_run=dry_run
-            )
+            if overwrite and not dry_run:
+                updates = await self._move_replacing(source, destination)
+            else:
+                updates = await self._inner.move_note(
+                    source, destination, overwrite=overwrite, dry_run=dry_run
+                )
         finally:
             if not dry_run:
                 self.forget_marks()
@@ -589,6 +606,45 @@ class GuardedClient:
             for row in rows
             if str(row.get(key, "")) not in hidden
         ]
+
+    # --- a move onto an existing note (issue 21) -------------------------------------------
+
+    async def _move_replacing(self, source: str, destination: str) -> LinkUpdates | None:
+        """A checked move with overwrite=true that asks no backend to overwrite (which
+        deletes for good): the note at the destination goes to the trash the way
+        ``delete_note(permanent=False)`` sends it on this backend (the plugin's own DELETE:
+        Obsidian's trash from 5.0, deleted for good before), then the source moves onto the
+        free name.
+
+        What the move itself checks (the source is a note, MOVE exists) is asked first, so
+        nothing is trashed for a move that cannot happen. If the move fails after the trash,
+        ReplacedButNotMoved says where the replaced note went; the source is not moved.
+        """
+        if same_name(source, destination):
+            # another case or Unicode form of the source: on a disk that ignores those it is
+            # the source itself, which must not go to the trash
+            try:
+                return await self._inner.move_note(source, destination, overwrite=False)
+            except DestinationExists:
+                raise InvalidArgument(
+                    f"{destination!r} differs from {source!r} only in letter case or Unicode "
+                    "form, so overwrite=true does not replace it (where the disk ignores "
+                    f"those, it is {source!r} itself). If it is another note, delete it first."
+                ) from None
+        features = await self._inner.features()
+        features.require("move", action="Moving a note with MOVE")
+        await self._inner.move_note(source, destination, overwrite=True, dry_run=True)
+        try:
+            await self._inner.delete_note(destination, permanent=False)
+        except NotFound:  # gone meanwhile: nothing to replace
+            return await self._inner.move_note(source, destination, overwrite=False)
+        try:
+            return await self._inner.move_note(source, destination, overwrite=False)
+        except VaultgateError as error:
+            trashed = features.has("trash_delete")
+            raise ReplacedButNotMoved(
+                source, destination, error, trashed=trashed, version=str(features.version)
+            ) from error
 
     # --- every note's links (issue 13) ------------------------------------------------------
 

@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultgate.errors import HiddenPath, InvalidArgument, InvalidPath
+from vaultgate.errors import HiddenPath, InvalidArgument, InvalidPath, NameTooLong
 from vaultgate.paths import (
+    NAME_MAX_BYTES,
+    PATH_MAX_BYTES,
     encode_header_value,
     encode_vault_path,
     is_hidden,
@@ -161,6 +163,74 @@ def test_a_dot_or_dotdot_segment_is_refused_wherever_it_stands(
         validate_vault_path(path)
     with pytest.raises(InvalidPath):
         validate_vault_path(path + "/")
+
+
+# --- names the disk cannot hold -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("日本語" * 28 + ".md", id="cjk"),  # 84 characters of 3 bytes, and .md
+        pytest.param("🚀" * 63 + ".md", id="emoji"),
+        pytest.param("a" * 255, id="ascii"),
+        pytest.param("Café #1 100%" + "é" * 121, id="accents"),
+    ],
+)
+@pytest.mark.parametrize("where", ["{}", "Notes/{}", "{}/b.md", "Notes/{}/"])
+def test_a_name_holds_255_bytes_and_not_one_more(name: str, where: str) -> None:
+    assert len(name.encode()) == NAME_MAX_BYTES
+    longer = name + "x"
+    assert validate_vault_path(where.format(name)) == where.format(name)
+
+    with pytest.raises(NameTooLong) as caught:
+        validate_vault_path(where.format(longer))
+
+    message = str(caught.value)
+    assert "a name can hold at most 255 bytes (UTF-8)" in message
+    assert " has 256: shorten it" in message
+    assert longer not in message  # abbreviated, never echoed in full
+    assert longer[:20] in message
+    assert len(message) < 300
+    assert caught.value.path == where.format(longer)
+    assert caught.value.limit == NAME_MAX_BYTES
+    assert isinstance(caught.value, InvalidPath)
+
+
+def test_a_vault_path_holds_1024_bytes_and_not_one_more() -> None:
+    path = "/".join(["日本語 🚀 #1"] * 56) + "/" + "x" * 16  # 56 names of 17 bytes, and 16
+    assert len(path.encode()) == PATH_MAX_BYTES
+    assert validate_vault_path(path) == path
+
+    with pytest.raises(NameTooLong) as caught:
+        validate_vault_path(path + "x")
+
+    message = str(caught.value)
+    assert "a vault path can hold at most 1,024 bytes (UTF-8); this one has 1,025" in message
+    assert caught.value.limit == PATH_MAX_BYTES
+    assert path not in message
+
+
+wide_names = st.text(
+    st.characters(exclude_categories=["Cs"], min_codepoint=0x80, exclude_characters="/\\"),
+    min_size=40,
+    max_size=100,
+)
+
+
+@given(parts=st.lists(wide_names, min_size=1, max_size=6))
+def test_a_path_is_refused_exactly_when_a_name_or_the_whole_is_too_long(
+    parts: list[str],
+) -> None:
+    path = "/".join(parts)
+    fits = all(len(part.encode()) <= NAME_MAX_BYTES for part in parts) and (
+        len(path.encode()) <= PATH_MAX_BYTES
+    )
+    if fits:
+        assert validate_vault_path(path) == path
+    else:
+        with pytest.raises(NameTooLong):
+            validate_vault_path(path)
 
 
 # --- names one disk holds as one file ----------------------------------------------------

@@ -4,7 +4,8 @@
     ├── ConfigError                     a bad setting; the server stops at start with one line
     ├── InvalidArgument                 a tool argument that cannot work (bad window, bad glob, ...)
     │   ├── InvalidPath                 a vault path with '..', a leading '/', or a backslash
-    │   │   └── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
+    │   │   ├── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
+    │   │   └── NameTooLong             a name or path no disk holds; names the limit  (limit)
     │   └── NotANote                    a folder given where one note is meant          (path)
     ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
@@ -66,6 +67,15 @@ def quoted(value: str, limit: int = 80) -> str:
     return f"{value[:limit]!r}... ({len(value):,} characters)"
 
 
+def abbreviated(value: str, keep: int = 40) -> str:
+    """``value`` quoted, its middle cut when longer than ``keep`` characters: the start and
+    the end (a name's extension) are what tell one name from another."""
+    if len(value) <= keep:
+        return repr(value)
+    tail = keep // 4
+    return repr(f"{value[: keep - tail]}…{value[-tail:]}")
+
+
 class VaultgateError(Exception):
     """Root of every error vaultgate raises on purpose. ``str()`` is model-facing."""
 
@@ -106,6 +116,55 @@ class HiddenPath(InvalidPath):
             ".obsidian/, .trash/ or .git/). Hidden and configuration files are not part of the "
             "vault's notes, and vaultgate never reads, lists or writes them. Use a path "
             "without a hidden part, e.g. 'Projects/plan.md'.",
+        )
+
+
+class NameTooLong(InvalidPath):
+    """A path the disk cannot hold: one of its names, or the whole of it, is over ``limit``
+    UTF-8 bytes (None when the disk refused it without saying which limit)."""
+
+    def __init__(self, path: str, reason: str, *, limit: int | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.limit = limit
+        # the path may be hundreds of bytes: never echoed in full
+        InvalidArgument.__init__(self, f"Invalid vault path {abbreviated(path)}: {reason}.")
+
+    @classmethod
+    def for_name(cls, path: str, name: str, limit: int, size: int) -> NameTooLong:
+        return cls(
+            path,
+            f"a name can hold at most {limit:,} bytes (UTF-8); {abbreviated(name)} has "
+            f"{size:,}: shorten it",
+            limit=limit,
+        )
+
+    @classmethod
+    def for_path(cls, path: str, limit: int, size: int) -> NameTooLong:
+        return cls(
+            path,
+            f"a vault path can hold at most {limit:,} bytes (UTF-8); this one has {size:,}: "
+            "shorten its names, or nest it in fewer folders",
+            limit=limit,
+        )
+
+    @classmethod
+    def refused_by_disk(
+        cls, path: str, name_max: int | None, path_max: int | None, vault_bytes: int
+    ) -> NameTooLong:
+        """The disk said ENAMETOOLONG: name what this file system holds, where it says."""
+        limits = [
+            f"{limit:,} bytes {per}"
+            for limit, per in ((name_max, "per name"), (path_max, "per path from the disk's root"))
+            if limit is not None
+        ]
+        held = f" (it holds at most {' and '.join(limits)})" if limits else ""
+        return cls(
+            path,
+            f"the disk refused it as too long for the file system the vault is on{held}, and "
+            f"the vault folder's own location takes {vault_bytes:,} bytes of a path: shorten "
+            "its names, or nest it in fewer folders",
+            limit=name_max,
         )
 
 

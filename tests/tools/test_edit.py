@@ -655,3 +655,33 @@ async def test_a_move_with_overwrite_sends_the_replaced_note_to_the_trash(
         fate = f"deleted permanently (Local REST API {backend} has no trash)."
         assert f"The note at {OLD!r} would be {fate}" in planned
         assert moved.endswith(f"The note at {OLD!r} was {fate}")
+
+
+LONG_NAME = "日本語 🚀 #1 100%" * 12 + ".md"  # 267 bytes
+PATCH_APPEND = {"operation": "append", "targetType": "heading", "target": "Plan", "content": "x"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_name_longer_than_a_disk_holds_is_refused_naming_the_limit(
+    vault: Path, backend: str
+) -> None:
+    long = f"Notes/{LONG_NAME}"
+    calls = [
+        ("create_vault_file", {"filename": long, "content": "x"}),
+        ("append_to_vault_file", {"filename": long, "content": "x"}),
+        ("get_vault_file", {"filename": long}),
+        ("patch_vault_file", {"filename": long, **PATCH_APPEND}),
+        ("delete_vault_file", {"filename": long}),
+        ("move_vault_file", {"source": "Welcome.md", "destination": long}),
+        ("move_vault_file", {"source": long, "destination": "Archive/"}),
+        ("list_vault_files", {"directory": f"Notes/{LONG_NAME}/"}),
+    ]
+
+    async with serve(vault, backend) as world:
+        errors = [error_text(await world.client.call_tool(tool, args)) for tool, args in calls]
+
+    for error in errors:
+        assert "a name can hold at most 255 bytes (UTF-8); '日本語 🚀 #1 100%" in error
+        assert "has 267: shorten it" in error
+        assert LONG_NAME not in error
+    assert not (vault / "Notes").exists()

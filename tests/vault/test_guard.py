@@ -8,7 +8,7 @@ note open in Obsidian changing between the check and the write, a folder path se
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import quote
 
 import httpx
@@ -22,6 +22,7 @@ from vaultgate.errors import (
     FeatureUnavailable,
     HiddenPath,
     InvalidArgument,
+    NameTooLong,
     NotANote,
     NotFound,
     PathUnknown,
@@ -29,6 +30,7 @@ from vaultgate.errors import (
     ReplacedButNotMoved,
 )
 from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.patch import PatchRequest
 from vaultgate.obsidian.transport import build_http_client
 from vaultgate.paths import encode_vault_path
 from vaultgate.vault.guard import GuardedClient
@@ -37,6 +39,7 @@ from vaultgate.vault.policy import AccessPolicy
 pytestmark = pytest.mark.anyio
 
 Guarded = Callable[..., AsyncIterator[GuardedClient]]
+PATCH = PatchRequest(operation="append", target_type="heading", target=("Plan",), content="x")
 SETTINGS = ObsidianSettings(api_key=Secret(API_KEY), protocol="http", port=27123, timeout=2.0)
 
 
@@ -445,3 +448,40 @@ async def test_a_move_onto_another_case_of_the_source_never_trashes_it(
 
     assert changes(router) == [f"MOVE /vault/{SOURCE}"] * 2
     assert all("Allow-Overwrite" not in call.request.headers for call in move.calls)
+
+
+# --- names the disk cannot hold (issue 21) ----------------------------------------------------
+
+LONG = "Notes/" + "日本語 🚀" * 19 + ".md"  # 266 bytes in one name
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(lambda c: c.read_note(LONG), id="read"),
+        pytest.param(lambda c: c.read_note_json(LONG), id="read-json"),
+        pytest.param(lambda c: c.read_document_map(LONG), id="map"),
+        pytest.param(lambda c: c.note_size(LONG), id="size"),
+        pytest.param(lambda c: c.write_note(LONG, "x"), id="create"),
+        pytest.param(lambda c: c.append_note(LONG, "x"), id="append"),
+        pytest.param(lambda c: c.patch_note(LONG, PATCH), id="patch"),
+        pytest.param(lambda c: c.delete_note(LONG, permanent=False), id="delete"),
+        pytest.param(lambda c: c.move_note(LONG, "a.md", overwrite=False), id="move-source"),
+        pytest.param(lambda c: c.move_note("a.md", LONG, overwrite=True), id="move-destination"),
+        pytest.param(lambda c: c.list_directory(LONG.removesuffix(".md")), id="list"),
+        pytest.param(lambda c: c.open_note(LONG, new_leaf=False), id="open"),
+        pytest.param(
+            lambda c: c.execute_template("T.md", {}, create_file=True, target_path="x" * 253),
+            id="template-target-with-the-md-added",
+        ),
+    ],
+)
+async def test_a_name_too_long_for_a_disk_is_refused_before_any_request(
+    router: respx.Router, call: Callable[[GuardedClient], Awaitable[object]]
+) -> None:
+    client = await guarded_client(router)
+
+    with pytest.raises(NameTooLong, match=r"a name can hold at most 255 bytes \(UTF-8\); '"):
+        await call(client)
+
+    assert router.calls.call_count == 0

@@ -70,6 +70,7 @@ from vaultgate.obsidian.client import (
     periodic_not_found,
     periodic_subject,
     template_not_found,
+    template_target,
 )
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
@@ -454,6 +455,8 @@ class GuardedClient:
         target_path: str | None,
     ) -> dict[str, Any]:
         validate_vault_path(name)
+        if create_file and target_path is not None:  # with the .md the companion adds
+            validate_vault_path(template_target(target_path))
         self.policy.check_read(name)
         if is_note(name):  # the companion reads the template itself: look at its tags first
             try:
@@ -464,7 +467,6 @@ class GuardedClient:
                 if HIDDEN in marks_in_text(name, template.content):
                     raise template_not_found(name)
         if create_file and target_path is not None:
-            validate_vault_path(target_path)
             self.policy.check_write(target_path)
             if is_note(target_path):
                 await self._check_current(target_path, "create")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import unicodedata
 from urllib.parse import unquote
 
 import pytest
@@ -16,9 +18,11 @@ from vaultgate.paths import (
     encode_header_value,
     encode_vault_path,
     is_hidden,
+    may_have_twin,
     normalize_directory,
     refuse_hidden_pattern,
     same_name,
+    unicode_twin,
     validate_vault_path,
 )
 
@@ -231,6 +235,60 @@ def test_a_path_is_refused_exactly_when_a_name_or_the_whole_is_too_long(
     else:
         with pytest.raises(NameTooLong):
             validate_vault_path(path)
+
+
+# --- names in another Unicode form ------------------------------------------------------------
+
+NFD_CAFE = unicodedata.normalize("NFD", "Café ☕.md")
+
+
+@pytest.mark.parametrize(
+    ("name", "entries", "twin"),
+    [
+        pytest.param("Café ☕.md", [NFD_CAFE, "other.md"], NFD_CAFE, id="nfc-new-nfd-listed"),
+        pytest.param(NFD_CAFE, ["Café ☕.md"], "Café ☕.md", id="nfd-new-nfc-listed"),
+        pytest.param("Réunions", ["Re\u0301unions/", "a.md"], "Re\u0301unions/", id="a-folder"),
+        pytest.param("Café ☕.md", ["Café ☕.md", NFD_CAFE], None, id="the-name-itself-exists"),
+        pytest.param("Café ☕.md", ["Cafe ☕.md", "café ☕.md"], None, id="no-twin"),
+        pytest.param("K #1.md", ["\u212a #1.md"], "\u212a #1.md", id="kelvin-sign"),
+        pytest.param("\u6b04.md", ["\uf91d.md"], "\uf91d.md", id="cjk-compatibility-ideograph"),
+        pytest.param(
+            "한국.md",
+            [unicodedata.normalize("NFD", "한국.md")],
+            unicodedata.normalize("NFD", "한국.md"),
+            id="hangul",
+        ),
+    ],
+)
+def test_a_twin_is_a_listed_name_of_the_same_nfc_form_with_other_code_points(
+    name: str, entries: list[str], twin: str | None
+) -> None:
+    assert unicode_twin(name, entries) == twin
+
+
+@pytest.mark.parametrize(
+    ("path", "may"),
+    [
+        pytest.param("Projects/plan 100% #1.md", False, id="ascii"),
+        pytest.param("Kanban.md", True, id="a-K"),
+        pytest.param("a;b.md", True, id="a-semicolon"),
+        pytest.param("`code`.md", True, id="a-backtick"),
+        pytest.param("Café.md", True, id="accented"),
+        pytest.param("日本.md", True, id="cjk"),
+    ],
+)
+def test_only_a_name_that_can_be_written_another_way_may_have_a_twin(path: str, may: bool) -> None:
+    assert may_have_twin(path) is may
+
+
+def test_no_code_point_composes_to_an_ascii_character_the_twin_shortcut_skips() -> None:
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        composed = unicodedata.normalize("NFC", char)
+        if composed != char and composed.isascii():
+            assert may_have_twin(composed), hex(code)
 
 
 # --- names one disk holds as one file ----------------------------------------------------

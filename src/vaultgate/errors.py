@@ -6,6 +6,8 @@
     │   ├── InvalidPath                 a vault path with '..', a leading '/', or a backslash
     │   │   ├── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
     │   │   └── NameTooLong             a name or path no disk holds; names the limit  (limit)
+    │   ├── UnicodeTwin                 a new name that an existing one is in another Unicode
+    │   │                               form (NFC/NFD): names it                   (existing)
     │   └── NotANote                    a folder given where one note is meant          (path)
     ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
@@ -166,6 +168,36 @@ class NameTooLong(InvalidPath):
             "its names, or nest it in fewer folders",
             limit=name_max,
         )
+
+
+class UnicodeTwin(InvalidArgument):
+    """A note or folder to be created whose name is an existing one's in another Unicode form
+    (macOS stores some accented names decomposed, NFD; other systems composed, NFC): one disk
+    would hold two notes that look the same, another would give both names one file.
+
+    ``existing`` is the vault path of the one that exists (a folder ends in '/'), or None when
+    it is out of this server's reach, and then not named.
+    """
+
+    def __init__(self, path: str, existing: str | None) -> None:
+        self.path = path
+        self.existing = existing
+        if existing is None:
+            message = (
+                f"vaultgate may not create {path!r}: an existing note of the same name in "
+                "another Unicode form is out of this server's reach. Use another name."
+            )
+        elif existing.endswith("/"):
+            message = (
+                f"A folder named {existing!r} already exists (the same name in another "
+                "Unicode form); write into that folder instead."
+            )
+        else:
+            message = (
+                f"A note named {existing!r} already exists (the same name in another Unicode "
+                "form); write to that name instead."
+            )
+        super().__init__(message)
 
 
 class NotANote(InvalidArgument):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -685,3 +686,46 @@ async def test_a_name_longer_than_a_disk_holds_is_refused_naming_the_limit(
         assert "has 267: shorten it" in error
         assert LONG_NAME not in error
     assert not (vault / "Notes").exists()
+
+
+NFD_NOTE = unicodedata.normalize("NFD", "Notes/Café ☕ #1.md")
+NFD_FOLDER = unicodedata.normalize("NFD", "Réunions 2026")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_new_name_that_exists_in_another_unicode_form_is_refused_naming_it(
+    vault: Path, backend: str
+) -> None:
+    write(vault, NFD_NOTE, "# Café\n")
+    write(vault, f"{NFD_FOLDER}/agenda.md", "# Agenda\n")
+    note_twin = (
+        f"A note named {NFD_NOTE!r} already exists (the same name in another Unicode form); "
+        "write to that name instead."
+    )
+    folder_twin = f"A folder named {NFD_FOLDER + '/'!r} already exists"
+
+    async with serve(vault, backend) as world:
+        call = world.client.call_tool
+        created = await call(
+            "create_vault_file", {"filename": "Notes/Café ☕ #1.md", "content": "x"}
+        )
+        appended = await call(
+            "append_to_vault_file", {"filename": "Notes/Café ☕ #1.md", "content": "x"}
+        )
+        moved = await call(
+            "move_vault_file", {"source": "Welcome.md", "destination": "Notes/Café ☕ #1.md"}
+        )
+        in_folder = await call(
+            "create_vault_file", {"filename": "Réunions 2026/plan.md", "content": "x"}
+        )
+        to_the_twin = await call(
+            "append_to_vault_file", {"filename": NFD_NOTE, "content": "more\n"}
+        )
+
+    for refused in (created, appended, moved):
+        assert error_text(refused) == note_twin
+    assert error_text(in_folder).startswith(folder_twin)
+    message(to_the_twin)
+    assert sorted(p.name for p in (vault / "Notes").iterdir()) == [NFD_NOTE.removeprefix("Notes/")]
+    assert sorted(p.name for p in vault.iterdir() if "union" in p.name) == [NFD_FOLDER]
+    assert (vault / "Welcome.md").exists()

@@ -8,6 +8,7 @@ note open in Obsidian changing between the check and the write, a folder path se
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable
 from urllib.parse import quote
 
@@ -28,6 +29,7 @@ from vaultgate.errors import (
     PathUnknown,
     ProtectedNote,
     ReplacedButNotMoved,
+    UnicodeTwin,
 )
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.patch import PatchRequest
@@ -485,3 +487,112 @@ async def test_a_name_too_long_for_a_disk_is_refused_before_any_request(
         await call(client)
 
     assert router.calls.call_count == 0
+
+
+# --- names in another Unicode form (issue 21) -------------------------------------------------
+
+NFC_NAME = "Notes/Café ☕ #1.md"
+NFD_NAME = unicodedata.normalize("NFD", NFC_NAME)
+
+
+def listing(router: respx.Router, folder: str, *entries: str) -> respx.Route:
+    return router.get(f"/vault/{encode_vault_path(folder)}").respond(
+        200, json={"files": list(entries)}
+    )
+
+
+@pytest.mark.parametrize(
+    ("new", "existing"),
+    [
+        pytest.param(NFC_NAME, NFD_NAME, id="nfc-new-nfd-there"),
+        pytest.param(NFD_NAME, NFC_NAME, id="nfd-new-nfc-there"),
+    ],
+)
+async def test_a_new_note_named_as_an_existing_one_in_another_unicode_form_is_refused(
+    router: respx.Router, new: str, existing: str
+) -> None:
+    no_note(router, new)
+    listed = listing(router, "Notes/", "a.md", existing.removeprefix("Notes/"))
+    client = await guarded_client(router)
+
+    with pytest.raises(UnicodeTwin) as caught:
+        await client.write_note(new, "x")
+
+    assert str(caught.value) == (
+        f"A note named {existing!r} already exists (the same name in another Unicode form); "
+        "write to that name instead."
+    )
+    assert caught.value.existing == existing
+    assert listed.call_count == 1
+    assert changes(router) == []
+
+
+async def test_a_twin_of_a_folder_the_note_would_make_is_refused_naming_the_folder(
+    router: respx.Router,
+) -> None:
+    new = "Réunions 2026/Café ☕/plan.md"
+    folder = unicodedata.normalize("NFD", "Réunions 2026/")
+    no_note(router, new)
+    for missing in ("Réunions 2026/Café ☕/", "Réunions 2026/"):
+        router.get(f"/vault/{encode_vault_path(missing)}").respond(404, json={"errorCode": 40400})
+    listing(router, "", "Inbox/", folder)
+    client = await guarded_client(router)
+
+    with pytest.raises(UnicodeTwin, match="A folder named") as caught:
+        await client.append_note(new, "x")
+
+    assert caught.value.existing == folder
+    assert changes(router) == []
+
+
+async def test_a_twin_out_of_reach_is_refused_without_being_named(router: respx.Router) -> None:
+    no_note(router, "Private/Café.md")
+    listing(router, "", "Private/", unicodedata.normalize("NFD", "Private/Café.md"))
+    listing(router, "Private/", unicodedata.normalize("NFD", "Café.md"))
+    client = await guarded_client(router, deny=("Private/Cafe\u0301.md",))
+
+    with pytest.raises(UnicodeTwin, match="out of this server's reach") as caught:
+        await client.write_note("Private/Café.md", "x")
+
+    assert caught.value.existing is None
+    assert "Cafe\u0301" not in str(caught.value)
+    assert changes(router) == []
+
+
+async def test_a_move_onto_a_twin_is_refused_but_a_rename_to_the_other_form_is_not(
+    router: respx.Router,
+) -> None:
+    serve_version(router, "5.1.0")
+    note_answer(router, NFD_NAME)
+    note_answer(router, "Inbox/b.md")
+    no_note(router, NFC_NAME)
+    listing(router, "Notes/", NFD_NAME.removeprefix("Notes/"))
+    router.route(method="MOVE").respond(204)
+    client = await guarded_client(router)
+
+    with pytest.raises(UnicodeTwin):
+        await client.move_note("Inbox/b.md", NFC_NAME, overwrite=False)
+    await client.move_note(NFD_NAME, NFC_NAME, overwrite=False)
+
+    assert changes(router) == [f"MOVE /vault/{NFD_NAME}"]
+
+
+async def test_the_twin_check_lists_a_folder_only_for_a_new_name_that_can_have_a_twin(
+    router: respx.Router,
+) -> None:
+    ascii_name, existing = "Notes/plan 100% #1.md", "Notes/Été 🌞.md"
+    no_note(router, ascii_name)
+    note_answer(router, existing)
+    no_note(router, NFC_NAME)
+    listed = listing(router, "Notes/", "Été 🌞.md", NFD_NAME.removeprefix("Notes/"))
+    router.route(method="PUT").respond(204)
+    client = await guarded_client(router)
+
+    await client.write_note(ascii_name, "x")
+    await client.write_note(existing, "x")
+    assert listed.call_count == 0
+    with pytest.raises(UnicodeTwin):
+        await client.write_note(NFC_NAME, "x")
+
+    assert listed.call_count == 1
+    assert changes(router) == [f"PUT /vault/{ascii_name}", f"PUT /vault/{existing}"]

@@ -30,12 +30,17 @@ Protection tags (``vaultgate.protection``) are applied here too, for every backe
   and the write; that window is one round trip. A write to the open note reads it anyway (to
   resolve its path), so its tags cost nothing more.
 
-One rule keeps a move from losing a note, on every backend:
+Two rules keep a write from losing or doubling a note, on every backend:
 
 - **A move never overwrites.** With ``overwrite=true`` the note at the destination goes to the
   trash first, as a delete that is not permanent sends it there on this backend (the plugin's
   own DELETE), and the move then asks for the free name: no backend is asked to overwrite,
   which deletes for good.
+- **No second name in another Unicode form.** A note created (written, appended to, moved or
+  rendered to a path where nothing is) whose name, or a folder's name it would make, is an
+  existing one's in another Unicode form (NFC/NFD) is refused, naming the existing one. It
+  costs one listing, only when something new is created and only for names that can have such
+  a twin.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from vaultgate.errors import (
     PathUnknown,
     ReadOnlyMode,
     ReplacedButNotMoved,
+    UnicodeTwin,
     VaultgateError,
 )
 from vaultgate.markdown import DocumentMap
@@ -76,8 +82,10 @@ from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.obsidian.patch import PatchRequest
 from vaultgate.paths import (
+    may_have_twin,
     normalize_directory,
     same_name,
+    unicode_twin,
     validate_vault_path,
 )
 from vaultgate.protection import (
@@ -96,6 +104,7 @@ ACTIVE_NOTE = "the note open in Obsidian"
 HIDDEN_NOTES = "({} notes outside what you may reach)"
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
+_CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
 
 
 class GuardedClient:
@@ -392,7 +401,9 @@ class GuardedClient:
                 f"with '/': {destination.removesuffix('/') + '/'!r}."
             )
         if is_note(destination):
-            await self._check_current(destination, "onto", overwrite=overwrite)
+            await self._check_current(destination, "onto", overwrite=overwrite, moving=source)
+        else:
+            await self._refuse_unicode_twin(destination, moving=source)
         try:
             if overwrite and not dry_run:
                 updates = await self._move_replacing(source, destination)
@@ -518,14 +529,19 @@ class GuardedClient:
         content: str | None = None,
         request: PatchRequest | None = None,
         overwrite: bool = True,
+        moving: str | None = None,
     ) -> None:
         """Read the note as it is now and apply its tags to this write (NotANote for a
         folder, as the plugin answers a folder's path with its listing). A hidden note
-        answers, where the write needs the note to exist, what a missing note answers."""
+        answers, where the write needs the note to exist, what a missing note answers.
+        ``moving``: the source of a move onto ``path``."""
         try:
             note = await self._inner.read_note(path)
         except NotFound:
-            return  # nothing there to protect: the write creates it, or the backend says so
+            # nothing there to protect: the write creates it, or the backend says so
+            if kind in _CREATING:
+                await self._refuse_unicode_twin(path, moving=moving)
+            return
         marks = marks_in_text(path, note.content)
         if HIDDEN in marks and kind in ("patch", "delete", "move"):
             raise await self._missing_for(path, kind, request)
@@ -609,7 +625,7 @@ class GuardedClient:
             if str(row.get(key, "")) not in hidden
         ]
 
-    # --- a move onto an existing note (issue 21) -------------------------------------------
+    # --- a move onto an existing note, and names in another Unicode form (issue 21) ---------
 
     async def _move_replacing(self, source: str, destination: str) -> LinkUpdates | None:
         """A checked move with overwrite=true that asks no backend to overwrite (which
@@ -647,6 +663,32 @@ class GuardedClient:
             raise ReplacedButNotMoved(
                 source, destination, error, trashed=trashed, version=str(features.version)
             ) from error
+
+    async def _refuse_unicode_twin(self, path: str, *, moving: str | None = None) -> None:
+        """UnicodeTwin if creating ``path`` makes a name (the note's, or a folder's it
+        creates) that exists in another Unicode form. The nearest existing folder above the
+        note is listed (one request when its folder exists, one more for each folder to be
+        made) and the first new name compared there. ``moving``: a move's source, which may
+        be that twin (a rename to the other form leaves one name)."""
+        if not may_have_twin(path):
+            return
+        parts = path.removesuffix("/").split("/")
+        for depth in range(len(parts) - 1, -1, -1):
+            folder = "".join(f"{part}/" for part in parts[:depth])
+            try:
+                entries = await self._inner.list_directory(folder)
+            except NotFound:
+                continue  # this folder is to be made too: compare its name one level up
+            twin = unicode_twin(parts[depth], entries)
+            if twin is None or folder + twin == moving:
+                return
+            existing = folder + twin
+            reachable = (
+                self.policy.allows_folder(existing)
+                if existing.endswith("/")
+                else self.policy.allows(existing) and not await self._hidden([existing])
+            )
+            raise UnicodeTwin(path, existing if reachable else None)
 
     # --- every note's links (issue 13) ------------------------------------------------------
 

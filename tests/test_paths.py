@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import re
+import sys
+import unicodedata
 from urllib.parse import unquote
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vaultgate.errors import HiddenPath, InvalidArgument, InvalidPath
+from vaultgate.errors import HiddenPath, InvalidArgument, InvalidPath, NameTooLong
 from vaultgate.paths import (
+    NAME_MAX_BYTES,
+    PATH_MAX_BYTES,
     encode_header_value,
     encode_vault_path,
     is_hidden,
+    may_have_twin,
     normalize_directory,
     refuse_hidden_pattern,
+    same_name,
+    unicode_twin,
     validate_vault_path,
 )
 
@@ -160,6 +167,146 @@ def test_a_dot_or_dotdot_segment_is_refused_wherever_it_stands(
         validate_vault_path(path)
     with pytest.raises(InvalidPath):
         validate_vault_path(path + "/")
+
+
+# --- names the disk cannot hold -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("日本語" * 28 + ".md", id="cjk"),  # 84 characters of 3 bytes, and .md
+        pytest.param("🚀" * 63 + ".md", id="emoji"),
+        pytest.param("a" * 255, id="ascii"),
+        pytest.param("Café #1 100%" + "é" * 121, id="accents"),
+    ],
+)
+@pytest.mark.parametrize("where", ["{}", "Notes/{}", "{}/b.md", "Notes/{}/"])
+def test_a_name_holds_255_bytes_and_not_one_more(name: str, where: str) -> None:
+    assert len(name.encode()) == NAME_MAX_BYTES
+    longer = name + "x"
+    assert validate_vault_path(where.format(name)) == where.format(name)
+
+    with pytest.raises(NameTooLong) as caught:
+        validate_vault_path(where.format(longer))
+
+    message = str(caught.value)
+    assert "a name can hold at most 255 bytes (UTF-8)" in message
+    assert " has 256: shorten it" in message
+    assert longer not in message  # abbreviated, never echoed in full
+    assert longer[:20] in message
+    assert len(message) < 300
+    assert caught.value.path == where.format(longer)
+    assert caught.value.limit == NAME_MAX_BYTES
+    assert isinstance(caught.value, InvalidPath)
+
+
+def test_a_vault_path_holds_1024_bytes_and_not_one_more() -> None:
+    path = "/".join(["日本語 🚀 #1"] * 56) + "/" + "x" * 16  # 56 names of 17 bytes, and 16
+    assert len(path.encode()) == PATH_MAX_BYTES
+    assert validate_vault_path(path) == path
+
+    with pytest.raises(NameTooLong) as caught:
+        validate_vault_path(path + "x")
+
+    message = str(caught.value)
+    assert "a vault path can hold at most 1,024 bytes (UTF-8); this one has 1,025" in message
+    assert caught.value.limit == PATH_MAX_BYTES
+    assert path not in message
+
+
+wide_names = st.text(
+    st.characters(exclude_categories=["Cs"], min_codepoint=0x80, exclude_characters="/\\"),
+    min_size=40,
+    max_size=100,
+)
+
+
+@given(parts=st.lists(wide_names, min_size=1, max_size=6))
+def test_a_path_is_refused_exactly_when_a_name_or_the_whole_is_too_long(
+    parts: list[str],
+) -> None:
+    path = "/".join(parts)
+    fits = all(len(part.encode()) <= NAME_MAX_BYTES for part in parts) and (
+        len(path.encode()) <= PATH_MAX_BYTES
+    )
+    if fits:
+        assert validate_vault_path(path) == path
+    else:
+        with pytest.raises(NameTooLong):
+            validate_vault_path(path)
+
+
+# --- names in another Unicode form ------------------------------------------------------------
+
+NFD_CAFE = unicodedata.normalize("NFD", "Café ☕.md")
+
+
+@pytest.mark.parametrize(
+    ("name", "entries", "twin"),
+    [
+        pytest.param("Café ☕.md", [NFD_CAFE, "other.md"], NFD_CAFE, id="nfc-new-nfd-listed"),
+        pytest.param(NFD_CAFE, ["Café ☕.md"], "Café ☕.md", id="nfd-new-nfc-listed"),
+        pytest.param("Réunions", ["Re\u0301unions/", "a.md"], "Re\u0301unions/", id="a-folder"),
+        pytest.param("Café ☕.md", ["Café ☕.md", NFD_CAFE], None, id="the-name-itself-exists"),
+        pytest.param("Café ☕.md", ["Cafe ☕.md", "café ☕.md"], None, id="no-twin"),
+        pytest.param("K #1.md", ["\u212a #1.md"], "\u212a #1.md", id="kelvin-sign"),
+        pytest.param("\u6b04.md", ["\uf91d.md"], "\uf91d.md", id="cjk-compatibility-ideograph"),
+        pytest.param(
+            "한국.md",
+            [unicodedata.normalize("NFD", "한국.md")],
+            unicodedata.normalize("NFD", "한국.md"),
+            id="hangul",
+        ),
+    ],
+)
+def test_a_twin_is_a_listed_name_of_the_same_nfc_form_with_other_code_points(
+    name: str, entries: list[str], twin: str | None
+) -> None:
+    assert unicode_twin(name, entries) == twin
+
+
+@pytest.mark.parametrize(
+    ("path", "may"),
+    [
+        pytest.param("Projects/plan 100% #1.md", False, id="ascii"),
+        pytest.param("Kanban.md", True, id="a-K"),
+        pytest.param("a;b.md", True, id="a-semicolon"),
+        pytest.param("`code`.md", True, id="a-backtick"),
+        pytest.param("Café.md", True, id="accented"),
+        pytest.param("日本.md", True, id="cjk"),
+    ],
+)
+def test_only_a_name_that_can_be_written_another_way_may_have_a_twin(path: str, may: bool) -> None:
+    assert may_have_twin(path) is may
+
+
+def test_no_code_point_composes_to_an_ascii_character_the_twin_shortcut_skips() -> None:
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        composed = unicodedata.normalize("NFC", char)
+        if composed != char and composed.isascii():
+            assert may_have_twin(composed), hex(code)
+
+
+# --- names one disk holds as one file ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "same"),
+    [
+        pytest.param("Notes/Plan.md", "notes/plan.md", True, id="case"),
+        pytest.param("Café ☕.md", "Cafe\u0301 ☕.md", True, id="unicode-form"),
+        pytest.param("CAFÉ.md", "cafe\u0301.md", True, id="both"),
+        pytest.param("Notes/a.md", "Notes/b.md", False, id="other"),
+    ],
+)
+def test_same_name_ignores_letter_case_and_unicode_form(
+    first: str, second: str, same: bool
+) -> None:
+    assert same_name(first, second) is same
 
 
 # --- normalize_directory ------------------------------------------------------------------

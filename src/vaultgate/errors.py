@@ -4,7 +4,10 @@
     ├── ConfigError                     a bad setting; the server stops at start with one line
     ├── InvalidArgument                 a tool argument that cannot work (bad window, bad glob, ...)
     │   ├── InvalidPath                 a vault path with '..', a leading '/', or a backslash
-    │   │   └── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
+    │   │   ├── HiddenPath              a segment starting with '.': .obsidian/, .trash/, .git/
+    │   │   └── NameTooLong             a name or path no disk holds; names the limit  (limit)
+    │   ├── UnicodeTwin                 a new name that an existing one is in another Unicode
+    │   │                               form (NFC/NFD): names it                   (existing)
     │   └── NotANote                    a folder given where one note is meant          (path)
     ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
@@ -35,6 +38,8 @@
         │   └── APIKeyMissing           OBSIDIAN_API_KEY is not set: nothing needing it is sent
         ├── NotFound                    404 on a path                                  (path)
         ├── DestinationExists           MOVE onto an existing note without overwrite   (path)
+        ├── ReplacedButNotMoved         overwrite=true trashed the destination, then the move
+        │                               failed: says where it went   (path, source, trashed)
         ├── FeatureUnavailable          the running plugin version lacks a feature     (feature)
         ├── MalformedAnswer             an answer not in the API's shape: names the field  (what)
         └── ObsidianAPIError            any other error answer            (status, error_code)
@@ -63,6 +68,15 @@ def quoted(value: str, limit: int = 80) -> str:
     if len(value) <= limit:
         return repr(value)
     return f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
+def abbreviated(value: str, keep: int = 40) -> str:
+    """``value`` quoted, its middle cut when longer than ``keep`` characters: the start and
+    the end (a name's extension) are what tell one name from another."""
+    if len(value) <= keep:
+        return repr(value)
+    tail = keep // 4
+    return repr(f"{value[: keep - tail]}…{value[-tail:]}")
 
 
 class VaultgateError(Exception):
@@ -106,6 +120,85 @@ class HiddenPath(InvalidPath):
             "vault's notes, and vaultgate never reads, lists or writes them. Use a path "
             "without a hidden part, e.g. 'Projects/plan.md'.",
         )
+
+
+class NameTooLong(InvalidPath):
+    """A path the disk cannot hold: one of its names, or the whole of it, is over ``limit``
+    UTF-8 bytes (None when the disk refused it without saying which limit)."""
+
+    def __init__(self, path: str, reason: str, *, limit: int | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.limit = limit
+        # the path may be hundreds of bytes: never echoed in full
+        InvalidArgument.__init__(self, f"Invalid vault path {abbreviated(path)}: {reason}.")
+
+    @classmethod
+    def for_name(cls, path: str, name: str, limit: int, size: int) -> NameTooLong:
+        return cls(
+            path,
+            f"a name can hold at most {limit:,} bytes (UTF-8); {abbreviated(name)} has "
+            f"{size:,}: shorten it",
+            limit=limit,
+        )
+
+    @classmethod
+    def for_path(cls, path: str, limit: int, size: int) -> NameTooLong:
+        return cls(
+            path,
+            f"a vault path can hold at most {limit:,} bytes (UTF-8); this one has {size:,}: "
+            "shorten its names, or nest it in fewer folders",
+            limit=limit,
+        )
+
+    @classmethod
+    def refused_by_disk(
+        cls, path: str, name_max: int | None, path_max: int | None, vault_bytes: int
+    ) -> NameTooLong:
+        """The disk said ENAMETOOLONG: name what this file system holds, where it says."""
+        limits = [
+            f"{limit:,} bytes {per}"
+            for limit, per in ((name_max, "per name"), (path_max, "per path from the disk's root"))
+            if limit is not None
+        ]
+        held = f" (it holds at most {' and '.join(limits)})" if limits else ""
+        return cls(
+            path,
+            f"the disk refused it as too long for the file system the vault is on{held}, and "
+            f"the vault folder's own location takes {vault_bytes:,} bytes of a path: shorten "
+            "its names, or nest it in fewer folders",
+            limit=name_max,
+        )
+
+
+class UnicodeTwin(InvalidArgument):
+    """A note or folder to be created whose name is an existing one's in another Unicode form
+    (macOS stores some accented names decomposed, NFD; other systems composed, NFC): one disk
+    would hold two notes that look the same, another would give both names one file.
+
+    ``existing`` is the vault path of the one that exists (a folder ends in '/'), or None when
+    it is out of this server's reach, and then not named.
+    """
+
+    def __init__(self, path: str, existing: str | None) -> None:
+        self.path = path
+        self.existing = existing
+        if existing is None:
+            message = (
+                f"vaultgate may not create {path!r}: an existing note of the same name in "
+                "another Unicode form is out of this server's reach. Use another name."
+            )
+        elif existing.endswith("/"):
+            message = (
+                f"A folder named {existing!r} already exists (the same name in another "
+                "Unicode form); write into that folder instead."
+            )
+        else:
+            message = (
+                f"A note named {existing!r} already exists (the same name in another Unicode "
+                "form); write to that name instead."
+            )
+        super().__init__(message)
 
 
 class NotANote(InvalidArgument):
@@ -361,6 +454,30 @@ class DestinationExists(ObsidianError):
         super().__init__(
             f"{path!r} already exists. Pass overwrite=true to replace it, or choose another "
             "destination."
+        )
+
+
+class ReplacedButNotMoved(ObsidianError):
+    """A move with overwrite=true sent the note at ``path`` to the trash (deleted it, where
+    the plugin has no trash: ``trashed`` False), then the move itself failed (``cause``)."""
+
+    def __init__(
+        self, source: str, path: str, cause: VaultgateError, *, trashed: bool, version: str
+    ) -> None:
+        self.source = source
+        self.path = path
+        self.cause = cause
+        self.trashed = trashed
+        if trashed:
+            fate = (
+                "went to Obsidian's trash (the vault's .trash folder, or the system trash if "
+                "Obsidian is set to use it): restore it from there if it should stay"
+            )
+        else:
+            fate = f"was deleted (Local REST API {version} has no trash)"
+        super().__init__(
+            f"The note that was at {path!r} {fate}; then moving {source!r} there failed, so "
+            f"{source!r} was not moved. {cause}"
         )
 
 

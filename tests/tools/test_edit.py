@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, texts
+from tests.tools.test_protection_tags import BACKENDS, serve
 
 from vaultgate.markdown import parse_frontmatter
 
@@ -615,3 +617,115 @@ async def test_a_write_through_vaultgate_refreshes_cached_listings_and_searches(
     assert "Inbox/zeppelin.md" in after
     assert found["pagination"]["total"] == 0
     assert [r["filename"] for r in found_after["results"]] == ["Inbox/zeppelin.md"]
+
+
+# --- issue 21, on every backend: the plugin at 3.6.2, 4.1.7 and 5.1.0, the folder, auto -------
+
+NEW = "Inbox/new 日本 🚀.md"
+OLD = "Notes/old 100% #1 🗂.md"
+TRASHING = ("5.1.0", "folder", "auto")  # a delete that is not permanent goes to .trash/
+
+
+def write(vault: Path, path: str, text: str) -> None:
+    file = vault.joinpath(*path.split("/"))
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_move_with_overwrite_sends_the_replaced_note_to_the_trash(
+    vault: Path, backend: str
+) -> None:
+    write(vault, NEW, "# New\n")
+    write(vault, OLD, "# Old 日本\n")
+    move = {"source": NEW, "destination": OLD, "overwrite": True}
+
+    async with serve(vault, backend) as world:
+        planned = message(await world.client.call_tool("move_vault_file", move | {"dryRun": True}))
+        unchanged = (read(vault, NEW), read(vault, OLD), (vault / ".trash").exists())
+        moved = message(await world.client.call_tool("move_vault_file", move))
+
+    assert unchanged == ("# New\n", "# Old 日本\n", False)
+    assert read(vault, OLD) == "# New\n"
+    assert not (vault / NEW).exists()
+    if backend in TRASHING:
+        assert f"The note at {OLD!r} would go to Obsidian's trash." in planned
+        assert moved.endswith(f"The note at {OLD!r} went to Obsidian's trash.")
+        assert read(vault, f".trash/{OLD}") == "# Old 日本\n"
+    else:
+        fate = f"deleted permanently (Local REST API {backend} has no trash)."
+        assert f"The note at {OLD!r} would be {fate}" in planned
+        assert moved.endswith(f"The note at {OLD!r} was {fate}")
+
+
+LONG_NAME = "日本語 🚀 #1 100%" * 12 + ".md"  # 267 bytes
+PATCH_APPEND = {"operation": "append", "targetType": "heading", "target": "Plan", "content": "x"}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_name_longer_than_a_disk_holds_is_refused_naming_the_limit(
+    vault: Path, backend: str
+) -> None:
+    long = f"Notes/{LONG_NAME}"
+    calls = [
+        ("create_vault_file", {"filename": long, "content": "x"}),
+        ("append_to_vault_file", {"filename": long, "content": "x"}),
+        ("get_vault_file", {"filename": long}),
+        ("patch_vault_file", {"filename": long, **PATCH_APPEND}),
+        ("delete_vault_file", {"filename": long}),
+        ("move_vault_file", {"source": "Welcome.md", "destination": long}),
+        ("move_vault_file", {"source": long, "destination": "Archive/"}),
+        ("list_vault_files", {"directory": f"Notes/{LONG_NAME}/"}),
+    ]
+
+    async with serve(vault, backend) as world:
+        errors = [error_text(await world.client.call_tool(tool, args)) for tool, args in calls]
+
+    for error in errors:
+        assert "a name can hold at most 255 bytes (UTF-8); '日本語 🚀 #1 100%" in error
+        assert "has 267: shorten it" in error
+        assert LONG_NAME not in error
+    assert not (vault / "Notes").exists()
+
+
+NFD_NOTE = unicodedata.normalize("NFD", "Notes/Café ☕ #1.md")
+NFD_FOLDER = unicodedata.normalize("NFD", "Réunions 2026")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_new_name_that_exists_in_another_unicode_form_is_refused_naming_it(
+    vault: Path, backend: str
+) -> None:
+    write(vault, NFD_NOTE, "# Café\n")
+    write(vault, f"{NFD_FOLDER}/agenda.md", "# Agenda\n")
+    note_twin = (
+        f"A note named {NFD_NOTE!r} already exists (the same name in another Unicode form); "
+        "write to that name instead."
+    )
+    folder_twin = f"A folder named {NFD_FOLDER + '/'!r} already exists"
+
+    async with serve(vault, backend) as world:
+        call = world.client.call_tool
+        created = await call(
+            "create_vault_file", {"filename": "Notes/Café ☕ #1.md", "content": "x"}
+        )
+        appended = await call(
+            "append_to_vault_file", {"filename": "Notes/Café ☕ #1.md", "content": "x"}
+        )
+        moved = await call(
+            "move_vault_file", {"source": "Welcome.md", "destination": "Notes/Café ☕ #1.md"}
+        )
+        in_folder = await call(
+            "create_vault_file", {"filename": "Réunions 2026/plan.md", "content": "x"}
+        )
+        to_the_twin = await call(
+            "append_to_vault_file", {"filename": NFD_NOTE, "content": "more\n"}
+        )
+
+    for refused in (created, appended, moved):
+        assert error_text(refused) == note_twin
+    assert error_text(in_folder).startswith(folder_twin)
+    message(to_the_twin)
+    assert sorted(p.name for p in (vault / "Notes").iterdir()) == [NFD_NOTE.removeprefix("Notes/")]
+    assert sorted(p.name for p in vault.iterdir() if "union" in p.name) == [NFD_FOLDER]
+    assert (vault / "Welcome.md").exists()

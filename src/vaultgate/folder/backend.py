@@ -21,6 +21,7 @@ opened), searches read every note, with the same answers.
 from __future__ import annotations
 
 import datetime
+import errno
 import json
 import os
 import threading
@@ -54,7 +55,7 @@ from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.vaultfs import sweep_temporaries
 from vaultgate.engine.walk import FolderScan
-from vaultgate.errors import NeedsObsidian, NotANote, NotFound, ObsidianError
+from vaultgate.errors import NameTooLong, NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.folder.indexing import KeptIndex
 from vaultgate.folder.marks import scan_marks
@@ -83,7 +84,7 @@ from vaultgate.obsidian.models import (
 )
 from vaultgate.obsidian.patch import encode_patch
 from vaultgate.patch_request import PatchRequest
-from vaultgate.paths import normalize_directory, validate_vault_path
+from vaultgate.paths import is_hidden, normalize_directory, validate_vault_path
 from vaultgate.progress import report
 from vaultgate.protection import MARK_PREFIX, Marks, marked_from_rows
 
@@ -526,9 +527,37 @@ class FolderBackend:
         except _Answered as answered:
             raise _client_error(answered.error, call) from None
         except EngineError as error:
+            if isinstance(error.__cause__, OSError) and _name_too_long(error.__cause__):
+                raise self._too_long(error.__cause__, call) from None
             raise _client_error(from_engine(error), call) from None
-        except FileNotFoundError:  # removed behind the index's back: as the plugin answers
-            raise _client_error(ApiError(status=404), call) from None
+        except OSError as error:
+            if _name_too_long(error):
+                raise self._too_long(error, call) from None
+            if isinstance(error, FileNotFoundError):  # removed behind the index's back
+                raise _client_error(ApiError(status=404), call) from None
+            raise
+
+    def _too_long(self, error: OSError, call: Call) -> NameTooLong:
+        """The disk's ENAMETOOLONG as the limits of the file system the vault is on. It names
+        the vault path the disk refused (of a rename's two, the longer), else the call's."""
+        root = self._vault.vault
+        named = [
+            os.fsdecode(name)
+            for name in (error.filename, error.filename2)
+            if isinstance(name, str | bytes)
+        ]
+        path = call.subject
+        if named:
+            disk = Path(max(named, key=lambda name: len(os.fsencode(name))))
+            relative = disk.relative_to(root).as_posix() if disk.is_relative_to(root) else ""
+            if relative and not is_hidden(relative):  # not a temporary file beside a note
+                path = relative
+        return NameTooLong.refused_by_disk(
+            path,
+            _pathconf(root, "PC_NAME_MAX"),
+            _pathconf(root, "PC_PATH_MAX"),
+            len(os.fsencode(root)),
+        )
 
     def _written(self, path: str) -> None:
         """vaultgate wrote the note at ``path``: the index and the text cache learn it now."""
@@ -615,6 +644,26 @@ class _Answered(Exception):
 def _client_error(error: ApiError, call: Call) -> ObsidianError:
     response = httpx.Response(error.status, json=error.body(), headers=error.headers)
     return error_for(response, call)
+
+
+# ERROR_FILENAME_EXCED_RANGE: Windows' own word for it, which Python maps to ENOENT
+_WINDOWS_PATH_TOO_LONG = 206
+
+
+def _name_too_long(error: OSError) -> bool:
+    return (
+        error.errno == errno.ENAMETOOLONG
+        or getattr(error, "winerror", None) == _WINDOWS_PATH_TOO_LONG
+    )
+
+
+def _pathconf(folder: Path, name: str) -> int | None:
+    """A limit of the file system holding ``folder``, where it says (POSIX)."""
+    try:
+        limit = os.pathconf(folder, name)
+    except (AttributeError, OSError, ValueError):  # no pathconf (Windows), or no such limit
+        return None
+    return limit if limit > 0 else None
 
 
 def _note_path(path: str | None, action: str) -> str:

@@ -603,7 +603,7 @@ class ObsidianClient:
         """
         validate_vault_path(name)
         if target_path is not None:
-            validate_vault_path(target_path)
+            validate_vault_path(template_target(target_path))
         elif create_file:
             raise InvalidArgument(
                 "createFile=true needs a targetPath for the new note, e.g. 'Meetings/today.md'."
@@ -669,6 +669,12 @@ class ObsidianClient:
             if response.is_success:
                 return response
             raise error_for(response, call)
+
+
+def template_target(path: str) -> str:
+    """Where the companion writes a template's result: ``.md`` is added when missing (so a
+    name is checked for length with it)."""
+    return path if path.endswith(".md") else f"{path}.md"
 
 
 def note_call(path: str) -> Call:

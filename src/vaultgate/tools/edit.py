@@ -118,7 +118,10 @@ async def move_vault_file(
     destination: Annotated[
         str, Field(description="New vault path; ending in '/' moves it into that folder.")
     ],
-    overwrite: Annotated[bool, Field(description="Replace a note at the destination.")] = False,
+    overwrite: Annotated[
+        bool,
+        Field(description="Replace a note at the destination (deleted first, as delete does)."),
+    ] = False,
     dryRun: Annotated[
         bool, Field(description="Only check, and list the links that would be rewritten.")
     ] = False,

@@ -14,7 +14,14 @@ from typing import Literal
 from vaultgate import markdown
 from vaultgate.backend import Backend, LinkUpdates
 from vaultgate.calls import Raw, call
-from vaultgate.errors import DestinationExists, InvalidArgument, SectionNotFound
+from vaultgate.errors import (
+    DestinationExists,
+    InvalidArgument,
+    ReplacedButNotMoved,
+    SectionNotFound,
+    VaultgateError,
+)
+from vaultgate.obsidian.features import FeatureSet
 from vaultgate.paging import compact_json
 from vaultgate.patch_request import Operation, PatchRequest, TargetType
 from vaultgate.paths import validate_vault_path
@@ -198,29 +205,58 @@ async def move_note(
     if destination == source:
         raise InvalidArgument(f"source and destination are the same: {source!r}.")
     features = await client.features()
+    # what overwrite=true replaces goes to the trash first (GuardedClient.move_note); asked
+    # now, as after the move the destination holds the moved note
+    replacing = overwrite and await _holds_a_note(client, destination)
     if dry_run:
         updates = await client.move_note(source, destination, overwrite=overwrite, dry_run=True)
+        would = _replaced(features, destination, planned=True) if replacing else ""
         if updates is not None:
-            return _planned_move(source, destination, updates)
+            return _planned_move(source, destination, updates, would)
         how = (
             "Obsidian rewrites the links to it as it moves it"
             if features.has("move")
             else "this plugin version has no MOVE, so vaultgate would copy, verify and delete "
             "it, and links to it would not be updated"
         )
-        return f"Nothing moved (dry run): {source!r} can move to {destination!r}; {how}."
-    if features.has("move"):
-        updates = await client.move_note(source, destination, overwrite=overwrite)
-        if updates is None:
-            return f"Moved {source!r} to {destination!r} (Obsidian updated the links to it)."
-        return f"Moved {source!r} to {destination!r}; {_link_report(updates)}"
-    return await _copy_verify_delete(client, source, destination, overwrite=overwrite)
+        return f"Nothing moved (dry run): {source!r} can move to {destination!r}; {how}.{would}"
+    replaced = _replaced(features, destination, planned=False) if replacing else ""
+    if not features.has("move"):
+        moved = await _copy_verify_delete(
+            client, source, destination, overwrite=overwrite, replacing=replacing, features=features
+        )
+        return moved + replaced
+    updates = await client.move_note(source, destination, overwrite=overwrite)
+    if updates is None:
+        return f"Moved {source!r} to {destination!r} (Obsidian updated the links to it).{replaced}"
+    return f"Moved {source!r} to {destination!r}; {_link_report(updates)}{replaced}"
+
+
+async def _holds_a_note(client: Backend, destination: str) -> bool:
+    """Is there a note a move with overwrite=true will replace? Asked before the move, as
+    the answer says where it went; any refusal is the move's to give, in its own words."""
+    try:
+        return await client.note_size(destination) is not None
+    except VaultgateError:
+        return False
+
+
+def _replaced(features: FeatureSet, destination: str, *, planned: bool) -> str:
+    """What becomes of the note a move replaces: what a delete that is not permanent does."""
+    if features.has("trash_delete"):
+        fate = "would go" if planned else "went"
+        return f" The note at {destination!r} {fate} to Obsidian's trash."
+    fate = "would be" if planned else "was"
+    return (
+        f" The note at {destination!r} {fate} deleted permanently (Local REST API "
+        f"{features.version} has no trash)."
+    )
 
 
 _NOTES_NAMED = 20  # a move with hundreds of backlinks names the first ones and counts the rest
 
 
-def _planned_move(source: str, destination: str, updates: LinkUpdates) -> str:
+def _planned_move(source: str, destination: str, updates: LinkUpdates, replaced: str) -> str:
     if not updates.notes:
         report = "no other note links to it."
     else:
@@ -231,7 +267,7 @@ def _planned_move(source: str, destination: str, updates: LinkUpdates) -> str:
     stranded = _stranded(updates)
     return (
         f"Nothing moved (dry run): moving {source!r} to {destination!r} is possible, and "
-        f"{report}{stranded} Call again with dryRun=false to move it."
+        f"{report}{stranded}{replaced} Call again with dryRun=false to move it."
     )
 
 
@@ -276,10 +312,17 @@ def _notes(count: int) -> str:
 
 
 async def _copy_verify_delete(
-    client: Backend, source: str, destination: str, *, overwrite: bool
+    client: Backend,
+    source: str,
+    destination: str,
+    *,
+    overwrite: bool,
+    replacing: bool,
+    features: FeatureSet,
 ) -> str:
     """Plugins before 4.1 cannot MOVE: copy, read the copy back, and only then delete the
-    source, so a failure at any step leaves the source in place."""
+    source, so a failure at any step leaves the source in place. A note the copy replaces
+    is deleted first as a delete that is not permanent does (never written over)."""
     if not source.lower().endswith(TEXT_EXTENSIONS):
         raise InvalidArgument(
             f"Moving {source!r} needs Local REST API >= 4.1.0 (MOVE); older versions can only "
@@ -291,13 +334,26 @@ async def _copy_verify_delete(
     original = (await client.read_note(source)).content
     if not overwrite and await client.note_size(destination) is not None:
         raise DestinationExists(destination)
-    await client.write_note(destination, original)
-    copy = (await client.read_note(destination)).content
-    if copy != original:
-        raise InvalidArgument(
-            f"The copy at {destination!r} does not match {source!r}, so the source was kept. "
-            "Check both notes before retrying."
-        )
+    if replacing:
+        await client.delete_note(destination, permanent=False)
+    try:
+        await client.write_note(destination, original)
+        copy = (await client.read_note(destination)).content
+        if copy != original:
+            raise InvalidArgument(
+                f"The copy at {destination!r} does not match {source!r}, so the source was "
+                "kept. Check both notes before retrying."
+            )
+    except VaultgateError as error:
+        if not replacing:
+            raise
+        raise ReplacedButNotMoved(
+            source,
+            destination,
+            error,
+            trashed=features.has("trash_delete"),
+            version=str(features.version),
+        ) from error
     await client.delete_note(source, permanent=False)
     return (
         f"Moved {source!r} to {destination!r} by copying, verifying and deleting (this plugin "

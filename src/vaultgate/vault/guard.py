@@ -29,6 +29,18 @@ Protection tags (``vaultgate.protection``) are applied here too, for every backe
   then applies the rules of ``protection.check_write``. The tags may change between that read
   and the write; that window is one round trip. A write to the open note reads it anyway (to
   resolve its path), so its tags cost nothing more.
+
+Two rules keep a write from losing or doubling a note, on every backend:
+
+- **A move never overwrites.** With ``overwrite=true`` the note at the destination goes to the
+  trash first, as a delete that is not permanent sends it there on this backend (the plugin's
+  own DELETE), and the move then asks for the free name: no backend is asked to overwrite,
+  which deletes for good.
+- **No second name in another Unicode form.** A note created (written, appended to, moved or
+  rendered to a path where nothing is) whose name, or a folder's name it would make, is an
+  existing one's in another Unicode form (NFC/NFD) is refused, naming the existing one. It
+  costs one listing, only when something new is created and only for names that can have such
+  a twin.
 """
 
 from __future__ import annotations
@@ -43,12 +55,16 @@ from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLin
 from vaultgate.cache import TTLCache
 from vaultgate.errors import (
     AccessDenied,
+    DestinationExists,
     InvalidArgument,
     LinkNotFollowed,
     NotANote,
     NotFound,
     PathUnknown,
     ReadOnlyMode,
+    ReplacedButNotMoved,
+    UnicodeTwin,
+    VaultgateError,
 )
 from vaultgate.locations import LinkMap
 from vaultgate.markdown import DocumentMap
@@ -60,11 +76,18 @@ from vaultgate.obsidian.client import (
     periodic_not_found,
     periodic_subject,
     template_not_found,
+    template_target,
 )
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.patch_request import PatchRequest
-from vaultgate.paths import normalize_directory, validate_vault_path
+from vaultgate.paths import (
+    may_have_twin,
+    normalize_directory,
+    same_name,
+    unicode_twin,
+    validate_vault_path,
+)
 from vaultgate.protection import (
     HIDDEN,
     Marks,
@@ -83,6 +106,7 @@ _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
 # Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.
 NOTE_TAGS = {"var": "tags"}
+_CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
 
 
 class GuardedClient:
@@ -410,11 +434,16 @@ class GuardedClient:
                 f"with '/': {destination.removesuffix('/') + '/'!r}."
             )
         if is_note(destination):
-            await self._check_current(destination, "onto", overwrite=overwrite)
+            await self._check_current(destination, "onto", overwrite=overwrite, moving=source)
+        else:
+            await self._refuse_unicode_twin(destination, moving=source)
         try:
-            updates = await self._inner.move_note(
-                source, destination, overwrite=overwrite, dry_run=dry_run
-            )
+            if overwrite and not dry_run:
+                updates = await self._move_replacing(source, destination)
+            else:
+                updates = await self._inner.move_note(
+                    source, destination, overwrite=overwrite, dry_run=dry_run
+                )
         finally:
             if not dry_run:
                 self.forget_marks()
@@ -472,6 +501,8 @@ class GuardedClient:
         target_path: str | None,
     ) -> dict[str, Any]:
         validate_vault_path(name)
+        if create_file and target_path is not None:  # with the .md the companion adds
+            validate_vault_path(template_target(target_path))
         self.policy.check_read(name)
         if is_note(name):  # the companion reads the template itself: look at its tags first
             try:
@@ -482,7 +513,6 @@ class GuardedClient:
                 if HIDDEN in marks_in_text(name, template.content):
                     raise template_not_found(name)
         if create_file and target_path is not None:
-            validate_vault_path(target_path)
             self.policy.check_write(target_path)
             if is_note(target_path):
                 await self._check_current(target_path, "create")
@@ -534,14 +564,19 @@ class GuardedClient:
         content: str | None = None,
         request: PatchRequest | None = None,
         overwrite: bool = True,
+        moving: str | None = None,
     ) -> None:
         """Read the note as it is now and apply its tags to this write (NotANote for a
         folder, as the plugin answers a folder's path with its listing). A hidden note
-        answers, where the write needs the note to exist, what a missing note answers."""
+        answers, where the write needs the note to exist, what a missing note answers.
+        ``moving``: the source of a move onto ``path``."""
         try:
             note = await self._inner.read_note(path)
         except NotFound:
-            return  # nothing there to protect: the write creates it, or the backend says so
+            # nothing there to protect: the write creates it, or the backend says so
+            if kind in _CREATING:
+                await self._refuse_unicode_twin(path, moving=moving)
+            return
         marks = marks_in_text(path, note.content)
         if HIDDEN in marks and kind in ("patch", "delete", "move"):
             raise await self._missing_for(path, kind, request)
@@ -636,6 +671,71 @@ class GuardedClient:
             for row in rows
             if str(row.get(key, "")) not in hidden
         ]
+
+    # --- a move onto an existing note, and names in another Unicode form (issue 21) ---------
+
+    async def _move_replacing(self, source: str, destination: str) -> LinkUpdates | None:
+        """A checked move with overwrite=true that asks no backend to overwrite (which
+        deletes for good): the note at the destination goes to the trash the way
+        ``delete_note(permanent=False)`` sends it on this backend (the plugin's own DELETE:
+        Obsidian's trash from 5.0, deleted for good before), then the source moves onto the
+        free name.
+
+        What the move itself checks (the source is a note, MOVE exists) is asked first, so
+        nothing is trashed for a move that cannot happen. If the move fails after the trash,
+        ReplacedButNotMoved says where the replaced note went; the source is not moved.
+        """
+        if same_name(source, destination):
+            # another case or Unicode form of the source: on a disk that ignores those it is
+            # the source itself, which must not go to the trash
+            try:
+                return await self._inner.move_note(source, destination, overwrite=False)
+            except DestinationExists:
+                raise InvalidArgument(
+                    f"{destination!r} differs from {source!r} only in letter case or Unicode "
+                    "form, so overwrite=true does not replace it (where the disk ignores "
+                    f"those, it is {source!r} itself). If it is another note, delete it first."
+                ) from None
+        features = await self._inner.features()
+        features.require("move", action="Moving a note with MOVE")
+        await self._inner.move_note(source, destination, overwrite=True, dry_run=True)
+        try:
+            await self._inner.delete_note(destination, permanent=False)
+        except NotFound:  # gone meanwhile: nothing to replace
+            return await self._inner.move_note(source, destination, overwrite=False)
+        try:
+            return await self._inner.move_note(source, destination, overwrite=False)
+        except VaultgateError as error:
+            trashed = features.has("trash_delete")
+            raise ReplacedButNotMoved(
+                source, destination, error, trashed=trashed, version=str(features.version)
+            ) from error
+
+    async def _refuse_unicode_twin(self, path: str, *, moving: str | None = None) -> None:
+        """UnicodeTwin if creating ``path`` makes a name (the note's, or a folder's it
+        creates) that exists in another Unicode form. The nearest existing folder above the
+        note is listed (one request when its folder exists, one more for each folder to be
+        made) and the first new name compared there. ``moving``: a move's source, which may
+        be that twin (a rename to the other form leaves one name)."""
+        if not may_have_twin(path):
+            return
+        parts = path.removesuffix("/").split("/")
+        for depth in range(len(parts) - 1, -1, -1):
+            folder = "".join(f"{part}/" for part in parts[:depth])
+            try:
+                entries = await self._inner.list_directory(folder)
+            except NotFound:
+                continue  # this folder is to be made too: compare its name one level up
+            twin = unicode_twin(parts[depth], entries)
+            if twin is None or folder + twin == moving:
+                return
+            existing = folder + twin
+            reachable = (
+                self.policy.allows_folder(existing)
+                if existing.endswith("/")
+                else self.policy.allows(existing) and not await self._hidden([existing])
+            )
+            raise UnicodeTwin(path, existing if reachable else None)
 
     # --- every note's links (issue 13) ------------------------------------------------------
 

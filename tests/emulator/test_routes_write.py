@@ -721,3 +721,15 @@ async def test_copy_onto_itself_is_409_even_with_overwrite(api: Api, vault: Path
         )
     assert error_code(response) == 40920
     assert (vault / "Welcome.md").is_file()
+
+
+async def test_a_name_too_long_for_the_disk_is_a_500_and_the_connection_stays_open(
+    api: Api,
+) -> None:
+    name = "長" * 100 + ".md"  # 303 bytes: no file system holds such a name
+    async with api() as http:
+        response = await http.put(f"/vault/{name}", content="x", headers=MD)
+        after = await http.get("/vault/Welcome.md")
+    assert response.status_code == 500
+    assert error_code(response) == 50000
+    assert after.status_code == 200

@@ -67,11 +67,13 @@ def disk_path(vault: Vault, path: str) -> Path:
 
 
 def is_file(vault: Vault, path: str) -> bool:
-    return disk_path(vault, path).is_file()
+    with _disk_errors(path):  # a name too long for the disk is a failure, not "no"
+        return disk_path(vault, path).is_file()
 
 
 def is_dir(vault: Vault, path: str) -> bool:
-    return disk_path(vault, path).is_dir()
+    with _disk_errors(path):
+        return disk_path(vault, path).is_dir()
 
 
 @contextmanager

@@ -132,7 +132,6 @@ class AccessPolicy:
         ]
         self._root = real_root(vault) if vault is not None else None
         self._links_rules = served_links(follow)
-        self._many_resolved = self._root is not None
         self._link_map: LinkMap | None = None
         self._link_map_at = 0.0
         self._link_map_lock = anyio.Lock()
@@ -172,10 +171,8 @@ class AccessPolicy:
         path = path.removesuffix("/")
         if not self._name_allows(path):
             return False
-        links = self._link_map
-        if links is None or not self._many_resolved:
-            return True
-        return self._real_allows(links.locate(path), folder=False)
+        links = self._link_map  # None without the vault folder
+        return links is None or self._real_allows(links.locate(path), folder=False)
 
     def allows_folder(self, folder: str) -> bool:
         """Could a reachable file lie below ``folder`` ('' is the root, else 'a/b/')?"""
@@ -185,33 +182,34 @@ class AccessPolicy:
         if not self._name_allows_folder(base):
             return False
         links = self._link_map
-        if links is None or not self._many_resolved:
-            return True
-        return self._real_allows(links.locate(base), folder=True)
+        return links is None or self._real_allows(links.locate(base), folder=True)
 
     async def refresh_links(self, walked: LinkMap | None) -> None:
         """Take the links a walk met before a listing or a search is filtered: ``walked``,
         the backend's own (the folder backend walks the folder anyway), else a walk of the
         vault folder now, unless one is recent enough (in a worker thread: about as long as
         a listing of the folder; Obsidian's answers list what links lead to)."""
-        if not self._many_resolved or self._root is None:
+        root = self._root
+        if root is None:
             return
         if walked is not None:
             self._link_map = walked
             return
-        if self._link_map is not None and time.monotonic() - self._link_map_at < LINKS_TTL_SECONDS:
+        if self._links_fresh():
             return
         async with self._link_map_lock:
-            if self._link_map is not None and (
-                time.monotonic() - self._link_map_at < LINKS_TTL_SECONDS
-            ):
+            if self._links_fresh():
                 return
-            root = self._root
             found = await anyio.to_thread.run_sync(
                 lambda: scan_folder(root, rules=OBSIDIAN_LINKS, stat_notes=False)
             )
             self._link_map = LinkMap(root, found.links)
             self._link_map_at = time.monotonic()
+
+    def _links_fresh(self) -> bool:
+        return (
+            self._link_map is not None and time.monotonic() - self._link_map_at < LINKS_TTL_SECONDS
+        )
 
     def forget_links(self) -> None:
         """Walk for links again before the next listing (after a write)."""

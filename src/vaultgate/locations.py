@@ -155,12 +155,16 @@ class LinkMap:
         tops = frozenset(link.split("/", 1)[0] for link in self.links)
         object.__setattr__(self, "_tops", tops)
 
+    def may_lead_elsewhere(self, path: str) -> bool:
+        """Could a link be on ``path``'s way? False for most paths, at the cost of a lookup."""
+        if not self.links:
+            return False
+        slash = path.find("/")
+        return (path if slash < 0 else path[:slash]) in self._tops
+
     def locate(self, path: str) -> Location:
         links = self.links
-        if not links:
-            return Location(path, path)
-        slash = path.find("/")
-        if (path if slash < 0 else path[:slash]) not in self._tops:
+        if not self.may_lead_elsewhere(path):
             return Location(path, path)
         # the longest linked folder (or the file itself) on the path decides
         cut = len(path)

@@ -172,7 +172,9 @@ class AccessPolicy:
         if not self._name_allows(path):
             return False
         links = self._link_map  # None without the vault folder
-        return links is None or self._real_allows(links.locate(path), folder=False)
+        if links is None or not links.may_lead_elsewhere(path):
+            return True  # asked of every search hit: no object for a path led nowhere else
+        return self._real_allows(links.locate(path), folder=False)
 
     def allows_folder(self, folder: str) -> bool:
         """Could a reachable file lie below ``folder`` ('' is the root, else 'a/b/')?"""
@@ -182,7 +184,9 @@ class AccessPolicy:
         if not self._name_allows_folder(base):
             return False
         links = self._link_map
-        return links is None or self._real_allows(links.locate(base), folder=True)
+        if links is None or not links.may_lead_elsewhere(base):
+            return True
+        return self._real_allows(links.locate(base), folder=True)
 
     async def refresh_links(self, walked: LinkMap | None) -> None:
         """Take the links a walk met before a listing or a search is filtered: ``walked``,

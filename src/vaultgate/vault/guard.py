@@ -336,9 +336,10 @@ class GuardedClient:
     async def list_tags(self) -> list[dict[str, Any]]:
         """The vault's tag counts, less what the notes a tool may not reach add to them:
         hidden notes, denied notes and notes listed through a link vaultgate does not
-        follow, found (when any can exist) by one JsonLogic search of every note's tags. The plugin counts each tag once per note (and once more for each
-        of its parent tags), so each such note is taken away once; a tag no reachable note
-        carries is left out whatever its count, so no count can name it."""
+        follow, found (when any can exist) by one JsonLogic search of every note's tags.
+        Each such note is taken away once per tag (and once more for each of its parent
+        tags), as the emulator counts; a tag no reachable note carries is left out whatever
+        its count, so no count can name it, however the plugin counts."""
         tags = await self._inner.list_tags()
         marked = await self.marked_notes()
         taken: list[tuple[str, ...]] = [m.note_tags for m in marked.values() if m.hidden]

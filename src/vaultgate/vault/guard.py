@@ -335,16 +335,16 @@ class GuardedClient:
 
     async def list_tags(self) -> list[dict[str, Any]]:
         """The vault's tag counts, less what the notes a tool may not reach add to them:
-        hidden notes, denied notes and notes listed through a link vaultgate does not
-        follow, found (when any can exist) by one JsonLogic search of every note's tags.
-        Each such note is taken away once per tag (and once more for each of its parent
-        tags), as the emulator counts; a tag no reachable note carries is left out whatever
-        its count, so no count can name it, however the plugin counts."""
+        hidden notes (from the marked notes, at no extra request), and, while a rule or a
+        link can keep notes out, denied notes and notes listed through a link vaultgate does
+        not follow (one JsonLogic search of every note's tags). Each such note is taken away
+        once per tag (and once more for each of its parent tags), as the emulator counts;
+        after that search, a tag no reachable note carries is left out whatever its count."""
         tags = await self._inner.list_tags()
         marked = await self.marked_notes()
         taken: list[tuple[str, ...]] = [m.note_tags for m in marked.values() if m.hidden]
         carried: set[str] | None = None  # every tag of a reachable note, when searched
-        if taken or self.policy.restricts_paths or self.policy.has_links:
+        if self.policy.restricts_paths or self.policy.has_links:
             hidden = {path for path, marks in marked.items() if marks.hidden}
             carried = set()
             for row in await self._inner.search_jsonlogic(NOTE_TAGS):

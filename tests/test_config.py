@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from vaultgate.config import (
     DEFAULT_SEARCH_TIMEOUT,
     DEFAULT_TIMEOUT,
+    KNOWN_SETTINGS,
     ObsidianSettings,
     Secret,
     Settings,
@@ -367,6 +369,49 @@ def test_known_settings_and_other_variables_give_no_notice() -> None:
     env = {"OBSIDIAN_API_KEY": "k" * 16, "VAULTGATE_TOOLS": "full", "HOME": "/h", "PATH": "/b"}
 
     assert Settings.from_env(env).notices == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "placeholder"),
+    [
+        pytest.param("OBSIDIAN_API_KEY", "${user_config.api_key}", id="key"),
+        pytest.param("OBSIDIAN_HOST", "${user_config.host}", id="host"),
+        pytest.param("OBSIDIAN_PORT", " ${user_config.port}\n", id="port-with-spaces"),
+        pytest.param("VAULTGATE_VAULT", "${user_config.vault}", id="vault"),
+        pytest.param("VAULTGATE_TOOLS", "${user_config.tools}", id="tools"),
+        pytest.param("VAULTGATE_READ_ONLY", "${user_config.read-only}", id="read-only"),
+    ],
+)
+def test_an_extension_setting_left_blank_is_unset_with_a_notice(
+    name: str, placeholder: str
+) -> None:
+    """Claude Desktop passes ${user_config.NAME} on as it is for a blank setting without a
+    default: the server starts as if the variable were not there."""
+    settings = Settings.from_env({name: placeholder})
+
+    assert replace(settings, notices=()) == Settings.from_env({})
+    [notice] = settings.notices
+    assert notice.startswith(f"{name} holds an unexpanded ${{user_config.…}} placeholder")
+    assert notice.endswith("it is treated as unset.")
+    assert placeholder.strip() not in notice
+
+
+def test_only_a_whole_placeholder_is_taken_for_a_blank_setting(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"VAULTGATE_VAULT .* does not exist"):
+        Settings.from_env({"VAULTGATE_VAULT": str(tmp_path / "${user_config.vault}")})
+    key = "${user_config.api_key}" + KEY
+    assert Settings.from_env({"OBSIDIAN_API_KEY": key}).obsidian.api_key == Secret(key)
+
+
+def test_a_placeholder_in_a_variable_that_is_no_setting_is_only_named_as_such() -> None:
+    [notice] = Settings.from_env({"VAULTGATE_VALT": "${user_config.vault}"}).notices
+
+    assert notice.startswith("VAULTGATE_VALT is not a vaultgate setting")
+
+
+@pytest.mark.parametrize("name", KNOWN_SETTINGS)
+def test_an_empty_setting_is_an_unset_one(name: str) -> None:
+    assert Settings.from_env({name: ""}) == Settings.from_env({})
 
 
 @pytest.mark.parametrize("value", ["debug", "INFO", " warning ", "error"])

@@ -61,6 +61,10 @@ MIN_HTTP_TOKEN_LENGTH = 16
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]+(?<!-)")
 _QUOTES = ('"', "'")
 
+# What an MCP Bundle host (Claude Desktop, through @anthropic-ai/mcpb) passes on unchanged for a
+# user_config setting that the user left blank and the manifest gives no default.
+_UNFILLED_PLACEHOLDER = re.compile(r"\$\{user_config\.[A-Za-z0-9_.-]+\}")
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
@@ -220,9 +224,12 @@ class Settings:
         """Build settings from ``env``; ``overrides`` (from flags) win over the environment.
 
         Override keys are the ObsidianSettings field names, and ``vault``; None values are
-        ignored.
+        ignored. An empty variable is unset, and so is one an extension host left as an
+        unexpanded ``${user_config.NAME}`` (with a notice).
         """
         flags = {k: v for k, v in (overrides or {}).items() if v is not None}
+        notices = _unknown_settings(env)
+        env = _without_unfilled_placeholders(env, notices)
 
         def raw(name: str, key: str) -> str | None:
             if key in flags:
@@ -230,7 +237,6 @@ class Settings:
             value = env.get(name)
             return value if value not in (None, "") else None
 
-        notices = _unknown_settings(env)
         api_key = _parse_secret("OBSIDIAN_API_KEY", raw("OBSIDIAN_API_KEY", "api_key"), notices)
         protocol = (raw("OBSIDIAN_PROTOCOL", "protocol") or DEFAULT_PROTOCOL).lower()
         if protocol not in ("http", "https"):
@@ -329,6 +335,27 @@ def _unknown_settings(env: Mapping[str, str]) -> list[str]:
     return notices
 
 
+def _without_unfilled_placeholders(env: Mapping[str, str], notices: list[str]) -> Mapping[str, str]:
+    """``env`` without the settings an extension host left as ``${user_config.NAME}``: a
+    setting left blank is unset, so the server starts as it would without it.
+
+    The notice never shows the value (it may sit where a key belongs).
+    """
+    unfilled = sorted(
+        name
+        for name in KNOWN_SETTINGS
+        if name in env and _UNFILLED_PLACEHOLDER.fullmatch(env[name].strip())
+    )
+    if not unfilled:
+        return env
+    notices.extend(
+        f"{name} holds an unexpanded ${{user_config.…}} placeholder (an extension setting left "
+        "blank); it is treated as unset."
+        for name in unfilled
+    )
+    return {name: value for name, value in env.items() if name not in unfilled}
+
+
 def _parse_log_level(value: str | None) -> LogLevel:
     level = (value or DEFAULT_LOG_LEVEL).strip().lower()
     if level not in LOG_LEVELS:
@@ -407,7 +434,7 @@ def _parse_port(value: str | None) -> int:
 
 
 def _parse_bool(name: str, value: str | None, default: bool = True) -> bool:
-    if value is None:
+    if value is None or value == "":  # empty is unset, as for every other setting
         return default
     lowered = value.strip().lower()
     if lowered in _TRUE:

@@ -104,12 +104,20 @@ def test_user_config_asks_for_the_key_secretly_and_everything_optionally() -> No
         "type": "string",
         "title": "API key",
         "description": "",
+        "default": "",
         "required": False,
         "sensitive": True,
     }
     assert config["port"]["type"] == "number"
     assert config["vault"]["type"] == "directory"
     assert not any(v.get("required") for v in config.values())
+
+
+def test_every_setting_has_a_default_so_a_blank_one_never_reaches_the_server_unexpanded() -> None:
+    """mcpb leaves ${user_config.NAME} as it is for a blank setting without a default; an
+    empty default expands to an empty variable, which vaultgate reads as unset
+    (test_extension_settings.py checks every combination with mcpb itself)."""
+    assert [name for name, v in MANIFEST["user_config"].items() if "default" not in v] == []
 
 
 def test_every_user_setting_reaches_the_server_environment() -> None:

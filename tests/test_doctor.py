@@ -14,9 +14,9 @@ import pytest
 from vaultgate import __version__
 from vaultgate.config import ObsidianSettings, Settings
 from vaultgate.doctor import Check, render, run_checks
+from vaultgate.doctor.certificates import names_cover
 from vaultgate.doctor.connection import tcp_check
 from vaultgate.doctor.memory import memory_check
-from vaultgate.doctor.probes import names_cover
 from vaultgate.doctor.wsl import wsl_hint
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
 from vaultgate.emulator.tls import make_self_signed_certificate

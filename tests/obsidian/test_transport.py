@@ -20,7 +20,13 @@ import respx
 from obsidian_fakes import API_KEY, PluginCert, PluginServer, make_plugin_cert, root_answer
 
 from vaultgate.config import ObsidianSettings, Secret
-from vaultgate.errors import APIKeyMissing, ConfigError, ObsidianTLSError, ObsidianUnreachable
+from vaultgate.errors import (
+    APIKeyMissing,
+    ConfigError,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+    WrongProtocol,
+)
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import (
     CERTIFICATE_PATH,
@@ -358,6 +364,39 @@ async def test_verify_false_affects_only_this_client(tls_server: PluginServer) -
     async with httpx.AsyncClient() as default_client:
         with pytest.raises(httpx.ConnectError):
             await default_client.get(f"https://127.0.0.1:{tls_server.port}/")
+
+
+# --- http and https mixed up: named as doctor names them --------------------------------------
+
+
+async def test_http_sent_to_the_https_port_names_the_mix_up(tls_server: PluginServer) -> None:
+    with pytest.raises(WrongProtocol) as caught:
+        await status_over_tls(tls_server.settings(protocol="http"))
+
+    assert caught.value.spoken == "https"
+    assert f"port {tls_server.port} speaks https, not plain http" in str(caught.value)
+    assert "Set OBSIDIAN_PROTOCOL=https" in str(caught.value)
+    assert "not reachable" not in str(caught.value)
+
+
+async def test_https_sent_to_the_http_port_names_the_mix_up(plain_server: PluginServer) -> None:
+    with pytest.raises(WrongProtocol) as caught:
+        await status_over_tls(plain_server.settings())
+
+    assert caught.value.spoken == "http"
+    assert f"port {plain_server.port} speaks plain http, not https" in str(caught.value)
+    assert "Set OBSIDIAN_PROTOCOL=http" in str(caught.value)
+
+
+async def test_the_right_protocol_on_the_http_port_works(plain_server: PluginServer) -> None:
+    assert await status_over_tls(plain_server.settings(protocol="http")) is True
+
+
+async def test_a_port_nobody_listens_on_stays_unreachable() -> None:
+    with pytest.raises(ObsidianUnreachable) as caught:
+        await status_over_tls(loopback_settings(free_port(), protocol="http"))
+
+    assert type(caught.value) is ObsidianUnreachable
 
 
 # --- a certificate that follows the plugin ---------------------------------------------------

@@ -3,7 +3,9 @@
 The TLS row shakes hands with the trust the server itself will use (``resolve_verify``, the
 same code the client is built from), hostname checks on, so a pass means the server's own
 handshake passes. A failure is told apart by what the port really speaks and which names its
-certificate carries, never by an error's text.
+certificate carries, never by an error's text. An http/https mix-up is found by
+``obsidian.probes.wrong_protocol``, the test the server's client runs when a connection breaks,
+so both name it in the same words.
 """
 
 from __future__ import annotations
@@ -15,18 +17,18 @@ from functools import partial
 import anyio
 
 from vaultgate.config import DEFAULT_HOST, ObsidianSettings
-from vaultgate.doctor.probes import (
-    certificate_names,
-    connect,
-    handshake,
-    names_cover,
-    peer_certificate,
-    speaks_plain_http,
-    unverified_context,
-)
+from vaultgate.doctor.certificates import certificate_names, names_cover
 from vaultgate.doctor.report import Check, warn
 from vaultgate.doctor.wsl import wsl_hint
 from vaultgate.errors import ConfigError
+from vaultgate.obsidian.probes import (
+    connect,
+    handshake,
+    peer_certificate,
+    speaks_plain_http,
+    unverified_context,
+    wrong_protocol,
+)
 from vaultgate.obsidian.transport import CERTIFICATE_PATH, resolve_verify, tls_trust
 
 HTTPS_PORT = 27124
@@ -115,18 +117,12 @@ async def tls_check(settings: ObsidianSettings) -> Check:
 
 async def http_check(settings: ObsidianSettings) -> Check:
     """Plain http: is it plain HTTP that answers (and not the plugin's https port)?"""
-    host, port, timeout = settings.host, settings.port, settings.timeout
-    if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
+    port = settings.port
+    if await anyio.to_thread.run_sync(speaks_plain_http, settings.host, port, settings.timeout):
         return Check("HTTP", True, "plain http answered (no TLS: the key travels unencrypted)")
-    if await anyio.to_thread.run_sync(peer_certificate, host, port, timeout) is not None:
-        return Check(
-            "HTTP",
-            False,
-            f"port {port} speaks https, not plain http",
-            f"Set OBSIDIAN_PROTOCOL=https (the plugin's default, port {HTTPS_PORT}), or turn on "
-            "the plugin's non-encrypted (http) server and set OBSIDIAN_PORT to its port "
-            f"({HTTP_PORT} by default).",
-        )
+    mixed_up = await wrong_protocol(settings)
+    if mixed_up is not None:
+        return Check("HTTP", False, mixed_up.detail, mixed_up.fix)
     return Check(
         "HTTP",
         False,
@@ -179,15 +175,9 @@ def _untrusted(settings: ObsidianSettings, reason: str) -> Check:
 
 
 async def _not_tls(settings: ObsidianSettings, exc: BaseException) -> Check:
-    host, port, timeout = settings.host, settings.port, settings.timeout
-    if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
-        return Check(
-            "TLS",
-            False,
-            f"port {port} speaks plain http, not https",
-            f"Set OBSIDIAN_PROTOCOL=http to use it (the plugin's http port, {HTTP_PORT} by "
-            f"default, once enabled), or OBSIDIAN_PORT={HTTPS_PORT} for the plugin's https port.",
-        )
+    mixed_up = await wrong_protocol(settings)
+    if mixed_up is not None:
+        return Check("TLS", False, mixed_up.detail, mixed_up.fix)
     reason = exc.reason if isinstance(exc, ssl.SSLError) and exc.reason else type(exc).__name__
     return Check(
         "TLS",

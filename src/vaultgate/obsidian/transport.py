@@ -28,6 +28,7 @@ import logging
 import ssl
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -38,7 +39,8 @@ import httpx
 
 from vaultgate import __version__
 from vaultgate.config import ObsidianSettings
-from vaultgate.errors import ConfigError, TLSTrust
+from vaultgate.errors import ConfigError, TLSTrust, WrongProtocol
+from vaultgate.obsidian.probes import wrong_protocol
 
 log = logging.getLogger("vaultgate.obsidian")
 
@@ -56,6 +58,8 @@ class PluginHTTP:
     httpcore's pool, PluginCertificateTransport, and in tests httpx.MockTransport (respx) or
     httpx.ASGITransport. Transport errors are httpx's, each carrying its request. Observers
     (tests, benchmarks) hook in as with httpx: ``event_hooks["request"]`` and ``["response"]``.
+    ``probe`` asks the real port which protocol it speaks (``probes.wrong_protocol``); it is
+    None with an injected transport, where there is no port to ask.
     """
 
     def __init__(
@@ -66,6 +70,7 @@ class PluginHTTP:
         timeout: float,
         transport: httpx.AsyncBaseTransport,
         proxy: str | None = None,
+        probe: Callable[[], Awaitable[WrongProtocol | None]] | None = None,
     ) -> None:
         self.base_url = httpx.URL(base_url)
         self.timeout = httpx.Timeout(timeout)
@@ -73,6 +78,7 @@ class PluginHTTP:
         self._prefix = base_url.rstrip("/")
         self._headers = {"Accept": "*/*", "User-Agent": f"vaultgate/{__version__}", **headers}
         self._transport = transport
+        self._probe = probe
         self._timeouts: dict[float, dict[str, float | None]] = {}
         self._closed = False
         self.event_hooks: dict[str, list[Callable[[Any], Awaitable[None]]]] = {
@@ -127,6 +133,10 @@ class PluginHTTP:
             raise
         return response
 
+    async def wrong_protocol(self) -> WrongProtocol | None:
+        """After a connection broke: the http/https mix-up, when the port speaks the other."""
+        return None if self._probe is None else await self._probe()
+
     async def aclose(self) -> None:
         if not self._closed:
             self._closed = True
@@ -161,6 +171,7 @@ async def build_http_client(
     ASGI app) without a network; with one, the certificate is fetched through it at once.
     """
     headers: dict[str, str] = {}
+    probe = None if transport is not None else partial(wrong_protocol, settings)
     if settings.api_key is not None:
         headers["Authorization"] = f"Bearer {settings.api_key.reveal()}"
     proxy = None
@@ -182,6 +193,7 @@ async def build_http_client(
         timeout=settings.timeout,
         transport=transport,
         proxy=proxy,
+        probe=probe,
     )
 
 

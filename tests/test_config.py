@@ -220,6 +220,11 @@ def test_is_loopback(host: str, loopback: bool) -> None:
         pytest.param(f"\t{KEY}\r\n", id="tab-and-crlf"),
         pytest.param(f'"{KEY}"', id="double-quotes"),
         pytest.param(f" '{KEY}' ", id="single-quotes-and-spaces"),
+        pytest.param(f"\u201c{KEY}\u201d", id="curly-double-quotes"),
+        pytest.param(f"\u2018{KEY}\u2019", id="curly-single-quotes"),
+        pytest.param(f"\u201e{KEY}\u201c\n", id="german-quotes-and-newline"),
+        pytest.param(f"\u00ab {KEY} \u00bb", id="guillemets-and-spaces"),
+        pytest.param(f"\u201d{KEY}\u201d", id="two-closing-quotes"),
     ],
 )
 def test_the_key_is_trimmed_of_spaces_and_quotes_with_a_notice(pasted: str) -> None:

@@ -60,6 +60,9 @@ MIN_HTTP_TOKEN_LENGTH = 16
 # A host name's label holds letters, digits, '-' and '_' (after IDNA encoding).
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]+(?<!-)")
 _QUOTES = ('"', "'")
+# What a word processor, a notes app or a chat turns quotes into: never part of a key (which is
+# printable ASCII), so any of them at either end is dropped.
+_TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u2018\u2019\u201a\u00ab\u00bb\u2039\u203a"
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -367,17 +370,26 @@ def _is_host_name(host: str) -> bool:
 
 
 def _parse_secret(name: str, value: str | None, notices: list[str]) -> Secret | None:
-    """A key or token as pasted: outer whitespace and one pair of outer quotes are dropped
-    (with a notice), and what remains must be printable ASCII, as an HTTP header needs.
+    """A key or token as pasted: outer whitespace, typographic quotes (“…”, ‘…’, „…“, «…»)
+    and one pair of outer straight quotes are dropped (with a notice), and what remains must be
+    printable ASCII, as an HTTP header needs.
 
     Messages never show the value: a position and a length say enough to find the fault.
     """
     if value is None:
         return None
     secret = value.strip()
+    typographic = secret.strip(_TYPOGRAPHIC_QUOTES).strip()
+    curly = typographic != secret
+    secret = typographic
     if len(secret) >= 2 and secret[0] == secret[-1] and secret[0] in _QUOTES:
         secret = secret[1:-1].strip()
-    if secret != value:
+    if curly:
+        notices.append(
+            f"{name} was pasted in typographic quotes (“…” or ‘…’); they were removed "
+            f"({len(secret)} characters kept)."
+        )
+    elif secret != value:
         notices.append(
             f"{name} had spaces, line breaks or quotes around it; they were removed "
             f"({len(secret)} characters kept)."

@@ -22,7 +22,6 @@ from vaultgate.folder import indexing
 from vaultgate.folder.backend import FOLDER_SEMANTICS, FolderBackend
 from vaultgate.folder.search import engine_search
 from vaultgate.obsidian.models import SimpleHit
-from vaultgate.progress import report, reporting
 from vaultgate.protection import MARKED_QUERY, marked_from_rows
 
 pytestmark = pytest.mark.anyio
@@ -161,19 +160,6 @@ async def test_a_failure_while_running_comes_out_as_itself(
     with pytest.raises(LookupError, match="the server failed"):
         await serve_and_fail()
     assert await backend.search_simple("second", 10) != []  # scanning, the index closed
-
-
-async def test_progress_goes_to_the_reporter_the_tool_set() -> None:
-    received: list[tuple[float, float | None, str | None]] = []
-
-    async def reporter(done: float, total: float | None, message: str | None) -> None:
-        received.append((done, total, message))
-
-    await report(1, 2, "before")  # no tool asked: nobody hears it
-    with reporting(reporter):
-        await report(3, 4, "inside")
-    await report(5, 6, "after")
-    assert received == [(3, 4, "inside")]
 
 
 class _Gate:

@@ -73,8 +73,23 @@ async def tcp_check(settings: ObsidianSettings, proc_version: str) -> Check:
 
 
 async def tls_check(settings: ObsidianSettings) -> Check:
-    """A handshake with the server's own trust and hostname checks."""
+    """A handshake with the server's own trust and hostname checks.
+
+    A port that never answers is waited on once: where the certificate is fetched first
+    (loopback, no OBSIDIAN_CERT), an unverified handshake asks first whether TLS answers at
+    all, since the fetch and the handshake would each wait the whole timeout.
+    """
     trust = tls_trust(settings)
+    if trust == "fetched":
+        probe = partial(
+            handshake, settings.host, settings.port, unverified_context(), settings.timeout
+        )
+        try:
+            await anyio.to_thread.run_sync(probe)
+        except TimeoutError:
+            return _no_answer("TLS", settings)
+        except (ssl.SSLError, OSError) as exc:  # the handshake broke: maybe the port is not TLS
+            return await _not_tls(settings, exc)
     try:
         verify = await resolve_verify(settings)
     except ConfigError as exc:
@@ -88,12 +103,7 @@ async def tls_check(settings: ObsidianSettings) -> Check:
             return await _name_mismatch(settings)
         return _untrusted(settings, exc.verify_message or "certificate verify failed")
     except TimeoutError:
-        return Check(
-            "TLS",
-            False,
-            f"no TLS answer within {settings.timeout:g} s",
-            "Bring Obsidian to the front (macOS App Nap can pause it) or raise OBSIDIAN_TIMEOUT.",
-        )
+        return _no_answer("TLS", settings)
     except (ssl.SSLError, OSError) as exc:  # the handshake broke: maybe the port is not TLS
         return await _not_tls(settings, exc)
     names = ", ".join(certificate_names(der)) or "nothing"
@@ -118,7 +128,13 @@ async def tls_check(settings: ObsidianSettings) -> Check:
 async def http_check(settings: ObsidianSettings) -> Check:
     """Plain http: is it plain HTTP that answers (and not the plugin's https port)?"""
     port = settings.port
-    if await anyio.to_thread.run_sync(speaks_plain_http, settings.host, port, settings.timeout):
+    try:
+        answered = await anyio.to_thread.run_sync(
+            speaks_plain_http, settings.host, port, settings.timeout
+        )
+    except TimeoutError:  # waited once: asking whether it speaks https would wait again
+        return _no_answer("HTTP", settings)
+    if answered:
         return Check("HTTP", True, "plain http answered (no TLS: the key travels unencrypted)")
     mixed_up = await wrong_protocol(settings)
     if mixed_up is not None:
@@ -128,6 +144,16 @@ async def http_check(settings: ObsidianSettings) -> Check:
         False,
         f"port {port} accepts connections but gives no HTTP answer",
         f"Check OBSIDIAN_PORT: the plugin serves https on {HTTPS_PORT} and http on {HTTP_PORT}.",
+    )
+
+
+def _no_answer(row: str, settings: ObsidianSettings) -> Check:
+    what = "TLS answer" if row == "TLS" else "HTTP answer"
+    return Check(
+        row,
+        False,
+        f"no {what} within {settings.timeout:g} s",
+        "Bring Obsidian to the front (macOS App Nap can pause it) or raise OBSIDIAN_TIMEOUT.",
     )
 
 

@@ -52,13 +52,16 @@ def peer_certificate(host: str, port: int, timeout: float) -> bytes | None:
 
 
 def speaks_plain_http(host: str, port: int, timeout: float) -> bool:
-    """True when a plain ``GET /`` is answered with an HTTP status line."""
+    """True when a plain ``GET /`` is answered with an HTTP status line; TimeoutError when
+    nothing came back in time (so a caller need not wait on the port again)."""
     shown = f"[{host}]" if ":" in host else host
     request = f"GET / HTTP/1.1\r\nHost: {shown}:{port}\r\nConnection: close\r\n\r\n"
     try:
         with socket.create_connection((host, port), timeout=timeout) as sock:
             sock.sendall(request.encode("ascii"))
             return _read(sock, len(_PLAIN_HTTP_ANSWER)) == _PLAIN_HTTP_ANSWER
+    except TimeoutError:
+        raise
     except OSError:
         return False
 
@@ -73,8 +76,11 @@ async def wrong_protocol(settings: ObsidianSettings) -> WrongProtocol | None:
     if settings.protocol == "http":
         spoken = await anyio.to_thread.run_sync(peer_certificate, host, port, timeout)
         return None if spoken is None else WrongProtocol(settings.base_url, port, "https")
-    if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
-        return WrongProtocol(settings.base_url, port, "http")
+    try:
+        if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
+            return WrongProtocol(settings.base_url, port, "http")
+    except TimeoutError:
+        pass
     return None
 
 

@@ -169,6 +169,19 @@ def test_a_folder_is_not_a_certificate(tmp_path: Path) -> None:
         Settings.from_env({"OBSIDIAN_CERT": str(tmp_path)})
 
 
+def test_a_missing_certificate_names_where_the_configured_plugin_serves_one() -> None:
+    env = {
+        "OBSIDIAN_CERT": "/nonexistent/plugin.crt",
+        "OBSIDIAN_HOST": "192.168.1.20",
+        "OBSIDIAN_PORT": "27200",
+    }
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(env)
+
+    assert "https://192.168.1.20:27200/obsidian-local-rest-api.crt" in str(caught.value)
+    assert "27124" not in str(caught.value)
+
+
 def test_a_bad_flag_is_reported_like_a_bad_variable() -> None:
     with pytest.raises(ConfigError, match="OBSIDIAN_PORT must be a number"):
         Settings.from_env({}, {"port": "eighty"})

@@ -24,6 +24,7 @@ from vaultgate.private_files import data_folder
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 27124
 DEFAULT_PROTOCOL: Literal["https"] = "https"
+CERTIFICATE_PATH = "/obsidian-local-rest-api.crt"  # where the plugin serves its certificate
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SEARCH_TIMEOUT = 60.0
 DEFAULT_TOOL_PROFILE = "compact"  # measured: see README "Tool profiles"
@@ -108,6 +109,11 @@ class ObsidianSettings:
     def base_url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{self.protocol}://{host}:{self.port}"
+
+    @property
+    def certificate_url(self) -> str:
+        """Where this plugin serves its certificate: what OBSIDIAN_CERT should hold."""
+        return f"{self.base_url}{CERTIFICATE_PATH}"
 
     @property
     def is_loopback(self) -> bool:
@@ -240,11 +246,6 @@ class Settings:
             raise ConfigError(f"OBSIDIAN_PROTOCOL must be 'http' or 'https', not {protocol!r}.")
         cert_text = raw("OBSIDIAN_CERT", "cert")
         cert = Path(cert_text).expanduser() if cert_text else None
-        if cert is not None and not cert.is_file():
-            raise ConfigError(
-                f"OBSIDIAN_CERT points at {str(cert)!r}, which is not a file. Download the "
-                "certificate from https://127.0.0.1:27124/obsidian-local-rest-api.crt."
-            )
         obsidian = ObsidianSettings(
             api_key=api_key,
             host=_parse_host(raw("OBSIDIAN_HOST", "host") or DEFAULT_HOST),
@@ -261,6 +262,11 @@ class Settings:
                 DEFAULT_SEARCH_TIMEOUT,
             ),
         )
+        if cert is not None and not cert.is_file():
+            raise ConfigError(
+                f"OBSIDIAN_CERT points at {str(cert)!r}, which is not a file. Download the "
+                f"certificate from {obsidian.certificate_url}."
+            )
         safety = SafetySettings(
             read_only=_parse_bool("VAULTGATE_READ_ONLY", env.get("VAULTGATE_READ_ONLY"), False),
             allow=_parse_globs("VAULTGATE_ALLOW", env.get("VAULTGATE_ALLOW")),

@@ -435,7 +435,7 @@ class ObsidianTLSError(ObsidianError):
             case "system":
                 advice = (
                     "Point OBSIDIAN_CERT at the plugin's certificate (download it from "
-                    "/obsidian-local-rest-api.crt), or use the plugin's http port with "
+                    f"{certificate}), or use the plugin's http port with "
                     "OBSIDIAN_PROTOCOL=http."
                 )
         super().__init__(

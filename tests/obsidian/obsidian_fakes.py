@@ -20,8 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from vaultgate.config import ObsidianSettings, Secret
-from vaultgate.obsidian.transport import CERTIFICATE_PATH
+from vaultgate.config import CERTIFICATE_PATH, ObsidianSettings, Secret
 
 API_KEY = "5f2b" * 16  # 64 lowercase hex characters, like the plugin's keys
 HTTP_BASE = "http://127.0.0.1:27123"

@@ -19,7 +19,7 @@ import pytest
 import respx
 from obsidian_fakes import API_KEY, PluginCert, PluginServer, make_plugin_cert, root_answer
 
-from vaultgate.config import ObsidianSettings, Secret
+from vaultgate.config import CERTIFICATE_PATH, ObsidianSettings, Secret
 from vaultgate.errors import (
     APIKeyMissing,
     ConfigError,
@@ -28,11 +28,7 @@ from vaultgate.errors import (
     WrongProtocol,
 )
 from vaultgate.obsidian.client import ObsidianClient
-from vaultgate.obsidian.transport import (
-    CERTIFICATE_PATH,
-    build_http_client,
-    resolve_verify,
-)
+from vaultgate.obsidian.transport import build_http_client, check_certificate, resolve_verify
 
 pytestmark = pytest.mark.anyio
 
@@ -226,6 +222,25 @@ async def test_obsidian_cert_that_is_not_a_pem_is_a_config_error(
 async def test_obsidian_cert_that_cannot_be_read_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot be read"):
         await resolve_verify(https_settings(cert=tmp_path / "gone.crt"))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [pytest.param("not a certificate\n", id="not-a-pem"), pytest.param(None, id="unreadable")],
+)
+def test_an_obsidian_cert_error_names_the_configured_host_and_port(
+    tmp_path: Path, content: str | None
+) -> None:
+    cert_file = tmp_path / "plugin.crt"
+    if content is not None:
+        cert_file.write_text(content, encoding="utf-8")
+    settings = https_settings(host="192.168.1.20", port=27200, cert=cert_file)
+
+    with pytest.raises(ConfigError) as caught:
+        check_certificate(settings)
+
+    assert f"https://192.168.1.20:27200{CERTIFICATE_PATH}" in str(caught.value)
+    assert "27124" not in str(caught.value)
 
 
 async def test_verify_false_turns_checks_off_for_this_client_with_one_warning(

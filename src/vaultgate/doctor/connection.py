@@ -16,7 +16,7 @@ from functools import partial
 
 import anyio
 
-from vaultgate.config import DEFAULT_HOST, ObsidianSettings
+from vaultgate.config import CERTIFICATE_PATH, DEFAULT_HOST, ObsidianSettings
 from vaultgate.doctor.certificates import certificate_names, names_cover
 from vaultgate.doctor.report import Check, warn
 from vaultgate.doctor.wsl import wsl_hint
@@ -29,7 +29,7 @@ from vaultgate.obsidian.probes import (
     unverified_context,
     wrong_protocol,
 )
-from vaultgate.obsidian.transport import CERTIFICATE_PATH, resolve_verify, tls_trust
+from vaultgate.obsidian.transport import resolve_verify, tls_trust
 
 HTTPS_PORT = 27124
 HTTP_PORT = 27123
@@ -177,7 +177,7 @@ async def _name_mismatch(settings: ObsidianSettings) -> Check:
 
 
 def _untrusted(settings: ObsidianSettings, reason: str) -> Check:
-    certificate = f"{settings.base_url}{CERTIFICATE_PATH}"
+    certificate = settings.certificate_url
     match tls_trust(settings):
         case "file":
             fix = (

@@ -38,13 +38,12 @@ import certifi
 import httpx
 
 from vaultgate import __version__
-from vaultgate.config import ObsidianSettings
+from vaultgate.config import CERTIFICATE_PATH, ObsidianSettings
 from vaultgate.errors import ConfigError, TLSTrust, WrongProtocol
 from vaultgate.obsidian.probes import wrong_protocol
 
 log = logging.getLogger("vaultgate.obsidian")
 
-CERTIFICATE_PATH = "/obsidian-local-rest-api.crt"
 _PEM_MARKER = "-----BEGIN CERTIFICATE-----"
 
 
@@ -229,7 +228,7 @@ async def resolve_verify(
                 "against that certificate.",
                 settings.base_url,
             )
-        return certificate_context(settings.cert)
+        return certificate_context(settings)
     if not settings.verify_ssl:
         log.warning(
             "TLS certificate checks are off for %s (OBSIDIAN_VERIFY_SSL=false); only "
@@ -247,7 +246,7 @@ def plugin_context(pem: str | None) -> ssl.SSLContext:
     the real failure surfaces on first use as an ObsidianTLSError."""
     if pem is not None:
         try:
-            return pinned_context(pem, source=CERTIFICATE_PATH)
+            return pinned_context(pem, source=CERTIFICATE_PATH, download=CERTIFICATE_PATH)
         except ConfigError:
             log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
     return system_context()
@@ -345,18 +344,24 @@ def check_certificate(settings: ObsidianSettings) -> None:
     """Read and load OBSIDIAN_CERT now, so a bad file stops the start with one ConfigError line
     instead of failing later inside the server (where it would become a traceback)."""
     if settings.protocol == "https" and settings.cert is not None:
-        certificate_context(settings.cert)
+        certificate_context(settings)
 
 
-def certificate_context(path: Path) -> ssl.SSLContext:
-    """The pinned context for the PEM file at ``path`` (OBSIDIAN_CERT)."""
+def certificate_context(settings: ObsidianSettings) -> ssl.SSLContext:
+    """The pinned context for the PEM file OBSIDIAN_CERT names (``settings.cert``); an error
+    says where this plugin (its host and port) serves the right one."""
+    assert settings.cert is not None
+    path, download = settings.cert, settings.certificate_url
     return pinned_context(
-        _read_certificate_file(path), source=f"OBSIDIAN_CERT points at {str(path)!r}, which"
+        _read_certificate_file(path, download),
+        source=f"OBSIDIAN_CERT points at {str(path)!r}, which",
+        download=download,
     )
 
 
-def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
-    """A context that trusts exactly the certificate(s) in ``pem``, hostname checks on."""
+def pinned_context(pem: str, *, source: str, download: str) -> ssl.SSLContext:
+    """A context that trusts exactly the certificate(s) in ``pem``, hostname checks on; a
+    ConfigError names ``source`` and where to ``download`` the plugin's certificate."""
     # Not ssl.create_default_context(cadata=...): given an empty string it would quietly load
     # the system store instead. PROTOCOL_TLS_CLIENT has the same secure defaults.
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -367,7 +372,7 @@ def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
     except (ssl.SSLError, ValueError) as exc:
         raise ConfigError(
             f"{source} is not a PEM certificate ({_reason(exc)}). Download the plugin's "
-            f"certificate from https://127.0.0.1:27124{CERTIFICATE_PATH}."
+            f"certificate from {download}."
         ) from exc
     # The plugin's certificate is a self-signed, CA-flagged certificate served as the leaf (and
     # after upstream PR #342 the file may be a plain leaf). Pinning means trusting exactly this
@@ -428,12 +433,11 @@ def _reason(exc: Exception) -> str:
     return " ".join(str(exc).split())[:120] or type(exc).__name__
 
 
-def _read_certificate_file(path: Path) -> str:
+def _read_certificate_file(path: Path, download: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(
             f"OBSIDIAN_CERT points at {str(path)!r}, which cannot be read as a PEM file "
-            f"({type(exc).__name__}). Download the plugin's certificate from "
-            f"https://127.0.0.1:27124{CERTIFICATE_PATH}."
+            f"({type(exc).__name__}). Download the plugin's certificate from {download}."
         ) from exc

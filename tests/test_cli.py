@@ -111,6 +111,21 @@ def test_the_log_level_setting_is_applied_unless_v_asks_for_debug(
     assert root.level == logging.DEBUG
 
 
+def test_a_key_in_typographic_quotes_starts_with_one_notice_that_never_shows_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = "0123abcd" * 8
+    monkeypatch.setenv("OBSIDIAN_API_KEY", f"\u201c{key}\u201d")
+
+    settings = cli._settings(parsed(["serve"]))
+
+    assert settings.obsidian.api_key is not None
+    assert settings.obsidian.api_key.reveal() == key
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("vaultgate: OBSIDIAN_API_KEY was pasted in typographic quotes")
+    assert key not in line
+
+
 @pytest.mark.parametrize("backend", ["folder", "auto"])
 def test_serve_gives_a_folder_vault_with_an_index_a_head_start(
     backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

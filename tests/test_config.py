@@ -171,6 +171,19 @@ def test_a_folder_is_not_a_certificate(tmp_path: Path) -> None:
         Settings.from_env({"OBSIDIAN_CERT": str(tmp_path)})
 
 
+def test_a_missing_certificate_names_where_the_configured_plugin_serves_one() -> None:
+    env = {
+        "OBSIDIAN_CERT": "/nonexistent/plugin.crt",
+        "OBSIDIAN_HOST": "192.168.1.20",
+        "OBSIDIAN_PORT": "27200",
+    }
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(env)
+
+    assert "https://192.168.1.20:27200/obsidian-local-rest-api.crt" in str(caught.value)
+    assert "27124" not in str(caught.value)
+
+
 def test_a_bad_flag_is_reported_like_a_bad_variable() -> None:
     with pytest.raises(ConfigError, match="OBSIDIAN_PORT must be a number"):
         Settings.from_env({}, {"port": "eighty"})
@@ -222,6 +235,11 @@ def test_is_loopback(host: str, loopback: bool) -> None:
         pytest.param(f"\t{KEY}\r\n", id="tab-and-crlf"),
         pytest.param(f'"{KEY}"', id="double-quotes"),
         pytest.param(f" '{KEY}' ", id="single-quotes-and-spaces"),
+        pytest.param(f"\u201c{KEY}\u201d", id="curly-double-quotes"),
+        pytest.param(f"\u2018{KEY}\u2019", id="curly-single-quotes"),
+        pytest.param(f"\u201e{KEY}\u201c\n", id="german-quotes-and-newline"),
+        pytest.param(f"\u00ab {KEY} \u00bb", id="guillemets-and-spaces"),
+        pytest.param(f"\u201d{KEY}\u201d", id="two-closing-quotes"),
     ],
 )
 def test_the_key_is_trimmed_of_spaces_and_quotes_with_a_notice(pasted: str) -> None:

@@ -14,9 +14,9 @@ import pytest
 from vaultgate import __version__
 from vaultgate.config import ObsidianSettings, Settings
 from vaultgate.doctor import Check, render, run_checks
+from vaultgate.doctor.certificates import names_cover
 from vaultgate.doctor.connection import tcp_check
 from vaultgate.doctor.memory import memory_check
-from vaultgate.doctor.probes import names_cover
 from vaultgate.doctor.wsl import wsl_hint
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
 from vaultgate.emulator.tls import make_self_signed_certificate
@@ -119,6 +119,43 @@ async def test_nothing_listening_fails_tcp_and_says_open_obsidian() -> None:
     assert "Open Obsidian" in checks["TCP"].fix
     assert "WSL" not in checks["TCP"].fix
     assert "request" not in checks  # nothing that needs the connection is tried
+
+
+def connections_made(listener: socket.socket) -> int:
+    """The connections a listener that never accepted has queued (each one made to it)."""
+    listener.setblocking(False)
+    made = 0
+    while True:
+        try:
+            connection, _ = listener.accept()
+        except BlockingIOError:
+            return made
+        connection.close()
+        made += 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "row"),
+    [
+        pytest.param({}, "TLS", id="https-fetching-the-certificate"),
+        pytest.param({"OBSIDIAN_VERIFY_SSL": "false"}, "TLS", id="https-unverified"),
+        pytest.param({"OBSIDIAN_PROTOCOL": "http"}, "HTTP", id="http"),
+    ],
+)
+async def test_a_port_that_never_answers_is_waited_on_once(extra: dict[str, str], row: str) -> None:
+    with socket.socket() as hung:  # the kernel accepts connections; nobody ever answers
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(16)
+        port = str(hung.getsockname()[1])
+        env = {"OBSIDIAN_API_KEY": "k" * 32, "OBSIDIAN_PORT": port, "OBSIDIAN_TIMEOUT": "0.2"}
+
+        checks = await checks_for({**env, **extra})
+
+        waits = connections_made(hung) - 1  # the TCP row's connection waits for nothing
+    assert waits == 1
+    assert checks["TCP"].ok
+    assert not checks[row].ok
+    assert "within 0.2 s" in checks[row].detail
 
 
 async def test_http_sent_to_the_https_port_is_named_as_such(emulator: RunningEmulator) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from vaultgate.logs import RedactingFormatter, hide_in_logs
+from vaultgate.logs import NOTICES, RedactingFormatter, hide_in_logs, set_log_level
 
 KEY = "9f2c" * 16
 TOKEN = "it's\\a-token-0123456789"
@@ -53,3 +53,38 @@ def test_short_values_are_not_redacted_from_ordinary_words() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "abc def", None, None)
 
     assert formatter.format(record) == "abc def"
+
+
+@pytest.fixture
+def levels() -> Iterator[None]:
+    """The root's and the notices' levels as they were, after the test."""
+    root, notices = logging.getLogger(), logging.getLogger(NOTICES)
+    kept = root.level, notices.level
+    try:
+        yield
+    finally:
+        root.setLevel(kept[0])
+        notices.setLevel(kept[1])
+
+
+@pytest.mark.parametrize(
+    ("level", "shown"),
+    [
+        pytest.param("WARNING", ["INFO vaultgate.notice: built", "WARNING vaultgate.x: odd"]),
+        pytest.param(
+            "DEBUG",
+            ["INFO vaultgate.notice: built", "INFO vaultgate.x: fact", "WARNING vaultgate.x: odd"],
+        ),
+        pytest.param("ERROR", []),
+    ],
+)
+def test_notices_show_at_the_default_level_as_info_not_as_warnings(
+    captured: io.StringIO, levels: None, level: str, shown: list[str]
+) -> None:
+    set_log_level(level)
+
+    logging.getLogger(NOTICES).info("built")
+    logging.getLogger("vaultgate.x").info("fact")
+    logging.getLogger("vaultgate.x").warning("odd")
+
+    assert captured.getvalue().splitlines() == shown

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from vaultgate import __version__
 from vaultgate.config import DEFAULT_PORT, Settings
 from vaultgate.errors import ConfigError
-from vaultgate.logs import LOG_FORMAT, hide_in_logs
+from vaultgate.logs import LOG_FORMAT, hide_in_logs, set_log_level
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -102,7 +102,7 @@ def _parsed_settings(args: argparse.Namespace, *, listen: bool = False) -> Setti
         overrides["host"] = overrides["port"] = None
     settings = Settings.from_env(os.environ, overrides)
     if not getattr(args, "verbose", False):
-        logging.getLogger().setLevel(settings.log_level.upper())
+        set_log_level(settings.log_level.upper())
     hide_in_logs(
         secret.reveal()
         for secret in (settings.obsidian.api_key, settings.http.token)

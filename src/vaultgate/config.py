@@ -24,6 +24,7 @@ from vaultgate.private_files import data_folder
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 27124
 DEFAULT_PROTOCOL: Literal["https"] = "https"
+CERTIFICATE_PATH = "/obsidian-local-rest-api.crt"  # where the plugin serves its certificate
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_SEARCH_TIMEOUT = 60.0
 DEFAULT_TOOL_PROFILE = "compact"  # measured: see README "Tool profiles"
@@ -60,6 +61,9 @@ MIN_HTTP_TOKEN_LENGTH = 16
 # A host name's label holds letters, digits, '-' and '_' (after IDNA encoding).
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]+(?<!-)")
 _QUOTES = ('"', "'")
+# What a word processor, a notes app or a chat turns quotes into: never part of a key (which is
+# printable ASCII), so any of them at either end is dropped.
+_TYPOGRAPHIC_QUOTES = "\u201c\u201d\u201e\u2018\u2019\u201a\u00ab\u00bb\u2039\u203a"
 
 # What an MCP Bundle host (Claude Desktop, through @anthropic-ai/mcpb) passes on unchanged for a
 # user_config setting that the user left blank and the manifest gives no default.
@@ -109,6 +113,11 @@ class ObsidianSettings:
     def base_url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{self.protocol}://{host}:{self.port}"
+
+    @property
+    def certificate_url(self) -> str:
+        """Where this plugin serves its certificate: what OBSIDIAN_CERT should hold."""
+        return f"{self.base_url}{CERTIFICATE_PATH}"
 
     @property
     def is_loopback(self) -> bool:
@@ -243,11 +252,6 @@ class Settings:
             raise ConfigError(f"OBSIDIAN_PROTOCOL must be 'http' or 'https', not {protocol!r}.")
         cert_text = raw("OBSIDIAN_CERT", "cert")
         cert = Path(cert_text).expanduser() if cert_text else None
-        if cert is not None and not cert.is_file():
-            raise ConfigError(
-                f"OBSIDIAN_CERT points at {str(cert)!r}, which is not a file. Download the "
-                "certificate from https://127.0.0.1:27124/obsidian-local-rest-api.crt."
-            )
         obsidian = ObsidianSettings(
             api_key=api_key,
             host=_parse_host(raw("OBSIDIAN_HOST", "host") or DEFAULT_HOST),
@@ -264,6 +268,11 @@ class Settings:
                 DEFAULT_SEARCH_TIMEOUT,
             ),
         )
+        if cert is not None and not cert.is_file():
+            raise ConfigError(
+                f"OBSIDIAN_CERT points at {str(cert)!r}, which is not a file. Download the "
+                f"certificate from {obsidian.certificate_url}."
+            )
         safety = SafetySettings(
             read_only=_parse_bool("VAULTGATE_READ_ONLY", env.get("VAULTGATE_READ_ONLY"), False),
             allow=_parse_globs("VAULTGATE_ALLOW", env.get("VAULTGATE_ALLOW")),
@@ -394,17 +403,26 @@ def _is_host_name(host: str) -> bool:
 
 
 def _parse_secret(name: str, value: str | None, notices: list[str]) -> Secret | None:
-    """A key or token as pasted: outer whitespace and one pair of outer quotes are dropped
-    (with a notice), and what remains must be printable ASCII, as an HTTP header needs.
+    """A key or token as pasted: outer whitespace, typographic quotes (“…”, ‘…’, „…“, «…»)
+    and one pair of outer straight quotes are dropped (with a notice), and what remains must be
+    printable ASCII, as an HTTP header needs.
 
     Messages never show the value: a position and a length say enough to find the fault.
     """
     if value is None:
         return None
     secret = value.strip()
+    typographic = secret.strip(_TYPOGRAPHIC_QUOTES).strip()
+    curly = typographic != secret
+    secret = typographic
     if len(secret) >= 2 and secret[0] == secret[-1] and secret[0] in _QUOTES:
         secret = secret[1:-1].strip()
-    if secret != value:
+    if curly:
+        notices.append(
+            f"{name} was pasted in typographic quotes (“…” or ‘…’); they were removed "
+            f"({len(secret)} characters kept)."
+        )
+    elif secret != value:
         notices.append(
             f"{name} had spaces, line breaks or quotes around it; they were removed "
             f"({len(secret)} characters kept)."

@@ -32,6 +32,7 @@
     │   └── PageUnavailable             unreachable, an error status, redirect loop  (status)
     └── ObsidianError                   anything the Local REST API (or the way to it) reported
         ├── ObsidianUnreachable         connection refused / reset, DNS                (url)
+        │   └── WrongProtocol           the port speaks the other of http/https  (port, spoken)
         ├── ObsidianTimeout             no answer in time                              (url)
         ├── ObsidianTLSError            certificate or handshake failure               (url)
         ├── AuthenticationFailed        401: the API key was rejected
@@ -370,6 +371,31 @@ class ObsidianUnreachable(ObsidianError):
         )
 
 
+class WrongProtocol(ObsidianUnreachable):
+    """The port speaks ``spoken`` (http or https), not what OBSIDIAN_PROTOCOL says: the
+    connection dropped or the handshake broke because of it. ``detail`` and ``fix`` are the
+    two halves `vaultgate doctor` shows in its row."""
+
+    def __init__(self, url: str, port: int, spoken: Literal["http", "https"]) -> None:
+        self.url = url
+        self.port = port
+        self.spoken = spoken
+        if spoken == "https":
+            self.detail = f"port {port} speaks https, not plain http"
+            self.fix = (
+                "Set OBSIDIAN_PROTOCOL=https (the plugin's default, port 27124), or turn on the "
+                "plugin's non-encrypted (http) server and set OBSIDIAN_PORT to its port (27123 "
+                "by default)."
+            )
+        else:
+            self.detail = f"port {port} speaks plain http, not https"
+            self.fix = (
+                "Set OBSIDIAN_PROTOCOL=http to use it (the plugin's http port, 27123 by "
+                "default, once enabled), or OBSIDIAN_PORT=27124 for the plugin's https port."
+            )
+        ObsidianError.__init__(self, f"Obsidian at {url} cannot be used: {self.detail}. {self.fix}")
+
+
 class ObsidianTimeout(ObsidianError):
     def __init__(self, url: str, seconds: float) -> None:
         self.url = url
@@ -409,7 +435,7 @@ class ObsidianTLSError(ObsidianError):
             case "system":
                 advice = (
                     "Point OBSIDIAN_CERT at the plugin's certificate (download it from "
-                    "/obsidian-local-rest-api.crt), or use the plugin's http port with "
+                    f"{certificate}), or use the plugin's http port with "
                     "OBSIDIAN_PROTOCOL=http."
                 )
         super().__init__(

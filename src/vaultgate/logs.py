@@ -3,6 +3,11 @@
 The CLI sets up logging before it reads the settings, then hands the API key and the HTTP token
 to ``hide_in_logs``. Whatever logs them afterwards (our code, the SDK, httpx or httpcore, whose
 debug log repeats a header value it refuses) shows ``***`` instead.
+
+Notices: a one-off fact worth a line at the default level (WARNING) that is not a warning, such
+as the vault index's first build, is logged at INFO on the ``NOTICES`` logger, which
+``set_log_level`` lets through at the default level. A normal start so logs no WARNING record,
+and still says what took its seconds; ``VAULTGATE_LOG_LEVEL=error`` hides notices too.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Iterable
 # (The HTTP token must be 16 characters or more; the plugin's keys are 64.)
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # on stderr, every process
 MIN_REDACTED_LENGTH = 6
+NOTICES = "vaultgate.notice"
 
 
 class RedactingFormatter(logging.Formatter):
@@ -39,6 +45,14 @@ class RedactingFormatter(logging.Formatter):
         for form in self._forms:
             text = text.replace(form, "***")
         return text
+
+
+def set_log_level(level: str | int) -> None:
+    """The root logger's level; at WARNING (the default) the notices' INFO lines show too."""
+    root = logging.getLogger()
+    root.setLevel(level)
+    shown = logging.INFO if root.level == logging.WARNING else logging.NOTSET  # NOTSET: as root
+    logging.getLogger(NOTICES).setLevel(shown)
 
 
 def hide_in_logs(secrets: Iterable[str]) -> None:

@@ -21,8 +21,8 @@ from vaultgate.engine.vault import Vault
 from vaultgate.folder import indexing
 from vaultgate.folder.backend import FOLDER_SEMANTICS, FolderBackend
 from vaultgate.folder.search import engine_search
+from vaultgate.logs import NOTICES
 from vaultgate.obsidian.models import SimpleHit
-from vaultgate.progress import report, reporting
 from vaultgate.protection import MARKED_QUERY, marked_from_rows
 
 pytestmark = pytest.mark.anyio
@@ -163,19 +163,6 @@ async def test_a_failure_while_running_comes_out_as_itself(
     assert await backend.search_simple("second", 10) != []  # scanning, the index closed
 
 
-async def test_progress_goes_to_the_reporter_the_tool_set() -> None:
-    received: list[tuple[float, float | None, str | None]] = []
-
-    async def reporter(done: float, total: float | None, message: str | None) -> None:
-        received.append((done, total, message))
-
-    await report(1, 2, "before")  # no tool asked: nobody hears it
-    with reporting(reporter):
-        await report(3, 4, "inside")
-    await report(5, 6, "after")
-    assert received == [(3, 4, "inside")]
-
-
 class _Gate:
     """Holds a worker thread at a function until the test opens it."""
 
@@ -243,15 +230,18 @@ async def test_calls_wait_for_an_existing_index_to_catch_up_but_not_for_a_first_
     assert ("c.md" in listed) is existed
 
 
-async def test_a_first_build_says_so_in_one_line_at_the_default_level_and_a_catch_up_does_not(
+async def test_a_first_build_says_so_in_one_notice_and_a_catch_up_does_not(
     vault_folder: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger=NOTICES)
     location = tmp_path / "index.sqlite3"
     for _ in range(2):
         backend = FolderBackend(vault_folder, index_location=location)
         async with backend.running():
             assert await backend.wait_until_indexed()
-    said = [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []  # a normal start
+    said = [r for r in caplog.records if r.name == NOTICES]
     assert [r.getMessage().split(" in ")[0] for r in said] == [
         f"vault index built for {vault_folder}: 2 notes"
     ]

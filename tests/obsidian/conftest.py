@@ -63,6 +63,13 @@ def tls_server(plugin_cert: PluginCert, tmp_path: Path) -> Iterator[PluginServer
 
 
 @pytest.fixture
+def plain_server(plugin_cert: PluginCert, tmp_path: Path) -> Iterator[PluginServer]:
+    """The plugin's plain http port (its non-encrypted server, once enabled)."""
+    with plugin_server(plugin_cert, tmp_path, serve_certificate=True, tls=False) as server:
+        yield server
+
+
+@pytest.fixture
 def tls_server_without_cert_route(
     plugin_cert: PluginCert, tmp_path: Path
 ) -> Iterator[PluginServer]:

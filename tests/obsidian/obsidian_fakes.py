@@ -20,8 +20,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from vaultgate.config import ObsidianSettings, Secret
-from vaultgate.obsidian.transport import CERTIFICATE_PATH
+from vaultgate.config import CERTIFICATE_PATH, ObsidianSettings, Secret
 
 API_KEY = "5f2b" * 16  # 64 lowercase hex characters, like the plugin's keys
 HTTP_BASE = "http://127.0.0.1:27123"
@@ -156,12 +155,10 @@ class _PluginHandler(BaseHTTPRequestHandler):
 
 @contextmanager
 def plugin_server(
-    cert: PluginCert, folder: Path, *, serve_certificate: bool
+    cert: PluginCert, folder: Path, *, serve_certificate: bool, tls: bool = True
 ) -> Iterator[PluginServer]:
-    """An https server on 127.0.0.1 (any free port) with ``cert``, in a background thread."""
-    cert_file, key_file = cert.write(folder)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert_file, key_file)
+    """An https server on 127.0.0.1 (any free port) with ``cert``, in a background thread;
+    with ``tls=False``, the plugin's plain http port instead."""
     handler = type(
         "Handler",
         (_PluginHandler,),
@@ -169,7 +166,11 @@ def plugin_server(
     )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    server.socket = context.wrap_socket(server.socket, server_side=True)
+    if tls:
+        cert_file, key_file = cert.write(folder)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert_file, key_file)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     # a short poll interval only makes shutdown() return sooner
     thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()

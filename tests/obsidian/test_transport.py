@@ -19,14 +19,16 @@ import pytest
 import respx
 from obsidian_fakes import API_KEY, PluginCert, PluginServer, make_plugin_cert, root_answer
 
-from vaultgate.config import ObsidianSettings, Secret
-from vaultgate.errors import APIKeyMissing, ConfigError, ObsidianTLSError, ObsidianUnreachable
-from vaultgate.obsidian.client import ObsidianClient
-from vaultgate.obsidian.transport import (
-    CERTIFICATE_PATH,
-    build_http_client,
-    resolve_verify,
+from vaultgate.config import CERTIFICATE_PATH, ObsidianSettings, Secret
+from vaultgate.errors import (
+    APIKeyMissing,
+    ConfigError,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+    WrongProtocol,
 )
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.transport import build_http_client, check_certificate, resolve_verify
 
 pytestmark = pytest.mark.anyio
 
@@ -222,6 +224,25 @@ async def test_obsidian_cert_that_cannot_be_read_is_a_config_error(tmp_path: Pat
         await resolve_verify(https_settings(cert=tmp_path / "gone.crt"))
 
 
+@pytest.mark.parametrize(
+    "content",
+    [pytest.param("not a certificate\n", id="not-a-pem"), pytest.param(None, id="unreadable")],
+)
+def test_an_obsidian_cert_error_names_the_configured_host_and_port(
+    tmp_path: Path, content: str | None
+) -> None:
+    cert_file = tmp_path / "plugin.crt"
+    if content is not None:
+        cert_file.write_text(content, encoding="utf-8")
+    settings = https_settings(host="192.168.1.20", port=27200, cert=cert_file)
+
+    with pytest.raises(ConfigError) as caught:
+        check_certificate(settings)
+
+    assert f"https://192.168.1.20:27200{CERTIFICATE_PATH}" in str(caught.value)
+    assert "27124" not in str(caught.value)
+
+
 async def test_verify_false_turns_checks_off_for_this_client_with_one_warning(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -358,6 +379,39 @@ async def test_verify_false_affects_only_this_client(tls_server: PluginServer) -
     async with httpx.AsyncClient() as default_client:
         with pytest.raises(httpx.ConnectError):
             await default_client.get(f"https://127.0.0.1:{tls_server.port}/")
+
+
+# --- http and https mixed up: named as doctor names them --------------------------------------
+
+
+async def test_http_sent_to_the_https_port_names_the_mix_up(tls_server: PluginServer) -> None:
+    with pytest.raises(WrongProtocol) as caught:
+        await status_over_tls(tls_server.settings(protocol="http"))
+
+    assert caught.value.spoken == "https"
+    assert f"port {tls_server.port} speaks https, not plain http" in str(caught.value)
+    assert "Set OBSIDIAN_PROTOCOL=https" in str(caught.value)
+    assert "not reachable" not in str(caught.value)
+
+
+async def test_https_sent_to_the_http_port_names_the_mix_up(plain_server: PluginServer) -> None:
+    with pytest.raises(WrongProtocol) as caught:
+        await status_over_tls(plain_server.settings())
+
+    assert caught.value.spoken == "http"
+    assert f"port {plain_server.port} speaks plain http, not https" in str(caught.value)
+    assert "Set OBSIDIAN_PROTOCOL=http" in str(caught.value)
+
+
+async def test_the_right_protocol_on_the_http_port_works(plain_server: PluginServer) -> None:
+    assert await status_over_tls(plain_server.settings(protocol="http")) is True
+
+
+async def test_a_port_nobody_listens_on_stays_unreachable() -> None:
+    with pytest.raises(ObsidianUnreachable) as caught:
+        await status_over_tls(loopback_settings(free_port(), protocol="http"))
+
+    assert type(caught.value) is ObsidianUnreachable
 
 
 # --- a certificate that follows the plugin ---------------------------------------------------

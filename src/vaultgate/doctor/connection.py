@@ -3,7 +3,9 @@
 The TLS row shakes hands with the trust the server itself will use (``resolve_verify``, the
 same code the client is built from), hostname checks on, so a pass means the server's own
 handshake passes. A failure is told apart by what the port really speaks and which names its
-certificate carries, never by an error's text.
+certificate carries, never by an error's text. An http/https mix-up is found by
+``obsidian.probes.wrong_protocol``, the test the server's client runs when a connection breaks,
+so both name it in the same words.
 """
 
 from __future__ import annotations
@@ -14,20 +16,20 @@ from functools import partial
 
 import anyio
 
-from vaultgate.config import DEFAULT_HOST, ObsidianSettings
-from vaultgate.doctor.probes import (
-    certificate_names,
-    connect,
-    handshake,
-    names_cover,
-    peer_certificate,
-    speaks_plain_http,
-    unverified_context,
-)
+from vaultgate.config import CERTIFICATE_PATH, DEFAULT_HOST, ObsidianSettings
+from vaultgate.doctor.certificates import certificate_names, names_cover
 from vaultgate.doctor.report import Check, warn
 from vaultgate.doctor.wsl import wsl_hint
 from vaultgate.errors import ConfigError
-from vaultgate.obsidian.transport import CERTIFICATE_PATH, resolve_verify, tls_trust
+from vaultgate.obsidian.probes import (
+    connect,
+    handshake,
+    peer_certificate,
+    speaks_plain_http,
+    unverified_context,
+    wrong_protocol,
+)
+from vaultgate.obsidian.transport import resolve_verify, tls_trust
 
 HTTPS_PORT = 27124
 HTTP_PORT = 27123
@@ -71,8 +73,23 @@ async def tcp_check(settings: ObsidianSettings, proc_version: str) -> Check:
 
 
 async def tls_check(settings: ObsidianSettings) -> Check:
-    """A handshake with the server's own trust and hostname checks."""
+    """A handshake with the server's own trust and hostname checks.
+
+    A port that never answers is waited on once: where the certificate is fetched first
+    (loopback, no OBSIDIAN_CERT), an unverified handshake asks first whether TLS answers at
+    all, since the fetch and the handshake would each wait the whole timeout.
+    """
     trust = tls_trust(settings)
+    if trust == "fetched":
+        probe = partial(
+            handshake, settings.host, settings.port, unverified_context(), settings.timeout
+        )
+        try:
+            await anyio.to_thread.run_sync(probe)
+        except TimeoutError:
+            return _no_answer("TLS", settings)
+        except (ssl.SSLError, OSError) as exc:  # the handshake broke: maybe the port is not TLS
+            return await _not_tls(settings, exc)
     try:
         verify = await resolve_verify(settings)
     except ConfigError as exc:
@@ -86,12 +103,7 @@ async def tls_check(settings: ObsidianSettings) -> Check:
             return await _name_mismatch(settings)
         return _untrusted(settings, exc.verify_message or "certificate verify failed")
     except TimeoutError:
-        return Check(
-            "TLS",
-            False,
-            f"no TLS answer within {settings.timeout:g} s",
-            "Bring Obsidian to the front (macOS App Nap can pause it) or raise OBSIDIAN_TIMEOUT.",
-        )
+        return _no_answer("TLS", settings)
     except (ssl.SSLError, OSError) as exc:  # the handshake broke: maybe the port is not TLS
         return await _not_tls(settings, exc)
     names = ", ".join(certificate_names(der)) or "nothing"
@@ -115,23 +127,33 @@ async def tls_check(settings: ObsidianSettings) -> Check:
 
 async def http_check(settings: ObsidianSettings) -> Check:
     """Plain http: is it plain HTTP that answers (and not the plugin's https port)?"""
-    host, port, timeout = settings.host, settings.port, settings.timeout
-    if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
-        return Check("HTTP", True, "plain http answered (no TLS: the key travels unencrypted)")
-    if await anyio.to_thread.run_sync(peer_certificate, host, port, timeout) is not None:
-        return Check(
-            "HTTP",
-            False,
-            f"port {port} speaks https, not plain http",
-            f"Set OBSIDIAN_PROTOCOL=https (the plugin's default, port {HTTPS_PORT}), or turn on "
-            "the plugin's non-encrypted (http) server and set OBSIDIAN_PORT to its port "
-            f"({HTTP_PORT} by default).",
+    port = settings.port
+    try:
+        answered = await anyio.to_thread.run_sync(
+            speaks_plain_http, settings.host, port, settings.timeout
         )
+    except TimeoutError:  # waited once: asking whether it speaks https would wait again
+        return _no_answer("HTTP", settings)
+    if answered:
+        return Check("HTTP", True, "plain http answered (no TLS: the key travels unencrypted)")
+    mixed_up = await wrong_protocol(settings)
+    if mixed_up is not None:
+        return Check("HTTP", False, mixed_up.detail, mixed_up.fix)
     return Check(
         "HTTP",
         False,
         f"port {port} accepts connections but gives no HTTP answer",
         f"Check OBSIDIAN_PORT: the plugin serves https on {HTTPS_PORT} and http on {HTTP_PORT}.",
+    )
+
+
+def _no_answer(row: str, settings: ObsidianSettings) -> Check:
+    what = "TLS answer" if row == "TLS" else "HTTP answer"
+    return Check(
+        row,
+        False,
+        f"no {what} within {settings.timeout:g} s",
+        "Bring Obsidian to the front (macOS App Nap can pause it) or raise OBSIDIAN_TIMEOUT.",
     )
 
 
@@ -155,7 +177,7 @@ async def _name_mismatch(settings: ObsidianSettings) -> Check:
 
 
 def _untrusted(settings: ObsidianSettings, reason: str) -> Check:
-    certificate = f"{settings.base_url}{CERTIFICATE_PATH}"
+    certificate = settings.certificate_url
     match tls_trust(settings):
         case "file":
             fix = (
@@ -179,15 +201,9 @@ def _untrusted(settings: ObsidianSettings, reason: str) -> Check:
 
 
 async def _not_tls(settings: ObsidianSettings, exc: BaseException) -> Check:
-    host, port, timeout = settings.host, settings.port, settings.timeout
-    if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
-        return Check(
-            "TLS",
-            False,
-            f"port {port} speaks plain http, not https",
-            f"Set OBSIDIAN_PROTOCOL=http to use it (the plugin's http port, {HTTP_PORT} by "
-            f"default, once enabled), or OBSIDIAN_PORT={HTTPS_PORT} for the plugin's https port.",
-        )
+    mixed_up = await wrong_protocol(settings)
+    if mixed_up is not None:
+        return Check("TLS", False, mixed_up.detail, mixed_up.fix)
     reason = exc.reason if isinstance(exc, ssl.SSLError) and exc.reason else type(exc).__name__
     return Check(
         "TLS",

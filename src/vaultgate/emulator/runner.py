@@ -35,6 +35,10 @@ from vaultgate.serving import NotifyingServer, listen_tcp
 
 DEFAULT_HTTPS_PORT = 27124
 _START_TIMEOUT = 30.0
+# On Ctrl-C (or stop()) a request in flight gets this long to finish; then every connection
+# still open is cut (see _EmulatorServer). The backstop bounds the rest (an app still running).
+GRACE_SECONDS = 0.5
+GRACEFUL_SHUTDOWN_BACKSTOP = 5  # seconds; uvicorn takes an int
 
 
 def generate_api_key() -> str:
@@ -61,16 +65,40 @@ def _uvicorn_config(app: Starlette, tls_files: tuple[Path, Path] | None) -> uvic
         access_log=False,
         lifespan="off",
         timeout_keep_alive=60,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_BACKSTOP,
         ssl_certfile=str(tls_files[0]) if tls_files else None,
         ssl_keyfile=str(tls_files[1]) if tls_files else None,
     )
+
+
+class _EmulatorServer(NotifyingServer):
+    """Stops promptly while clients hold connections open.
+
+    Uvicorn's shutdown asks each connection to close and waits until every one has. An idle
+    keep-alive TLS connection is closed only once its client answers TLS's close, which an idle
+    client (a running vaultgate, a browser) never does, so Ctrl-C waited 30 s (asyncio's TLS
+    shutdown timeout) per server. Here a request in flight gets GRACE_SECONDS to finish its
+    answer; whatever connection is still open then is cut, as a quitting Obsidian cuts it.
+    """
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        cut = asyncio.get_running_loop().call_later(GRACE_SECONDS, self.drop_connections)
+        try:
+            await super().shutdown(sockets)
+        finally:
+            cut.cancel()
+
+    def drop_connections(self) -> None:
+        """Cut every connection still open (a request in flight loses its answer)."""
+        for connection in list(self.server_state.connections):
+            connection.transport.abort()
 
 
 async def _serve(
     app: Starlette,
     listeners: Sequence[_Listener],
     tls_files: tuple[Path, Path] | None,
-    servers: list[uvicorn.Server],
+    servers: list[_EmulatorServer],
     on_ready: Callable[[], None],
 ) -> None:
     pending = len(listeners)
@@ -83,7 +111,7 @@ async def _serve(
 
     for listener in listeners:
         files = tls_files if listener.scheme == "https" else None
-        servers.append(NotifyingServer(_uvicorn_config(app, files), started))
+        servers.append(_EmulatorServer(_uvicorn_config(app, files), started))
     await asyncio.gather(
         *(
             server.serve(sockets=[listener.sock])
@@ -121,7 +149,7 @@ class RunningEmulator:
         self._app = app
         self._listeners = listeners
         self._workdir = workdir
-        self._servers: list[uvicorn.Server] = []
+        self._servers: list[_EmulatorServer] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -143,17 +171,13 @@ class RunningEmulator:
         return self.certificate_path, self._workdir / "key.pem"
 
     def drop_connections(self) -> None:
-        """Cut every open connection at once, as a quitting Obsidian does; call before stop().
-
-        A plain stop() waits for clients to answer the TLS close, which an idle keep-alive
-        client (a running vaultgate server) never does: uvicorn would wait 30 s per connection.
-        """
+        """Cut every open connection at once, as a quitting Obsidian does (stop() does it
+        too, after giving a request in flight GRACE_SECONDS)."""
         loop = self._loop
 
         def abort() -> None:
             for server in self._servers:
-                for connection in list(server.server_state.connections):
-                    connection.transport.abort()
+                server.drop_connections()
 
         if loop is not None and self._thread.is_alive():
             loop.call_soon_threadsafe(abort)

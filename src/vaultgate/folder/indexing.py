@@ -38,9 +38,11 @@ from vaultgate.engine.index.watcher import watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import FolderScan, scan_folder
 from vaultgate.folder.head_start import HeadStart
+from vaultgate.logs import NOTICES
 from vaultgate.paths import is_hidden
 
 log = logging.getLogger(__name__)
+notices = logging.getLogger(NOTICES)
 
 CATCH_UP_SECONDS = 2.0  # calls wait this long at most for an existing index to catch up
 
@@ -297,8 +299,8 @@ class KeptIndex:
                 lambda: index.sync(progress, disk=found.notes),
                 abandon_on_cancel=True,
             )
-            if first_build:  # a one-off of seconds of work: said at the default log level
-                log.warning(
+            if first_build:  # seconds of work, once: said at the default level, not a warning
+                notices.info(
                     "vault index built for %s: %d notes in %.1f s (later starts only bring "
                     "it up to date)",
                     self.folder,

@@ -14,7 +14,7 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from vaultgate.backend import BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
-from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable
+from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable, WrongProtocol
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
 from vaultgate.locations import LinkMap
 from vaultgate.markdown import DocumentMap
@@ -204,6 +204,8 @@ class RoutedBackend:
     async def _obsidian(self, action: str, pending: Awaitable[_T]) -> _T:
         try:
             return await pending
+        except WrongProtocol as exc:
+            raise NeedsObsidian(action, str(exc)) from exc
         except (ObsidianUnreachable, ObsidianTimeout) as exc:
             raise NeedsObsidian(
                 action,

@@ -11,6 +11,8 @@ Nothing else is retried here: a search may have been half-run, and a write (PUT,
 DELETE, MOVE) may have been applied before the connection dropped. A failed TLS handshake is
 retried once by the transport, and only after fetching a changed certificate from the plugin
 (transport.py); whatever still fails is an ObsidianTLSError whose advice fits the set-up.
+A connection that broke after it was made is first checked for an http/https mix-up
+(``probes.wrong_protocol``, the test doctor runs), which is then named: WrongProtocol.
 
 Without an API key only ``GET /`` is sent (the plugin answers it without one); every other
 call raises APIKeyMissing before anything is sent.
@@ -652,13 +654,19 @@ class ObsidianClient:
                 ) from exc
             except _DROPPED as exc:
                 detail = tls_failure(exc)
-                if detail is not None:
-                    trust = tls_trust(self._settings)
-                    raise ObsidianTLSError(self.base_url, detail, trust) from exc
-                if retries:
+                if detail is None and retries:
                     retries -= 1
                     log.debug("%s %s dropped (%s); retrying once", method, url, type(exc).__name__)
                     continue
+                if detail is not None or not isinstance(exc, httpx.ConnectError):
+                    # connected, then the handshake broke or the request was dropped: the port
+                    # may speak the other protocol (a refused connection never gets here)
+                    mixed_up = await self._http.wrong_protocol()
+                    if mixed_up is not None:
+                        raise mixed_up from exc
+                if detail is not None:
+                    trust = tls_trust(self._settings)
+                    raise ObsidianTLSError(self.base_url, detail, trust) from exc
                 raise ObsidianUnreachable(self.base_url) from exc
             except httpx.TimeoutException as exc:
                 raise ObsidianTimeout(self.base_url, timeout) from exc

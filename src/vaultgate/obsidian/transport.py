@@ -28,6 +28,7 @@ import logging
 import ssl
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -37,12 +38,12 @@ import certifi
 import httpx
 
 from vaultgate import __version__
-from vaultgate.config import ObsidianSettings
-from vaultgate.errors import ConfigError, TLSTrust
+from vaultgate.config import CERTIFICATE_PATH, ObsidianSettings
+from vaultgate.errors import ConfigError, TLSTrust, WrongProtocol
+from vaultgate.obsidian.probes import wrong_protocol
 
 log = logging.getLogger("vaultgate.obsidian")
 
-CERTIFICATE_PATH = "/obsidian-local-rest-api.crt"
 _PEM_MARKER = "-----BEGIN CERTIFICATE-----"
 
 
@@ -56,6 +57,8 @@ class PluginHTTP:
     httpcore's pool, PluginCertificateTransport, and in tests httpx.MockTransport (respx) or
     httpx.ASGITransport. Transport errors are httpx's, each carrying its request. Observers
     (tests, benchmarks) hook in as with httpx: ``event_hooks["request"]`` and ``["response"]``.
+    ``probe`` asks the real port which protocol it speaks (``probes.wrong_protocol``); it is
+    None with an injected transport, where there is no port to ask.
     """
 
     def __init__(
@@ -66,6 +69,7 @@ class PluginHTTP:
         timeout: float,
         transport: httpx.AsyncBaseTransport,
         proxy: str | None = None,
+        probe: Callable[[], Awaitable[WrongProtocol | None]] | None = None,
     ) -> None:
         self.base_url = httpx.URL(base_url)
         self.timeout = httpx.Timeout(timeout)
@@ -73,6 +77,7 @@ class PluginHTTP:
         self._prefix = base_url.rstrip("/")
         self._headers = {"Accept": "*/*", "User-Agent": f"vaultgate/{__version__}", **headers}
         self._transport = transport
+        self._probe = probe
         self._timeouts: dict[float, dict[str, float | None]] = {}
         self._closed = False
         self.event_hooks: dict[str, list[Callable[[Any], Awaitable[None]]]] = {
@@ -127,6 +132,10 @@ class PluginHTTP:
             raise
         return response
 
+    async def wrong_protocol(self) -> WrongProtocol | None:
+        """After a connection broke: the http/https mix-up, when the port speaks the other."""
+        return None if self._probe is None else await self._probe()
+
     async def aclose(self) -> None:
         if not self._closed:
             self._closed = True
@@ -161,6 +170,7 @@ async def build_http_client(
     ASGI app) without a network; with one, the certificate is fetched through it at once.
     """
     headers: dict[str, str] = {}
+    probe = None if transport is not None else partial(wrong_protocol, settings)
     if settings.api_key is not None:
         headers["Authorization"] = f"Bearer {settings.api_key.reveal()}"
     proxy = None
@@ -182,6 +192,7 @@ async def build_http_client(
         timeout=settings.timeout,
         transport=transport,
         proxy=proxy,
+        probe=probe,
     )
 
 
@@ -217,7 +228,7 @@ async def resolve_verify(
                 "against that certificate.",
                 settings.base_url,
             )
-        return certificate_context(settings.cert)
+        return certificate_context(settings)
     if not settings.verify_ssl:
         log.warning(
             "TLS certificate checks are off for %s (OBSIDIAN_VERIFY_SSL=false); only "
@@ -235,7 +246,7 @@ def plugin_context(pem: str | None) -> ssl.SSLContext:
     the real failure surfaces on first use as an ObsidianTLSError."""
     if pem is not None:
         try:
-            return pinned_context(pem, source=CERTIFICATE_PATH)
+            return pinned_context(pem, source=CERTIFICATE_PATH, download=CERTIFICATE_PATH)
         except ConfigError:
             log.debug("%s did not serve a usable certificate", CERTIFICATE_PATH)
     return system_context()
@@ -333,18 +344,24 @@ def check_certificate(settings: ObsidianSettings) -> None:
     """Read and load OBSIDIAN_CERT now, so a bad file stops the start with one ConfigError line
     instead of failing later inside the server (where it would become a traceback)."""
     if settings.protocol == "https" and settings.cert is not None:
-        certificate_context(settings.cert)
+        certificate_context(settings)
 
 
-def certificate_context(path: Path) -> ssl.SSLContext:
-    """The pinned context for the PEM file at ``path`` (OBSIDIAN_CERT)."""
+def certificate_context(settings: ObsidianSettings) -> ssl.SSLContext:
+    """The pinned context for the PEM file OBSIDIAN_CERT names (``settings.cert``); an error
+    says where this plugin (its host and port) serves the right one."""
+    assert settings.cert is not None
+    path, download = settings.cert, settings.certificate_url
     return pinned_context(
-        _read_certificate_file(path), source=f"OBSIDIAN_CERT points at {str(path)!r}, which"
+        _read_certificate_file(path, download),
+        source=f"OBSIDIAN_CERT points at {str(path)!r}, which",
+        download=download,
     )
 
 
-def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
-    """A context that trusts exactly the certificate(s) in ``pem``, hostname checks on."""
+def pinned_context(pem: str, *, source: str, download: str) -> ssl.SSLContext:
+    """A context that trusts exactly the certificate(s) in ``pem``, hostname checks on; a
+    ConfigError names ``source`` and where to ``download`` the plugin's certificate."""
     # Not ssl.create_default_context(cadata=...): given an empty string it would quietly load
     # the system store instead. PROTOCOL_TLS_CLIENT has the same secure defaults.
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -355,7 +372,7 @@ def pinned_context(pem: str, *, source: str) -> ssl.SSLContext:
     except (ssl.SSLError, ValueError) as exc:
         raise ConfigError(
             f"{source} is not a PEM certificate ({_reason(exc)}). Download the plugin's "
-            f"certificate from https://127.0.0.1:27124{CERTIFICATE_PATH}."
+            f"certificate from {download}."
         ) from exc
     # The plugin's certificate is a self-signed, CA-flagged certificate served as the leaf (and
     # after upstream PR #342 the file may be a plain leaf). Pinning means trusting exactly this
@@ -416,12 +433,11 @@ def _reason(exc: Exception) -> str:
     return " ".join(str(exc).split())[:120] or type(exc).__name__
 
 
-def _read_certificate_file(path: Path) -> str:
+def _read_certificate_file(path: Path, download: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(
             f"OBSIDIAN_CERT points at {str(path)!r}, which cannot be read as a PEM file "
-            f"({type(exc).__name__}). Download the plugin's certificate from "
-            f"https://127.0.0.1:27124{CERTIFICATE_PATH}."
+            f"({type(exc).__name__}). Download the plugin's certificate from {download}."
         ) from exc

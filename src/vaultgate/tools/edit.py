@@ -9,6 +9,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from vaultgate import progress
 from vaultgate.paging import compact_json
 from vaultgate.patch_request import Operation, TargetType
 from vaultgate.tools.base import (
@@ -167,15 +168,12 @@ async def bulk_delete_files(
             "the same arguments and dryRun=false."
         )
         return json_blocks(page.envelope("files", note=note, kept=kept.as_json()))
-
-    async def progress(done: int, total: int, message: str) -> None:
-        await ctx.report_progress(done, total, message)
-
-    report, remaining = await state.bulk.run(
-        selection, limit=limit, offset=offset, progress=progress
-    )
+    async with progress.reporting(ctx.report_progress):
+        run, remaining = await state.bulk.run(
+            selection, limit=limit, offset=offset, progress=progress.report
+        )
     state.vault_changed()
-    return json_blocks(compact_json(report.as_json(remaining)))
+    return json_blocks(compact_json(run.as_json(remaining)))
 
 
 TOOLS: list[ToolSpec] = [

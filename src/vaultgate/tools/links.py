@@ -9,7 +9,7 @@ from pydantic import Field
 
 from vaultgate.paging import Page, compact_json, fit_count, page_items, page_within_budget
 from vaultgate.paths import validate_vault_path
-from vaultgate.progress import reporting
+from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
     Blocks,
@@ -44,9 +44,9 @@ async def find_broken_links(
     plugin 5.0 (every note is read). When pagination.hasMore is true, call again with
     offset=nextOffset."""
     state = app_state(ctx)
-    await ctx.report_progress(0, None, "reading every note's links")
-    with reporting(ctx.report_progress):
-        found = await links.broken_links(state.links, folder, _progress(ctx))
+    async with reporting(ctx.report_progress):
+        await report(0, None, "reading every note's links")
+        found = await links.broken_links(state.links, folder, _progress())
     return _page("notes", found, limit, offset)
 
 
@@ -61,9 +61,9 @@ async def find_orphans(
     ({path, kind}). Lists every file, which takes a while on a large vault through the
     plugin. When pagination.hasMore is true, call again with offset=nextOffset."""
     state = app_state(ctx)
-    await ctx.report_progress(0, None, "reading every note's links")
-    with reporting(ctx.report_progress):
-        found = await links.orphans(state.links, folder, _progress(ctx))
+    async with reporting(ctx.report_progress):
+        await report(0, None, "reading every note's links")
+        found = await links.orphans(state.links, folder, _progress())
     return _page("orphans", found, limit, offset)
 
 
@@ -79,8 +79,8 @@ async def get_backlinks(
     offset=nextOffset."""
     validate_vault_path(filename)
     state = app_state(ctx)
-    with reporting(ctx.report_progress):
-        sources = await links.backlinking_notes(state.links, filename, _progress(ctx))
+    async with reporting(ctx.report_progress):
+        sources = await links.backlinking_notes(state.links, filename, _progress())
         page = page_items(sources, limit=limit, offset=offset)
         found = await links.with_lines(state.client, page.items, filename)
     rendered = [item.render() for item in found]
@@ -101,7 +101,7 @@ def _page(key: str, found: Sequence[_Shown], limit: int, offset: int) -> Blocks:
     return json_blocks(page.envelope(key, [item.render() for item in page.items]))
 
 
-def _progress(ctx: ToolContext) -> ProgressCallback:
+def _progress() -> ProgressCallback:
     """The domain's steps (a search, then each folder a walk lists) as one rising count: MCP
     progress must increase with each notification, and the total is not known ahead."""
     steps = 0
@@ -109,7 +109,7 @@ def _progress(ctx: ToolContext) -> ProgressCallback:
     async def progress(done: int, total: int | None, message: str) -> None:
         nonlocal steps
         steps += 1
-        await ctx.report_progress(steps, None, message)
+        await report(steps, None, message)
 
     return progress
 

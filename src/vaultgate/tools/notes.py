@@ -8,7 +8,7 @@ from pydantic import Field
 
 from vaultgate.calls import Later, Raw, call
 from vaultgate.paging import compact_json, page_within_budget
-from vaultgate.progress import reporting
+from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
     Blocks,
@@ -57,7 +57,7 @@ async def get_vault_files(
     leaves its unused share to the others). Each note is {filename, content}, plus the window
     metadata of a single read when cut (continue it from nextIndex), or {filename, error} when
     it cannot be read; the others are read all the same."""
-    with reporting(ctx.report_progress):
+    async with reporting(ctx.report_progress):
         notes = await read_many(app_state(ctx).client, filenames, maxLength)
     body: dict[str, object] = {"notes": notes.entries}
     if notes.cut:
@@ -76,10 +76,10 @@ async def get_recent_changes(
     """Notes modified in the last `days` days, newest first, with their mtime (UTC), on every
     plugin version. When pagination.hasMore is true, call again with offset=nextOffset (pages
     asked within the same minute come from one cached search)."""
-    await ctx.report_progress(0, 1, "searching for recent changes")
-    with reporting(ctx.report_progress):
+    async with reporting(ctx.report_progress):
+        await report(0, 1, "searching for recent changes")
         changed = await recent_changes(app_state(ctx).searcher, days, folder)
-    await ctx.report_progress(1, 1, f"{len(changed)} notes changed")
+        await report(1, 1, f"{len(changed)} notes changed")
     page = page_within_budget(
         changed,
         limit=limit,

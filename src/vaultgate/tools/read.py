@@ -8,7 +8,7 @@ from pydantic import Field
 
 from vaultgate.paging import page_fitting
 from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
-from vaultgate.progress import reporting
+from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
     RESPONSE_BUDGET,
@@ -75,14 +75,10 @@ async def list_vault_files(
         refuse_hidden_pattern(pattern)
     matcher = compile_glob(pattern) if pattern is not None else None
     if recursive:
-
-        async def progress(done: int, total: int | None, message: str) -> None:
-            await ctx.report_progress(done, total, message)
-
-        with reporting(ctx.report_progress):
-            files = await state.lister.list_recursive(directory, progress)
+        async with reporting(ctx.report_progress):
+            files = await state.lister.list_recursive(directory, report)
     else:
-        with reporting(ctx.report_progress):
+        async with reporting(ctx.report_progress):
             files = await state.lister.list_folder(directory)
     if matcher is not None:
         files = [path for path in files if matcher(path)]

@@ -61,7 +61,7 @@ async def replace_in_notes(
     The frontmatter is left alone unless frontmatter=true."""
     state = app_state(ctx)
     spec = ReplaceSpec(find, replacement, regex, frontmatter, filename, folder, pattern)
-    with reporting(ctx.report_progress):
+    async with reporting(ctx.report_progress):
         if dryRun:
             page, entries, matches = await state.replacer.dry_run(
                 spec, limit=limit, offset=offset, budget=items_budget()

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from vaultgate.calls import Later, Raw, call
 from vaultgate.paging import compact_json, page_within_budget
-from vaultgate.progress import reporting
+from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
     RESPONSE_BUDGET,
@@ -58,12 +58,12 @@ async def search_vault_simple(
     call again with offset=nextOffset: later pages come from a cached result and cost no new
     search.
     """
-    await ctx.report_progress(0, 1, "searching the vault")
-    with reporting(ctx.report_progress):
+    async with reporting(ctx.report_progress):
+        await report(0, 1, "searching the vault")
         hits = await app_state(ctx).searcher.simple(
             query, context_length=contextLength, folder=folder
         )
-    await ctx.report_progress(1, 1, f"{len(hits)} notes match")
+        await report(1, 1, f"{len(hits)} notes match")
     page = page_within_budget(
         hits,
         limit=limit,
@@ -100,10 +100,10 @@ async def search_vault(
     var, ==, in, and, or, glob and regexp. Rows are {filename, result}. When pagination.hasMore
     is true, call again with offset=nextOffset (the result is cached, not searched again).
     """
-    await ctx.report_progress(0, 1, "evaluating the query over every note")
-    with reporting(ctx.report_progress):
+    async with reporting(ctx.report_progress):
+        await report(0, 1, "evaluating the query over every note")
         rows = await app_state(ctx).searcher.structured(query, queryType)
-    await ctx.report_progress(1, 1, f"{len(rows)} notes match")
+        await report(1, 1, f"{len(rows)} notes match")
     shown = [_bounded_row(row) for row in rows]
     page = page_within_budget(
         shown, limit=limit, offset=offset, budget=items_budget(), render=compact_json
@@ -146,7 +146,7 @@ async def list_tags(
     """The vault's tags with how many notes use each, most used first (plugin 3.5+). A nested
     tag like 'a/b' also counts for 'a'. When pagination.hasMore is true, call again with
     offset=nextOffset."""
-    with reporting(ctx.report_progress):
+    async with reporting(ctx.report_progress):
         tags = await app_state(ctx).client.list_tags()
     wanted = (prefix or "").removeprefix("#")
     counts = sorted(

@@ -1,17 +1,21 @@
-"""Blocking probes of one host and port: TCP, a TLS handshake, plain HTTP, certificate names.
+"""Blocking probes of one host and port: TCP, a TLS handshake, plain HTTP; and the one test of
+which protocol a port speaks when it is not the configured one.
 
 They run in a worker thread (``anyio.to_thread``), each bounded by the timeout it is given.
-The unverified handshakes only ask what the port speaks and which names its certificate
-carries; nothing is sent on them, least of all the key.
+The unverified handshakes only ask what the port speaks and which certificate it presents;
+nothing is sent on them, least of all the key. ``vaultgate doctor`` and the client share
+``wrong_protocol``, so the server names an http/https mix-up exactly as doctor does.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 import ssl
 
-from cryptography import x509
+import anyio
+
+from vaultgate.config import ObsidianSettings
+from vaultgate.errors import WrongProtocol
 
 _PLAIN_HTTP_ANSWER = b"HTTP/"
 
@@ -48,44 +52,36 @@ def peer_certificate(host: str, port: int, timeout: float) -> bytes | None:
 
 
 def speaks_plain_http(host: str, port: int, timeout: float) -> bool:
-    """True when a plain ``GET /`` is answered with an HTTP status line."""
+    """True when a plain ``GET /`` is answered with an HTTP status line; TimeoutError when
+    nothing came back in time (so a caller need not wait on the port again)."""
     shown = f"[{host}]" if ":" in host else host
     request = f"GET / HTTP/1.1\r\nHost: {shown}:{port}\r\nConnection: close\r\n\r\n"
     try:
         with socket.create_connection((host, port), timeout=timeout) as sock:
             sock.sendall(request.encode("ascii"))
             return _read(sock, len(_PLAIN_HTTP_ANSWER)) == _PLAIN_HTTP_ANSWER
+    except TimeoutError:
+        raise
     except OSError:
         return False
 
 
-def certificate_names(der: bytes) -> list[str]:
-    """The subject alternative names of a DER certificate, as 'IP:…' and 'DNS:…'."""
-    try:
-        certificate = x509.load_der_x509_certificate(der)
-        names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
-    except (ValueError, x509.ExtensionNotFound):
-        return []
-    ips = [f"IP:{address}" for address in names.get_values_for_type(x509.IPAddress)]
-    return ips + [f"DNS:{name}" for name in names.get_values_for_type(x509.DNSName)]
+async def wrong_protocol(settings: ObsidianSettings) -> WrongProtocol | None:
+    """The mix-up, when the port speaks the other protocol than OBSIDIAN_PROTOCOL says: https
+    (it presents a certificate) for ``http``, plain http (it answers ``GET /``) for ``https``.
 
-
-def names_cover(names: list[str], host: str) -> bool:
-    """Whether a certificate with ``names`` is valid for ``host`` (exact names, '*.' wildcards)."""
+    Asked only after a connection failed, so it costs nothing while all is well.
+    """
+    host, port, timeout = settings.host, settings.port, settings.timeout
+    if settings.protocol == "http":
+        spoken = await anyio.to_thread.run_sync(peer_certificate, host, port, timeout)
+        return None if spoken is None else WrongProtocol(settings.base_url, port, "https")
     try:
-        return f"IP:{ipaddress.ip_address(host)}" in names
-    except ValueError:
+        if await anyio.to_thread.run_sync(speaks_plain_http, host, port, timeout):
+            return WrongProtocol(settings.base_url, port, "http")
+    except TimeoutError:
         pass
-    host = host.lower().rstrip(".")
-    for name in names:
-        if not name.startswith("DNS:"):
-            continue
-        pattern = name[4:].lower().rstrip(".")
-        if pattern == host:
-            return True
-        if pattern.startswith("*.") and host.partition(".")[2] == pattern[2:]:
-            return True
-    return False
+    return None
 
 
 def _read(sock: socket.socket, size: int) -> bytes:

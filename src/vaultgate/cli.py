@@ -6,6 +6,10 @@ vaultgate serve --http [--host 127.0.0.1] [--port 8765]
 vaultgate emulate   a Local REST API emulator serving a folder of notes
 vaultgate demo      the server against the bundled sample vault, through the emulator
 vaultgate doctor    checks the configured Obsidian and says how to fix what fails
+
+One grammar (FLAGS): every option may stand before or after the command, a command refuses
+the options it has no use for with the same message in both places, and no command means
+serve, so `vaultgate --vault DIR` is `vaultgate serve --vault DIR`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +29,8 @@ from vaultgate.config import DEFAULT_PORT, Settings
 from vaultgate.errors import ConfigError
 from vaultgate.logs import LOG_FORMAT, hide_in_logs, set_log_level
 
+DEFAULT_PLUGIN_VERSION = "5.1.0"
+
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
@@ -31,28 +38,22 @@ if TYPE_CHECKING:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     logging.basicConfig(
         stream=sys.stderr,
-        level=logging.DEBUG if getattr(args, "verbose", False) else logging.WARNING,
+        level=logging.DEBUG if args.verbose else logging.WARNING,
         format=LOG_FORMAT,
     )
-    command = args.command or "serve"
     try:
-        match command:
+        match args.command:
             case "serve":
                 return _serve(args)
             case "emulate":
-                _refuse_connection_flags(parser, args, "emulate", allowed=("port",))
                 return _emulate(args)
             case "demo":
                 from vaultgate.demo import run_demo
 
-                _refuse_connection_flags(parser, args, "demo", allowed=())
-
-                vault = getattr(args, "demo_vault", None)
-                return run_demo(Path(vault).expanduser() if vault else None)
+                return run_demo(Path(args.vault).expanduser() if args.vault else None)
             case "doctor":
                 from vaultgate.doctor import run_doctor
 
@@ -62,22 +63,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    parser.error(f"unknown command {command!r}")
-    return 2  # pragma: no cover - parser.error exits
+    raise AssertionError(f"unhandled command {args.command!r}")  # parse() knows only COMMANDS
 
 
-def _refuse_connection_flags(
-    parser: argparse.ArgumentParser,
-    args: argparse.Namespace,
-    command: str,
-    *,
-    allowed: tuple[str, ...],
-) -> None:
-    """A connection flag given before a subcommand that has no use for it is an error, as it
-    is after the subcommand (argparse refuses it there), never silently ignored."""
-    for flag in CONNECTION_FLAGS:
-        if flag not in (*allowed, "verbose") and getattr(args, flag, None):
-            parser.error(f"{command} takes no --{flag.replace('_', '-')}")
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``argv`` read by the one grammar: every option before or after the command alike,
+    ``serve`` when no command is named, and an option the command has no use for refused
+    with the same message wherever it stands. ``command`` is always set; every flag's
+    ``dest`` too (None, or False for a switch, when not given)."""
+    parser, commands = _parsers()
+    args = parser.parse_args(argv)
+    args.command = args.command or DEFAULT_COMMAND
+    command = commands[args.command]
+    for flag in FLAGS:
+        if args.command not in flag.commands and _given(args, flag):
+            command.error(
+                f"{flag.name} is an option of {_listed(flag.commands)}, not of {args.command}"
+            )
+    if args.command == "emulate" and args.vault is None:
+        command.error("emulate needs --vault DIR: the folder of notes to serve")
+    return args
+
+
+def _given(args: argparse.Namespace, flag: Flag) -> bool:
+    value = getattr(args, flag.dest)
+    return value is not None and value is not False  # `--port 0` is given (0 == False)
+
+
+def _listed(commands: Sequence[str]) -> str:
+    if len(commands) <= 2:
+        return " and ".join(commands)
+    return f"{', '.join(commands[:-1])} and {commands[-1]}"
 
 
 def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
@@ -88,20 +104,20 @@ def _settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
 
 def _parsed_settings(args: argparse.Namespace, *, listen: bool = False) -> Settings:
     overrides: dict[str, Any] = {
-        "host": getattr(args, "host", None),
-        "port": getattr(args, "port", None),
-        "protocol": getattr(args, "protocol", None),
-        "cert": getattr(args, "cert", None),
-        "timeout": getattr(args, "timeout", None),
-        "search_timeout": getattr(args, "search_timeout", None),
-        "vault": getattr(args, "vault_folder", None),
+        "host": args.host,
+        "port": args.port,
+        "protocol": args.protocol,
+        "cert": args.cert,
+        "timeout": args.timeout,
+        "search_timeout": args.search_timeout,
+        "vault": args.vault,
     }
-    if getattr(args, "no_verify_ssl", False):
+    if args.no_verify_ssl:
         overrides["verify_ssl"] = "false"
     if listen:  # with --http, --host and --port say where vaultgate listens, not where Obsidian is
         overrides["host"] = overrides["port"] = None
     settings = Settings.from_env(os.environ, overrides)
-    if not getattr(args, "verbose", False):
+    if not args.verbose:
         set_log_level(settings.log_level.upper())
     hide_in_logs(
         secret.reveal()
@@ -120,7 +136,7 @@ def _check_certificate(settings: Settings) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    http = bool(getattr(args, "http", False))
+    http = bool(args.http)
     # Without OBSIDIAN_API_KEY the server still starts: memory and SDD tools work, and every
     # vault tool answers an error saying where the key is found (errors.APIKeyMissing).
     settings = _parsed_settings(args, listen=http)
@@ -187,107 +203,228 @@ def _emulate(args: argparse.Namespace) -> int:
         port=DEFAULT_PORT if args.port is None else args.port,
         http_port=args.http_port,
         api_key=args.api_key,
-        plugin_version=args.plugin_version,
+        plugin_version=args.plugin_version or DEFAULT_PLUGIN_VERSION,
         active=args.active,
         extensions=args.extensions,
     )
 
 
-CONNECTION_FLAGS = (
-    "host",
-    "port",
-    "protocol",
-    "cert",
-    "no_verify_ssl",
-    "timeout",
-    "search_timeout",
-    "verbose",
+COMMANDS = ("serve", "emulate", "demo", "doctor")
+DEFAULT_COMMAND = "serve"
+_CONNECTING = ("serve", "doctor")  # the commands that reach Obsidian
+_SUMMARIES = {
+    "serve": "run the MCP server over stdio (the default command)",
+    "emulate": "serve a folder as the Local REST API does",
+    "demo": "a tour of the tools against the bundled sample vault",
+    "doctor": "check the connection to Obsidian and say how to fix what fails",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """An option of the one grammar: what it means to each command that takes it (those
+    are ``commands``); every other command refuses it, before or after its name."""
+
+    names: tuple[str, ...]
+    dest: str
+    helps: Mapping[str, str]  # command → what the option means there
+    options: Mapping[str, Any] = field(default_factory=dict)  # type, action, choices, metavar
+    summary: str | None = None  # for `vaultgate --help`, when the meanings differ
+
+    @property
+    def name(self) -> str:
+        return self.names[-1]
+
+    @property
+    def commands(self) -> tuple[str, ...]:
+        return tuple(command for command in COMMANDS if command in self.helps)
+
+    @property
+    def switch(self) -> bool:
+        return self.options.get("action") == "store_true"
+
+    def overall_help(self) -> str:
+        """What the option means, for ``vaultgate --help``, and the commands that take it."""
+        meaning = self.summary or next(iter(self.helps.values()))
+        return f"{meaning} [{', '.join(self.commands)}]"
+
+
+def _each(commands: Sequence[str], meaning: str) -> dict[str, str]:
+    return dict.fromkeys(commands, meaning)
+
+
+_OBSIDIAN_HOST = "OBSIDIAN_HOST: where Obsidian is (default 127.0.0.1)"
+_OBSIDIAN_PORT = f"OBSIDIAN_PORT: Obsidian's port (default {DEFAULT_PORT})"
+_SERVED_VAULT = (
+    "VAULTGATE_VAULT: the vault's folder, served directly (Obsidian only for what needs it; "
+    "VAULTGATE_BACKEND=folder: never)"
+)
+
+FLAGS: tuple[Flag, ...] = (
+    Flag(
+        ("--host",),
+        "host",
+        {
+            "serve": f"{_OBSIDIAN_HOST}; with --http, the address to listen on (127.0.0.1)",
+            "doctor": _OBSIDIAN_HOST,
+        },
+        summary=f"{_OBSIDIAN_HOST}; serve --http: the address to listen on",
+    ),
+    Flag(
+        ("--port",),
+        "port",
+        {
+            "serve": f"{_OBSIDIAN_PORT}; with --http, the port to listen on (8765)",
+            "emulate": f"the HTTPS port to serve (default {DEFAULT_PORT})",
+            "doctor": _OBSIDIAN_PORT,
+        },
+        {"type": int},
+        summary=f"{_OBSIDIAN_PORT}; serve --http: the port to listen on; emulate: the port "
+        "to serve",
+    ),
+    Flag(
+        ("--protocol",),
+        "protocol",
+        _each(_CONNECTING, "OBSIDIAN_PROTOCOL: https (default) or http"),
+        {"choices": ["http", "https"]},
+    ),
+    Flag(
+        ("--cert",),
+        "cert",
+        _each(_CONNECTING, "OBSIDIAN_CERT: the plugin's certificate (PEM) to trust"),
+        {"metavar": "PEM"},
+    ),
+    Flag(
+        ("--no-verify-ssl",),
+        "no_verify_ssl",
+        _each(_CONNECTING, "OBSIDIAN_VERIFY_SSL=false: skip certificate checks, this client only"),
+        {"action": "store_true"},
+    ),
+    Flag(
+        ("--timeout",),
+        "timeout",
+        _each(_CONNECTING, "OBSIDIAN_TIMEOUT in seconds (default 10)"),
+        {"type": float, "metavar": "SECONDS"},
+    ),
+    Flag(
+        ("--search-timeout",),
+        "search_timeout",
+        _each(_CONNECTING, "OBSIDIAN_SEARCH_TIMEOUT in seconds (default 60)"),
+        {"type": float, "metavar": "SECONDS"},
+    ),
+    Flag(
+        ("--vault",),
+        "vault",
+        {
+            "serve": _SERVED_VAULT,
+            "emulate": "the folder of notes to serve (required)",
+            "demo": "tour a copy of this vault folder, served from the folder with Obsidian closed",
+            "doctor": _SERVED_VAULT,
+        },
+        {"metavar": "DIR"},
+        summary="VAULTGATE_VAULT: the vault's folder, served directly; emulate: the folder to "
+        "serve; demo: the folder to tour a copy of",
+    ),
+    Flag(
+        ("--http",),
+        "http",
+        {
+            "serve": "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio; --host "
+            "and --port then say where to listen (default 127.0.0.1:8765) and Obsidian's "
+            "address comes from OBSIDIAN_HOST / OBSIDIAN_PORT. Clients send 'Authorization: "
+            "Bearer <VAULTGATE_HTTP_TOKEN>' (generated and shown on stderr when unset).",
+        },
+        {"action": "store_true"},
+        summary="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio",
+    ),
+    Flag(
+        ("--http-port",),
+        "http_port",
+        {"emulate": "also serve plain HTTP on this port"},
+        {"type": int},
+    ),
+    Flag(
+        ("--api-key",),
+        "api_key",
+        {"emulate": "the key clients must send (generated and shown when omitted)"},
+        {"metavar": "KEY"},
+    ),
+    Flag(
+        ("--plugin-version",),
+        "plugin_version",
+        {"emulate": f"the plugin version to emulate (default {DEFAULT_PLUGIN_VERSION})"},
+        {"metavar": "VERSION"},
+    ),
+    Flag(
+        ("--active",),
+        "active",
+        {"emulate": "vault path of the note open in 'Obsidian'"},
+        {"metavar": "NOTE"},
+    ),
+    Flag(
+        ("--extensions",),
+        "extensions",
+        {
+            "emulate": "also serve the MCP Tools companion plugin's routes (/search/smart, "
+            "templates)"
+        },
+        {"action": "store_true"},
+    ),
+    Flag(
+        ("-v", "--verbose"),
+        "verbose",
+        _each(COMMANDS, "debug logging to stderr"),
+        {"action": "store_true"},
+    ),
 )
 
 
-def _add_connection_flags(parser: argparse.ArgumentParser, *, subcommand: bool) -> None:
-    """The flags that say how to reach Obsidian, accepted before or after the subcommand.
+def _add_flags(parser: argparse.ArgumentParser, command: str | None) -> None:
+    """Every flag, on the top-level parser (``command`` None) and on each command's.
 
-    On a subcommand they default to "not given" (SUPPRESS), so a flag given before the
-    subcommand is not overwritten by the subcommand's own default: `vaultgate --port 27125
-    doctor` and `vaultgate doctor --port 27125` mean the same.
+    Before the command a flag gets its real default, so every ``dest`` exists; after it the
+    default is "not given" (SUPPRESS), so the command's parser never overwrites a value given
+    before its name. A command's parser takes even the flags it refuses (hidden from its
+    help), so that parse() refuses them with the same message in either place.
     """
-    unset: dict[str, Any] = {"default": argparse.SUPPRESS} if subcommand else {}
-    group = parser.add_argument_group("Obsidian connection (override the OBSIDIAN_* environment)")
-    group.add_argument("--host", help="OBSIDIAN_HOST (default 127.0.0.1)", **unset)
-    group.add_argument("--port", type=int, help="OBSIDIAN_PORT (default 27124)", **unset)
-    group.add_argument("--protocol", choices=["http", "https"], help="OBSIDIAN_PROTOCOL", **unset)
-    group.add_argument("--cert", help="OBSIDIAN_CERT: the plugin's certificate (PEM)", **unset)
-    group.add_argument(
-        "--no-verify-ssl",
-        action="store_true",
-        help="OBSIDIAN_VERIFY_SSL=false: skip certificate checks for this client only",
-        **unset,
-    )
-    group.add_argument("--timeout", type=float, help="OBSIDIAN_TIMEOUT in seconds", **unset)
-    group.add_argument(
-        "--search-timeout", type=float, help="OBSIDIAN_SEARCH_TIMEOUT in seconds", **unset
-    )
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", help="debug logging to stderr", **unset
-    )
-
-
-def _add_vault_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--vault",
-        dest="vault_folder",
-        help="VAULTGATE_VAULT: the vault's folder, served directly (Obsidian only for what "
-        "needs it; VAULTGATE_BACKEND=folder: never)",
-    )
+    for flag in FLAGS:
+        if command is None:
+            shown = flag.overall_help()
+            default: Any = False if flag.switch else None
+        else:
+            shown = flag.helps.get(command, argparse.SUPPRESS)
+            default = argparse.SUPPRESS
+        parser.add_argument(
+            *flag.names, dest=flag.dest, help=shown, default=default, **flag.options
+        )
+    parser.add_argument("--version", action="version", version=f"vaultgate {__version__}")
 
 
 def _parser() -> argparse.ArgumentParser:
+    return _parsers()[0]
+
+
+def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser and each command's. Abbreviations are off: ``--ext`` would mean
+    --extensions before ``emulate`` and nothing elsewhere, and a new flag could change what
+    an abbreviation in someone's client config means."""
     parser = argparse.ArgumentParser(
         prog="vaultgate",
         description="A context-frugal MCP server for Obsidian vaults.",
+        epilog="Options may stand before or after the command. Without a command, vaultgate "
+        "serves: `vaultgate --vault DIR` is `vaultgate serve --vault DIR`. A command refuses "
+        "the options it has no use for. `vaultgate COMMAND --help` lists a command's own.",
+        allow_abbrev=False,
     )
-    parser.add_argument("--version", action="version", version=f"vaultgate {__version__}")
-    _add_connection_flags(parser, subcommand=False)
-    commands = parser.add_subparsers(dest="command")
-
-    serve = commands.add_parser("serve", help="run the MCP server over stdio (the default)")
-    _add_connection_flags(serve, subcommand=True)
-    serve.add_argument(
-        "--http",
-        action="store_true",
-        help="serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio; --host and --port "
-        "then say where to listen (default 127.0.0.1:8765) and Obsidian's address comes from "
-        "OBSIDIAN_HOST / OBSIDIAN_PORT. Clients send 'Authorization: Bearer "
-        "<VAULTGATE_HTTP_TOKEN>' (generated and shown on stderr when unset).",
-    )
-
-    _add_vault_flag(serve)
-
-    emulate = commands.add_parser("emulate", help="serve a folder as the Local REST API does")
-    emulate.add_argument("--vault", required=True, help="folder of notes to serve")
-    # not given here (SUPPRESS): a --port before `emulate` stands; _emulate applies 27124
-    emulate.add_argument(
-        "--port", type=int, default=argparse.SUPPRESS, help=f"HTTPS port ({DEFAULT_PORT})"
-    )
-    emulate.add_argument("--http-port", type=int, help="also serve plain HTTP on this port")
-    emulate.add_argument("--api-key", help="the key clients must send (generated if omitted)")
-    emulate.add_argument("--plugin-version", default="5.1.0", help="plugin version to emulate")
-    emulate.add_argument("--active", help="vault path of the note open in 'Obsidian'")
-    emulate.add_argument(
-        "--extensions",
-        action="store_true",
-        help="also serve the MCP Tools companion plugin's routes (/search/smart, templates)",
-    )
-
-    demo = commands.add_parser("demo", help="a tour of the tools against the bundled sample vault")
-    demo.add_argument(
-        "--vault",
-        dest="demo_vault",
-        help="tour a copy of this vault folder served from the folder, with Obsidian closed",
-    )
-
-    doctor = commands.add_parser("doctor", help="check the connection to Obsidian")
-    _add_connection_flags(doctor, subcommand=True)
-    _add_vault_flag(doctor)
-    return parser
+    _add_flags(parser, None)
+    subparsers = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
+    commands: dict[str, argparse.ArgumentParser] = {}
+    for command in COMMANDS:
+        commands[command] = subparsers.add_parser(
+            command,
+            help=_SUMMARIES[command],
+            description=_SUMMARIES[command],
+            allow_abbrev=False,
+        )
+        _add_flags(commands[command], command)
+    return parser, commands

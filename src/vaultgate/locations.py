@@ -34,6 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from vaultgate.paths import is_hidden
+
 FollowLinks = Literal["inside", "all"]
 FOLLOW_LINKS_CHOICES: tuple[FollowLinks, ...] = ("inside", "all")
 
@@ -126,16 +128,12 @@ def passes(location: Location, rules: LinkRules) -> bool:
     """May a path that leads to ``location`` be listed, read or written under ``rules``? The
     access policy is asked separately, of both names."""
     if location.inside is not None:
-        return rules.hidden_targets or not _hidden(location.inside)
+        return rules.hidden_targets or not is_hidden(location.inside)
     if location.outside is not None:
         return rules.follow_outside and (
             rules.hidden_targets or not hidden_outside(location.outside)
         )
     return False
-
-
-def _hidden(path: str) -> bool:
-    return path.startswith(".") or "/." in path
 
 
 @dataclass(frozen=True, slots=True)

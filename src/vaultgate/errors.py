@@ -14,6 +14,7 @@
     │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
     │   ├── LinkNotFollowed             a link out of the vault, into a hidden place, or a loop
     │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
+    │   │   └── WritingCall             a tool or operation that writes, refused by name  (call)
     │   └── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
@@ -286,6 +287,20 @@ class ReadOnlyMode(AccessDenied):
             self,
             f"This vaultgate server is read-only (VAULTGATE_READ_ONLY=true), so {path!r} "
             "cannot be changed. Tell the user what you would change instead.",
+        )
+
+
+class WritingCall(ReadOnlyMode):
+    """A tool or dispatcher operation that writes to the vault, asked of a read-only server:
+    refused by its name, before any argument is looked at. ``reading`` says what still works."""
+
+    def __init__(self, call: str, reading: str) -> None:
+        self.path = self.call = call
+        VaultgateError.__init__(
+            self,
+            f"vaultgate is read-only (VAULTGATE_READ_ONLY=true): {call} writes to the vault, so "
+            "nothing was done. Tell the user what you would change, so they can make the change "
+            f"themselves or restart vaultgate without VAULTGATE_READ_ONLY. {reading}",
         )
 
 

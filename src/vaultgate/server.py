@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from vaultgate import __version__
 from vaultgate.calls import spelled_by
@@ -27,14 +27,14 @@ from vaultgate.instructions import instructions
 from vaultgate.state import AppState
 from vaultgate.tools.base import ToolFunction
 from vaultgate.tools.dispatch import accepted_parameters
-from vaultgate.tools.parameters import refuse_unknown
+from vaultgate.tools.parameters import refuse_unknown, value_problems
 from vaultgate.tools.prompts import (
     PromptAnnouncer,
     PromptTiming,
     serve_prompts,
     watch_prompts,
 )
-from vaultgate.tools.registry import select_tools
+from vaultgate.tools.registry import select_tools, writing_call
 from vaultgate.tools.routes import tool_parameters
 from vaultgate.tools.schema import tidy_schema
 from vaultgate.tools.spelling import OfferedTools
@@ -81,11 +81,14 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
 class VaultgateServer(MCPServer):
     """MCPServer whose tools/list carries tidied schemas (see tools/schema.py) and
     descriptions without docstring indentation, and whose tool calls refuse parameters they
-    do not take and name, in every hint, calls this server offers (vaultgate.calls)."""
+    do not take, tell a value that does not fit without pydantic's dump (tools/parameters.py),
+    refuse writes by name when read-only (tools/registry.py), and name, in every hint, calls
+    this server offers (vaultgate.calls)."""
 
-    def __init__(self, *args: Any, spelling: OfferedTools, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, spelling: OfferedTools, read_only: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.spelling = spelling
+        self.read_only = read_only
         self.functions: dict[str, ToolFunction] = {}
 
     def add_vaultgate_tool(self, tool: ToolFunction, hints: ToolAnnotations) -> None:
@@ -105,6 +108,12 @@ class VaultgateServer(MCPServer):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         with spelled_by(self.spelling):
+            # A write asked of a read-only server is refused as that, whatever its arguments:
+            # the schema offers no writing operation, and "read-only" is what the model must hear.
+            refusal = writing_call(name, arguments) if self.read_only else None
+            if refusal is not None:
+                raise ToolError(str(refusal)) from refusal
+            call = name
             function = self.functions.get(name)  # None: an unknown tool, which the SDK answers
             if function is not None:
                 own = tool_parameters(function)
@@ -118,10 +127,15 @@ class VaultgateServer(MCPServer):
             except UnexpectedToolError:
                 raise
             except ToolError as exc:
+                cause = exc.__cause__
+                if isinstance(cause, ValidationError):  # the SDK's: str(cause) is pydantic's
+                    raise ToolError(
+                        f"Invalid arguments for {call}: {value_problems(cause)}. Nothing was done."
+                    ) from cause
                 # The SDK prefixes a tool's own message with "Error executing tool <name>: ";
                 # the model knows which tool it called, and every error pays for the prefix.
-                if type(exc.__cause__) is ToolError:
-                    raise ToolError(str(exc.__cause__)) from exc.__cause__
+                if type(cause) is ToolError:
+                    raise ToolError(str(cause)) from cause
                 raise
 
     async def list_tools(self) -> list[MCPTool]:
@@ -182,6 +196,7 @@ def build_server(
         instructions=spelled_instructions(spelling),
         lifespan=lifespan,
         spelling=spelling,
+        read_only=settings.safety.read_only,
         subscriptions=announcer.bus,
     )
     server.middleware.append(advertise_only_what_exists(server))

@@ -1,5 +1,6 @@
 """Every tool, any arguments: an answer or an error the model can read, never the SDK's bare
-"Error executing tool X" and never vaultgate's last-resort "internal error".
+"Error executing tool X", never pydantic's validation dump and never vaultgate's last-resort
+"internal error".
 
 Arguments are drawn from each tool's published inputSchema, so a new tool is covered as soon as
 it is registered. Values are hostile on purpose: out-of-range and huge integers, floats, very
@@ -276,6 +277,7 @@ def test_any_arguments_get_an_answer_or_a_readable_error(harness: Harness, name:
         assert text, f"{name}: an error without text"
         assert text != f"Error executing tool {name}", f"{name}: the SDK's bare error"
         assert INTERNAL_ERROR not in text, f"{name}: reached the last-resort net: {text}"
+        assert "errors.pydantic.dev" not in text, f"{name}: pydantic's dump: {text}"
 
     if SEED is not None:
         check = seed(int(SEED))(check)

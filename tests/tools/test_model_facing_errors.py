@@ -14,7 +14,7 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from tests.tools.conftest import settings_for
 
-from vaultgate.config import MemorySettings
+from vaultgate.config import MemorySettings, Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.server import build_server
 
@@ -157,3 +157,50 @@ async def test_fetch_refuses_hosts_it_cannot_or_may_not_reach(
         result = await client.call_tool("fetch", {"url": url})
 
     assert says in model_error(result, "fetch")
+
+
+@asynccontextmanager
+async def no_obsidian() -> AsyncIterator[Client]:
+    """A server whose arguments are refused before any request: no Obsidian is needed."""
+    settings = Settings.from_env(
+        {"OBSIDIAN_API_KEY": "k", "VAULTGATE_MEMORY_DB": ":memory:", "VAULTGATE_TOOLS": "full"}
+    )
+    async with Client(build_server(settings)) as client:
+        yield client
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "names"),
+    [
+        pytest.param("get_vault_file", {"filename": 3}, "filename: ", id="wrong-type"),
+        pytest.param("get_vault_file", {}, "filename: Field required", id="missing"),
+        pytest.param("list_vault_files", {"limit": 0}, "limit: ", id="out-of-bounds"),
+        pytest.param("vault", {"operation": "nope"}, "operation: ", id="unknown-operation"),
+        pytest.param(
+            "vault", {"operation": "list", "limit": "many"}, "limit: ", id="dispatcher-type"
+        ),
+        pytest.param("vault", {"operation": "list", "limit": 0}, "limit: ", id="dispatcher-bounds"),
+        pytest.param(
+            "vault",
+            {"operation": "read_many", "filenames": ["a.md", 5]},
+            "filenames[1]: ",
+            id="list-item",
+        ),
+        pytest.param("memory", {"operation": "search", "query": 5}, "query: ", id="memory"),
+        pytest.param("mem_save", {"title": "t", "content": {"a": 1}}, "content: ", id="mem"),
+        pytest.param("list_vault_files", {"limit": "\ud800"}, "limit: ", id="lone-surrogate"),
+    ],
+)
+async def test_a_value_that_does_not_fit_is_named_without_pydantics_dump(
+    name: str, arguments: dict[str, Any], names: str
+) -> None:
+    async with no_obsidian() as client:
+        result = await client.call_tool(name, arguments)
+
+    text = model_error(result, name)
+    assert names in text
+    assert "pydantic" not in text.lower()
+    assert "https://" not in text
+    assert "validation error for" not in text  # pydantic's header, naming its own model
+    assert "[type=" not in text
+    text.encode("utf-8")  # what the answer carries can be sent: no value it cannot encode

@@ -14,6 +14,8 @@ from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.errors import ConfigError
 from vaultgate.server import build_server
+from vaultgate.tools.dispatch import DISPATCHERS
+from vaultgate.tools.registry import writing_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -119,8 +121,8 @@ async def test_read_only_dispatchers_offer_only_reading_operations(
     assert not read.is_error
     assert not search.is_error
     assert not active_read.is_error
-    assert "'list', 'read', 'map'" in error_text(write)  # refused by the schema itself
-    assert "'read'" in error_text(active)
+    assert error_text(write).startswith(f'{READ_ONLY}vault(operation="create") writes')
+    assert error_text(active).startswith(f'{READ_ONLY}active_file(operation="update") writes')
     assert not (vault / "x.md").exists()
 
 
@@ -130,6 +132,106 @@ async def test_a_writable_server_offers_every_operation(emulator: RunningEmulato
 
     assert "create" in tools["vault"].input_schema["properties"]["operation"]["enum"]
     assert "update" in tools["active_file"].input_schema["properties"]["operation"]["enum"]
+    for name in ("vault", "active_file"):
+        assert writing_only_parameters(name) <= set(tools[name].input_schema["properties"])
+
+
+READ_ONLY = "vaultgate is read-only (VAULTGATE_READ_ONLY=true): "
+
+
+def writing_only_parameters(dispatcher: str) -> set[str]:
+    """From the dispatch tables: the parameters that some writing operation of
+    ``dispatcher`` takes and no reading one does."""
+    routes, operations = DISPATCHERS[dispatcher]
+
+    def taken(writes: bool) -> set[str]:
+        return {
+            parameter.name
+            for operation in operations
+            if routes[operation].writes is writes
+            for parameter in routes[operation].parameters
+        }
+
+    return taken(True) - taken(False)
+
+
+WRITING_OPERATIONS = [
+    (dispatcher, operation)
+    for dispatcher, (routes, operations) in DISPATCHERS.items()
+    for operation in operations
+    if routes[operation].writes
+]
+
+
+@asynccontextmanager
+async def read_only(profile: str) -> AsyncIterator[Client]:
+    """A read-only server with no Obsidian behind it: a write is refused before any request."""
+    settings = Settings.from_env(
+        {
+            "OBSIDIAN_API_KEY": "k",
+            "VAULTGATE_MEMORY_DB": ":memory:",
+            "VAULTGATE_TOOLS": profile,
+            "VAULTGATE_READ_ONLY": "true",
+        }
+    )
+    async with Client(build_server(settings)) as client:
+        yield client
+
+
+@pytest.mark.parametrize("profile", ["compact", "full"])
+async def test_read_only_schemas_carry_no_parameter_only_a_write_takes(profile: str) -> None:
+    async with read_only(profile) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    assert {"content", "destination", "commandId"} <= (
+        writing_only_parameters("vault") | writing_only_parameters("active_file")
+    )
+    assert set(DISPATCHERS) <= set(tools)
+    for name, (routes, _) in DISPATCHERS.items():
+        schema = tools[name].input_schema
+        offered = schema["properties"]["operation"]["enum"]
+        taken = {"operation"} | {p.name for op in offered for p in routes[op].parameters}
+        assert set(schema["properties"]).isdisjoint(writing_only_parameters(name)), name
+        assert set(schema["properties"]) <= taken, name  # each one some offered operation's
+        assert set(schema.get("required", [])) <= set(schema["properties"]), name
+    assert set(tools).isdisjoint(WRITE_TOOLS)
+
+
+@pytest.mark.parametrize("profile", ["compact", "full"])
+async def test_a_write_asked_of_a_read_only_server_is_told_so_whatever_its_arguments(
+    profile: str,
+) -> None:
+    bad = {"filename": 3, "content": ["x"], "path": "x"}  # wrong types and an unknown name too
+    async with read_only(profile) as client:
+        answers = [
+            (call, await client.call_tool(call[0], {"operation": call[1], **arguments}))
+            for call in WRITING_OPERATIONS
+            for arguments in ({}, bad)
+        ]
+        created = await client.call_tool(
+            "vault", {"operation": "create", "filename": "x.md", "content": "x"}
+        )
+
+    assert WRITING_OPERATIONS
+    assert len(answers) == 2 * len(WRITING_OPERATIONS)
+    for (dispatcher, operation), answer in answers:
+        text = error_text(answer)
+        assert text.startswith(f'{READ_ONLY}{dispatcher}(operation="{operation}") writes to the')
+        assert "Tell the user" in text
+        assert "Its reading operations still work: " in text
+        assert "validation" not in text
+        assert "pydantic" not in text
+    assert error_text(created).startswith(f'{READ_ONLY}vault(operation="create") writes to the')
+
+
+@pytest.mark.parametrize("profile", ["compact", "full"])
+async def test_a_writing_tool_asked_of_a_read_only_server_is_told_so(profile: str) -> None:
+    async with read_only(profile) as client:
+        answers = {name: await client.call_tool(name, {"filename": 3}) for name in WRITE_TOOLS}
+
+    assert writing_tools() == WRITE_TOOLS
+    for name, answer in answers.items():
+        assert error_text(answer).startswith(f"{READ_ONLY}{name} writes to the vault"), name
 
 
 DENY_PRIVATE = {"VAULTGATE_DENY": "Areas/**,**/Résumé*"}

@@ -47,3 +47,32 @@ async def test_nothing_to_do_is_an_empty_list() -> None:
         return item
 
     assert await map_bounded([], work) == []
+
+
+async def test_a_failure_starts_nothing_more_and_cancels_nothing_in_flight() -> None:
+    finished: list[int] = []
+    started: list[int] = []
+
+    async def work(item: int) -> int:
+        started.append(item)
+        await anyio.lowlevel.checkpoint()  # the first three are all sent
+        if item == 0:
+            raise NotFound("missing.md", "list the folder.")
+        for _ in range(5):  # still in flight when item 0 fails
+            await anyio.lowlevel.checkpoint()
+        finished.append(item)
+        return item
+
+    with pytest.raises(NotFound):
+        await map_bounded(list(range(10)), work, limit=3)
+
+    assert sorted(finished) == [1, 2]  # sent before the failure: not cancelled
+    assert sorted(started) == [0, 1, 2]  # nothing started after it
+
+
+async def test_an_unexpected_error_is_raised_as_itself_too() -> None:
+    async def work(item: str) -> str:
+        raise KeyError(item)
+
+    with pytest.raises(KeyError):
+        await map_bounded(["a.md", "b.md"], work)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import anyio
-
 from vaultgate.backend import Backend
 from vaultgate.errors import (
     APIKeyMissing,
@@ -21,14 +19,12 @@ from vaultgate.errors import (
     ObsidianTimeout,
     ObsidianTLSError,
     ObsidianUnreachable,
-    VaultgateError,
 )
 from vaultgate.paths import normalize_directory
 from vaultgate.sdd.layout import STAGES, ChangeLayout, Inventory, Stage, parse_inventory
 from vaultgate.sdd.models import Artifact, Change
+from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import VaultLister
-
-READ_CONCURRENCY = 8
 
 # The failures that mean "the vault cannot be reached at all": the SDD tools then answer with
 # their memory part and say why the vault part is missing, instead of failing as a whole.
@@ -83,28 +79,14 @@ class SddVault:
         ]
 
     async def _read_all(self, paths: Sequence[str]) -> dict[str, str]:
-        texts: dict[str, str] = {}
-        failures: list[VaultgateError] = []
-        limiter = anyio.Semaphore(READ_CONCURRENCY)
-
-        async def read(path: str, scope: anyio.CancelScope) -> None:
+        async def read(path: str) -> str | None:
             try:
-                async with limiter:
-                    note = await self._client.read_note(path)
+                return (await self._client.read_note(path)).content
             except NotFound:
-                return  # deleted since the (cached) listing: reported as a missing stage
-            except VaultgateError as exc:
-                failures.append(exc)
-                scope.cancel()
-                return
-            texts[path] = note.content
+                return None  # deleted since the (cached) listing: reported as a missing stage
 
-        async with anyio.create_task_group() as tg:
-            for path in paths:
-                tg.start_soon(read, path, tg.cancel_scope)
-        if failures:
-            raise failures[0]
-        return texts
+        texts = await map_bounded(paths, read)
+        return {path: text for path, text in zip(paths, texts, strict=True) if text is not None}
 
 
 def unavailable_reason(error: ObsidianError) -> str:

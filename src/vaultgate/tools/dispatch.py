@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import Field
 
 from vaultgate.calls import render_call
-from vaultgate.errors import ReadOnlyMode
+from vaultgate.errors import WritingCall
 from vaultgate.memory.models import Scope
 from vaultgate.memory.render import DetailLevel
 from vaultgate.patch_request import Operation as PatchOperation
@@ -174,6 +174,30 @@ DISPATCHERS: dict[str, tuple[dict[str, Route], tuple[str, ...]]] = {
 }
 
 
+def reading_operations(dispatcher: str) -> tuple[str, ...]:
+    """The operations of ``dispatcher`` a read-only server offers: those that do not write."""
+    routes, operations = DISPATCHERS[dispatcher]
+    return tuple(operation for operation in operations if not routes[operation].writes)
+
+
+def reading_parameters(dispatcher: str) -> frozenset[str]:
+    """The parameters of ``dispatcher`` some reading operation takes (``operation`` aside)."""
+    routes, _ = DISPATCHERS[dispatcher]
+    return frozenset(
+        parameter.name
+        for operation in reading_operations(dispatcher)
+        for parameter in routes[operation].parameters
+    )
+
+
+def writing_operation(dispatcher: str, operation: str) -> WritingCall:
+    """The refusal of a read-only server asked for ``operation``, a writing one."""
+    return WritingCall(
+        render_call(dispatcher, {"operation": operation}),
+        f"Its reading operations still work: {', '.join(reading_operations(dispatcher))}.",
+    )
+
+
 def accepted_parameters(
     tool: str, arguments: Mapping[str, Any], own: list[str]
 ) -> tuple[str, list[str]]:
@@ -198,7 +222,7 @@ async def dispatch(
     routes, _ = DISPATCHERS[dispatcher]
     route = routes[operation]
     if route.writes and app_state(ctx).settings.safety.read_only:
-        raise ReadOnlyMode(render_call(dispatcher, {"operation": operation}))
+        raise writing_operation(dispatcher, operation)
     given = {
         name: value
         for name, value in arguments.items()

@@ -1,15 +1,24 @@
-"""A parameter a call does not take is refused, never ignored.
+"""A parameter a call does not take is refused, never ignored; a value that does not fit
+is named, never dumped.
 
 The SDK drops arguments its model of a tool does not know, so ``vault(operation="list",
 path="Projects")`` would list the root: the model meant ``directory`` and would never learn
 it. Every call is checked here first (server.py), and the refusal names what the call takes
 and, when one is likely, the parameter the model meant.
+
+A value its parameter's type refuses is told as "parameter: what was expected (got …)": not
+pydantic's own text, which names a model the model never saw ("vaultArguments"), its error
+codes, and a link to pydantic's website.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
 
 from vaultgate.errors import InvalidArgument
 
@@ -93,3 +102,50 @@ def likely_parameter(name: str, accepted: Sequence[str]) -> str | None:
 
 def _fold(name: str) -> str:
     return name.replace("_", "").replace("-", "").lower()
+
+
+_SHOWN_VALUE = 60  # characters of a refused value quoted back; a longer one is not repeated
+
+
+def value_problems(error: ValidationError, rename: Mapping[str, str] | None = None) -> str:
+    """What ``error`` found wrong, as ``parameter: problem (got value)`` for each fault;
+    ``rename`` spells a parameter as the caller does (a dispatcher's ``patchOperation``)."""
+    names = rename or {}
+    problems: list[str] = []
+    for fault in error.errors(include_url=False):
+        location = _location(fault["loc"], names)
+        shown = "" if fault["type"] == "missing" else _shown(fault.get("input"))
+        problem = f"{location}: {fault['msg']}{shown}"
+        if problem not in problems:  # one per branch of a union may say the same
+            problems.append(problem)
+    return "; ".join(problems)
+
+
+# How pydantic names the branch of a union it tried, besides the names with brackets
+# ('list[str]', 'function-after[...]'): no parameter or key, so left out of a location.
+_UNION_BRANCHES = frozenset({"str", "int", "float", "bool", "bytes", "none", "list", "dict"})
+
+
+def _location(loc: tuple[int | str, ...], names: Mapping[str, str]) -> str:
+    """('folders', 2) → 'folders[2]'; ('arguments', 'a') → 'arguments.a'; ('query', 'str')
+    → 'query'."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif not text:
+            text = names.get(part, part)
+        elif "[" not in part and part not in _UNION_BRANCHES:
+            text += f".{part}"
+    return text or "arguments"
+
+
+def _shown(value: Any) -> str:
+    """`` (got <value as JSON>)``, or nothing for a long value or one the answer could not
+    carry (a lone surrogate cannot be encoded as UTF-8, and the whole answer would fail)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        text.encode("utf-8")
+    except (TypeError, ValueError):  # UnicodeEncodeError is a ValueError
+        return ""
+    return f" (got {text})" if len(text) <= _SHOWN_VALUE else ""

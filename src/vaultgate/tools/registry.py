@@ -6,20 +6,23 @@
 - a comma-separated list of tool names: exactly those.
 
 Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault; the
-dispatchers stay with only their reading operations in their schemas (and refuse the others
-all the same), announced read-only. The memory tools, and the memory dispatcher, write only
-to vaultgate's own database and stay whole.
+dispatchers stay with only their reading operations, and only the parameters those take, in
+their schemas, announced read-only. A call of a writing tool or operation is refused by its
+name (writing_call, asked by server.py before anything else), so the model hears that the
+server is read-only rather than that its arguments do not fit a schema. The memory tools, and
+the memory dispatcher, write only to vaultgate's own database and stay whole.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, Literal
 
 from vaultgate.config import Settings
-from vaultgate.errors import ConfigError
+from vaultgate.errors import ConfigError, WritingCall
 from vaultgate.tools import (
     active,
     commands,
@@ -48,6 +51,7 @@ from vaultgate.tools.base import (
 )
 from vaultgate.tools.catalogue import build_catalogue
 from vaultgate.tools.discover import make_discover
+from vaultgate.tools.routes import CONTEXT_PARAMETER
 
 SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
     read,
@@ -136,23 +140,53 @@ def _read_only(spec: ToolSpec) -> ToolSpec:
 
 
 def reading_dispatcher(tool: ToolFunction) -> ToolFunction:
-    """``tool`` (a dispatcher) whose schema offers only its reading operations.
+    """``tool`` (a dispatcher) whose schema offers only its reading operations and the
+    parameters they take.
 
     The SDK builds a tool's schema from its signature, so the same function is offered under
-    a signature whose ``operation`` is the Literal of the operations that do not write.
+    a signature whose ``operation`` is the Literal of the operations that do not write, and
+    which leaves out every parameter only writing operations take (``content``,
+    ``destination``, ``commandId``...): the dispatcher's own default (None) stands for them.
     """
-    routes, operations = dispatch.DISPATCHERS[tool.__name__]
-    reading = tuple(operation for operation in operations if not routes[operation].writes)
+    name = tool.__name__
+    reading = dispatch.reading_operations(name)
+    kept = dispatch.reading_parameters(name) | {"operation", CONTEXT_PARAMETER}
     signature = inspect.signature(tool, eval_str=True)
-    operation = signature.parameters["operation"]
-    narrowed = operation.replace(annotation=Literal[reading])
+    narrowed = signature.parameters["operation"].replace(annotation=Literal[reading])
 
     @functools.wraps(tool)
     async def read_only_tool(*args: Any, **kwargs: Any) -> Blocks:
         return await tool(*args, **kwargs)
 
     read_only_tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[narrowed if p.name == "operation" else p for p in signature.parameters.values()]
+        parameters=[
+            narrowed if p.name == "operation" else p
+            for p in signature.parameters.values()
+            if p.name in kept
+        ]
     )
     read_only_tool.__doc__ = dispatch.READ_ONLY_DOCS[tool.__name__]
     return read_only_tool
+
+
+def writing_call(tool: str, arguments: Mapping[str, Any]) -> WritingCall | None:
+    """The refusal a read-only server answers this call with, if the call writes to the
+    vault: a dispatcher's writing operation, or a single tool that writes, offered or not
+    (a read-only server offers none). None for every other call, unknown ones included."""
+    if tool in dispatch.DISPATCHERS:
+        routes, _ = dispatch.DISPATCHERS[tool]
+        operation = arguments.get("operation")
+        if isinstance(operation, str) and operation in routes and routes[operation].writes:
+            return dispatch.writing_operation(tool, operation)
+        return None
+    if tool in writing_tools():
+        return WritingCall(tool, "Reading the vault still works.")
+    return None
+
+
+@functools.cache
+def writing_tools() -> frozenset[str]:
+    """The single tools a read-only server leaves out: those that write to the vault."""
+    return frozenset(
+        spec[0].__name__ for _, specs in single_tools() for spec in specs if not _keeps(spec)
+    )

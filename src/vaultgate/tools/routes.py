@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from vaultgate.errors import InvalidArgument
 from vaultgate.tools.base import Blocks, ToolContext, ToolFunction
-from vaultgate.tools.parameters import refuse_unknown
+from vaultgate.tools.parameters import refuse_unknown, value_problems
 
 CONTEXT_PARAMETER = "ctx"
 
@@ -76,13 +76,9 @@ class Route:
         try:
             validated = _metadata(self.tool).validate_arguments(arguments)
         except ValidationError as exc:
-            details = "; ".join(
-                f"{to_tool.get(str(e['loc'][0]), e['loc'][0]) if e['loc'] else 'arguments'}: "
-                f"{e['msg']}"
-                for e in exc.errors()
-            )
             raise InvalidArgument(
-                f"Operation {operation!r}: {details}. Its parameters: {self.describe_parameters()}."
+                f"Operation {operation!r}: {value_problems(exc, to_tool)}. "
+                f"Its parameters: {self.describe_parameters()}."
             ) from None
         return await self.tool(ctx, **validated)
 

@@ -7,8 +7,6 @@ from typing import TypeVar
 
 import anyio
 
-from vaultgate.errors import VaultgateError
-
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -20,25 +18,28 @@ async def map_bounded(
 ) -> list[R]:
     """``work`` on every item, at most ``limit`` at a time, results in the items' order.
 
-    A failure stops the rest and is raised as itself (the first one), not wrapped in the
-    task group's exception group, so the model gets our message.
+    A failure starts nothing more, lets the requests already sent finish, and is then raised
+    as itself (the first one), not wrapped in an exception group, so the model gets our
+    message. Work in flight is not cancelled: a request cancelled mid-way throws its kept-alive
+    connection away (the next one pays a new TLS handshake), and httpcore leaves a connection
+    cancelled during its handshake open until the garbage collector finds it.
     """
     results: list[R | None] = [None] * len(items)
+    failures: list[Exception] = []
     limiter = anyio.Semaphore(limit)
 
     async def run(index: int, item: T) -> None:
         async with limiter:
-            results[index] = await work(item)
+            if failures:
+                return
+            try:
+                results[index] = await work(item)
+            except Exception as exc:  # kept, and raised as itself once the group is done
+                failures.append(exc)
 
-    try:
-        async with anyio.create_task_group() as tg:
-            for index, item in enumerate(items):
-                tg.start_soon(run, index, item)
-    except* VaultgateError as group:
-        raise _first_leaf(group) from None
+    async with anyio.create_task_group() as tg:
+        for index, item in enumerate(items):
+            tg.start_soon(run, index, item)
+    if failures:
+        raise failures[0]
     return results  # type: ignore[return-value]  # every slot was filled
-
-
-def _first_leaf(group: BaseExceptionGroup[VaultgateError]) -> VaultgateError:
-    first = group.exceptions[0]
-    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

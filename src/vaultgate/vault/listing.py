@@ -30,7 +30,7 @@ from wcmatch import glob
 
 from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
-from vaultgate.errors import InvalidArgument, NotFound, VaultgateError
+from vaultgate.errors import InvalidArgument, NotFound
 from vaultgate.obsidian.features import quadratic_search
 from vaultgate.paging import compact_json
 from vaultgate.paths import normalize_directory
@@ -200,14 +200,25 @@ class VaultLister:
         return notes
 
     async def _walk(self, root: str, progress: ProgressCallback | None) -> list[str]:
+        """Every file below ``root``, folders listed a few at a time. A failure lists no more
+        folders, lets the listings already asked for finish (see vault/concurrent.py: a
+        cancelled request costs its connection) and is raised as itself: "folder not found",
+        "Obsidian is not reachable"."""
         files: list[str] = []
+        failures: list[Exception] = []
         limiter = anyio.Semaphore(WALK_CONCURRENCY)
         visited = 0
 
         async def visit(folder: str, tg: anyio.abc.TaskGroup) -> None:
             nonlocal visited
             async with limiter:
-                entries = await self._client.list_directory(folder)
+                if failures:
+                    return
+                try:
+                    entries = await self._client.list_directory(folder)
+                except Exception as exc:  # kept, and raised as itself once the walk is done
+                    failures.append(exc)
+                    return
             visited += 1
             if progress is not None:
                 await progress(visited, None, f"listed {visited} folders, {len(files)} files")
@@ -218,16 +229,8 @@ class VaultLister:
                 else:
                     files.append(path)
 
-        try:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(visit, root, tg)
-        except* VaultgateError as group:
-            # A task group wraps what one walker raised; callers (and the model) get our error
-            # itself, e.g. "folder not found" or "Obsidian is not reachable".
-            raise _first_leaf(group) from None
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(visit, root, tg)
+        if failures:
+            raise failures[0]
         return files
-
-
-def _first_leaf(group: BaseExceptionGroup[VaultgateError]) -> VaultgateError:
-    first = group.exceptions[0]
-    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

@@ -51,6 +51,7 @@ from vaultgate.backend import Backend
 from vaultgate.calls import call
 from vaultgate.errors import AccessDenied, InvalidArgument, NotFound, VaultgateError
 from vaultgate.markdown import extract_tags, parse_frontmatter
+from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import LISTING_TTL_SECONDS, NOTE_SUFFIX, VaultLister
 
 log = logging.getLogger("vaultgate.prompts")
@@ -60,7 +61,6 @@ MAX_PROMPT_NOTES = 200
 MAX_PROMPT_CHARACTERS = 100_000
 MAX_NAME_LENGTH = 128
 MAX_DESCRIPTION_LENGTH = 1_000
-READ_CONCURRENCY = 8
 
 # {{name}} or {{name|default}}; spaces around the name and the default are ignored.
 _PLACEHOLDER = re.compile(r"\{\{[ \t]*([\w-]+)[ \t]*(?:\|([^\n]*?))?\}\}")
@@ -455,28 +455,13 @@ class PromptLibrary:
                 MAX_PROMPT_NOTES,
             )
             paths = paths[:MAX_PROMPT_NOTES]
-        described: list[PromptNote | LeftOut] = []
-        limiter = anyio.Semaphore(READ_CONCURRENCY)
 
-        async def read(path: str) -> None:
-            async with limiter:
-                try:
-                    note = await self._client.read_note(path)
-                except (NotFound, AccessDenied):  # deleted since the listing, or kept out
-                    return
-            item = describe_note(path, note.content)
-            if item is not None:
-                described.append(item)
+        async def read(path: str) -> PromptNote | LeftOut | None:
+            try:
+                note = await self._client.read_note(path)
+            except (NotFound, AccessDenied):  # deleted since the listing, or kept out
+                return None
+            return describe_note(path, note.content)
 
-        try:
-            async with anyio.create_task_group() as tg:
-                for path in paths:
-                    tg.start_soon(read, path)
-        except* VaultgateError as group:
-            raise _first_leaf(group) from None
+        described = [item for item in await map_bounded(paths, read) if item is not None]
         return build_catalogue(described)
-
-
-def _first_leaf(group: BaseExceptionGroup[VaultgateError]) -> VaultgateError:
-    first = group.exceptions[0]
-    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

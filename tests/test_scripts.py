@@ -1,12 +1,14 @@
 """scripts/demo and scripts/test install only when needed: on a new venv (a fresh clone, CI)
-and when pyproject.toml changed, never again on every run. Run against a stand-in Python that
-logs what it is asked, so no venv is made and nothing is downloaded."""
+and when pyproject.toml changed, never again on every run; scripts/test runs every stage, says
+how long each took, and fails when one did. Run against a stand-in Python that logs what it is
+asked, so no venv is made and nothing is downloaded."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,9 @@ if [ "${1:-}" = "-m" ] && [ "${2:-}" = "venv" ]; then
     cp "$0" "$3/bin/python"
 elif [ "${1:-}" = "-m" ] && [ "${2:-}" = "pip" ]; then
     for tool in vaultgate ruff mypy; do cp "$0" "$here/$tool"; done
+fi
+if [ "$(basename "$0") ${1:-}" = "${FAKE_FAIL:-}" ]; then
+    exit 3
 fi
 """
 
@@ -41,11 +46,39 @@ def project(tmp_path: Path) -> Path:
 
 def run(project: Path, script: str) -> list[str]:
     """Run ``bash scripts/<script>``; the calls it made, one per line."""
+    return finished(project, script).calls
+
+
+@dataclass
+class Finished:
+    calls: list[str]  # one per line, as the stand-in logged them
+    status: int
+    stderr: str
+
+
+def finished(project: Path, script: str, *, failing: str = "") -> Finished:
+    """Run ``bash scripts/<script>``, the stand-in exiting 3 when called as ``failing``
+    (``"ruff format"``: its name and first argument)."""
     log = project.parent / "calls.log"
     log.unlink(missing_ok=True)
-    env = {**os.environ, "PYTHON": str(project.parent / "python3"), "FAKE_LOG": str(log)}
-    subprocess.run(["bash", f"scripts/{script}"], cwd=project, env=env, check=True, timeout=60)
-    return log.read_text(encoding="utf-8").splitlines()
+    env = {
+        **os.environ,
+        "PYTHON": str(project.parent / "python3"),
+        "FAKE_LOG": str(log),
+        "FAKE_FAIL": failing,
+    }
+    done = subprocess.run(
+        ["bash", f"scripts/{script}"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if not failing:
+        assert done.returncode == 0, done.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    return Finished(calls, done.returncode, done.stderr)
 
 
 def installs(calls: list[str]) -> list[str]:
@@ -66,7 +99,7 @@ def edit_pyproject(project: Path) -> None:
     ("script", "spec", "last"),
     [
         pytest.param("demo", "-e .", "vaultgate demo", id="demo"),
-        pytest.param("test", "-e .[test]", "python -m pytest", id="test"),
+        pytest.param("test", "-e .[test]", "python -m pytest -n auto", id="test"),
     ],
 )
 def test_a_script_installs_on_a_fresh_clone_then_only_when_pyproject_changes(
@@ -98,3 +131,49 @@ def test_the_tests_install_their_extras_even_after_the_demo_installed(project: P
     run(project, "demo")
 
     assert len(installs(run(project, "test"))) == 1
+
+
+def test_the_tests_run_on_every_core_and_pass_their_arguments_after() -> None:
+    script = (SCRIPTS / "test").read_text(encoding="utf-8")
+
+    assert 'pytest -n auto "$@"' in script  # "-n 0" given to scripts/test wins
+
+
+@pytest.mark.parametrize(
+    ("failing", "stage"),
+    [
+        pytest.param("ruff format", "format", id="format"),
+        pytest.param("mypy --strict", "mypy", id="mypy"),
+        pytest.param("python -m", "pytest", id="pytest"),
+    ],
+)
+def test_every_stage_runs_and_the_summary_names_the_one_that_failed(
+    project: Path, failing: str, stage: str
+) -> None:
+    run(project, "test")  # installed
+
+    done = finished(project, "test", failing=failing)
+
+    assert done.status == 1
+    ran = [call.split(" ")[:2] for call in done.calls]
+    assert [call for call in ran if call[0] in ("ruff", "mypy", "python")] == [
+        ["ruff", "format"],
+        ["ruff", "check"],
+        ["mypy", "--strict"],
+        ["python", "-m"],
+    ]
+    lines = done.stderr.splitlines()
+    summary = lines[lines.index("scripts/test, seconds per stage:") + 1 :]
+    assert [line.split()[0] for line in summary] == ["install", "format", "lint", "mypy", "pytest"]
+    for line in summary:
+        name, seconds, unit, *verdict = line.split()
+        assert seconds.isdigit()
+        assert unit == "s"
+        assert verdict == (["FAILED", "(exit", "3)"] if name == stage else ["ok"]), line
+
+
+def test_a_clean_run_exits_zero_with_every_stage_ok(project: Path) -> None:
+    done = finished(project, "test")
+
+    assert done.status == 0
+    assert done.stderr.count(" ok") == 5

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -12,6 +13,7 @@ import httpx
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
@@ -25,7 +27,7 @@ from vaultgate.errors import InvalidArgument
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.instructions import instructions
 from vaultgate.state import AppState
-from vaultgate.tools.base import ToolFunction
+from vaultgate.tools.base import ToolFunction, ToolSpec
 from vaultgate.tools.dispatch import accepted_parameters
 from vaultgate.tools.parameters import refuse_unknown, value_problems
 from vaultgate.tools.prompts import (
@@ -85,24 +87,20 @@ class VaultgateServer(MCPServer):
     refuse writes by name when read-only (tools/registry.py), and name, in every hint, calls
     this server offers (vaultgate.calls)."""
 
-    def __init__(self, *args: Any, spelling: OfferedTools, read_only: bool, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        *args: Any,
+        tools: list[ToolSpec],
+        spelling: OfferedTools,
+        read_only: bool,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, tools=[sdk_tool(tool, hints) for tool, hints in tools], **kwargs)
         self.spelling = spelling
         self.read_only = read_only
-        self.functions: dict[str, ToolFunction] = {}
-
-    def add_vaultgate_tool(self, tool: ToolFunction, hints: ToolAnnotations) -> None:
-        # The title rides in the annotations of each ToolSpec; it is sent once, as the tool's
-        # own title, which is what hosts show (annotations.title is its older spelling).
-        bare = hints.model_copy(update={"title": None})
-        self.add_tool(tool, title=hints.title, annotations=bare, structured_output=False)
-        # the registered Tool, through the SDK's private manager (mcp is pinned below 3)
-        registered = self._tool_manager.get_tool(tool.__name__)
-        if registered is not None:
-            keep_text_arguments(registered)
-        # Its parameter names are read from its signature's model on its first call, not here:
-        # building that model again for every tool would lengthen every start.
-        self.functions[tool.__name__] = tool
+        # Each one's parameter names are read from its signature's model on its first call,
+        # not here: building that model again for every tool would lengthen every start.
+        self.functions: dict[str, ToolFunction] = {tool.__name__: tool for tool, _ in tools}
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -151,6 +149,29 @@ class VaultgateServer(MCPServer):
         ]
 
 
+def sdk_tool(tool: ToolFunction, hints: ToolAnnotations) -> Tool:
+    """The SDK's Tool for ``tool`` with ``hints``. The title rides in the hints of each
+    ToolSpec; it is sent once, as the tool's own title, which is what hosts show
+    (annotations.title is its older spelling)."""
+    bare = hints.model_copy(update={"title": None})
+    return _sdk_tool(tool, hints.title, bare.model_dump_json())
+
+
+@functools.lru_cache(maxsize=512)
+def _sdk_tool(tool: ToolFunction, title: str | None, annotations: str) -> Tool:
+    # Built once per function and hints in a process: a Tool is a pydantic model of the
+    # signature and its JSON Schema (about 2 ms each, 55 in the full profile), and the SDK
+    # never changes one it serves. The test suite builds hundreds of servers.
+    registered = Tool.from_function(
+        tool,
+        title=title,
+        annotations=ToolAnnotations.model_validate_json(annotations),
+        structured_output=False,
+    )
+    keep_text_arguments(registered)
+    return registered
+
+
 def spelled_instructions(spelling: OfferedTools) -> str:
     with spelled_by(spelling):
         return instructions()
@@ -195,12 +216,11 @@ def build_server(
         version=__version__,
         instructions=spelled_instructions(spelling),
         lifespan=lifespan,
+        tools=tools,
         spelling=spelling,
         read_only=settings.safety.read_only,
         subscriptions=announcer.bus,
     )
     server.middleware.append(advertise_only_what_exists(server))
     server.middleware.append(serve_prompts(announcer, spelling))
-    for tool, hints in tools:
-        server.add_vaultgate_tool(tool, hints)
     return server

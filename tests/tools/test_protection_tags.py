@@ -809,11 +809,18 @@ async def test_a_protected_note_may_still_be_edited_while_it_keeps_its_tag(
             "create_vault_file", {"filename": PROTECTED, "content": keep, "overwrite": True}
         )
         deleted = await world.client.call_tool("delete_vault_file", {"filename": PROTECTED})
+        # tagged inline: a patch that leaves the tag's line alone is an edit like any other
+        elsewhere = await world.client.call_tool(
+            "patch_vault_file",
+            {"filename": PROTECTED_INLINE, **PATCH, "target": "Keep::Other", "content": "x 🚀"},
+        )
 
-    for result in (appended, patched, tagged, rewritten):
+    for result in (appended, patched, tagged, rewritten, elsewhere):
         assert not result.is_error, body(result)
     refused(deleted, "mcp-protected")
     assert world.text(PROTECTED) == keep
+    assert "#mcp-protected" in world.text(PROTECTED_INLINE)
+    assert "x 🚀" in world.text(PROTECTED_INLINE)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

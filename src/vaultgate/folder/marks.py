@@ -41,23 +41,28 @@ class MarkScan:
             root = str(self._vault.vault)
             seen: dict[str, tuple[tuple[int, int], Marks | None]] = {}
             for path in self._vault.markdown_files():
+                disk = os.path.join(root, path)
                 try:
-                    st = os.stat(os.path.join(root, path))
-                    key = (st.st_mtime_ns, st.st_size)
                     known = self._seen.get(path)
-                    marks = known[1] if known is not None and known[0] == key else self._read(path)
+                    if known is not None:
+                        st = os.stat(disk)
+                        if (st.st_mtime_ns, st.st_size) == known[0]:
+                            seen[path] = known
+                            continue
+                    with open(disk, "rb") as handle:
+                        # the stat before the read: a change in between is read again next time
+                        st = os.fstat(handle.fileno())
+                        data = handle.read()
+                    seen[path] = ((st.st_mtime_ns, st.st_size), self._decide(path, data))
                 except OSError:
                     continue  # as the search leaves out a note it cannot read
-                seen[path] = (key, marks)
             self._seen = seen  # notes gone since are forgotten
             return {path: marks for path, (_, marks) in seen.items() if marks is not None}
 
-    def _read(self, path: str) -> Marks | None:
-        with open(os.path.join(str(self._vault.vault), path), "rb") as handle:
-            data = handle.read()
+    def _decide(self, path: str, data: bytes) -> Marks | None:
         if not may_be_marked(data):
             return None
-        meta = self._vault.meta(path)
+        meta = self._vault.meta(path)  # the Vault's parse, as the search's
         rows = [{"filename": path, "result": [meta.frontmatter, meta.tags]}]
         return marked_from_rows(rows).get(path)
 

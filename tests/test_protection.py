@@ -1,4 +1,5 @@
-"""Protection tags as Obsidian reads them in frontmatter, and the rule each sets for a write."""
+"""Protection tags as Obsidian reads them (frontmatter, inline, nested), and the rule each sets
+for a write."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ from vaultgate.protection import (
     PROTECTED,
     READONLY,
     check_write,
+    frontmatter_tags,
     marked_from_rows,
     marks_in_text,
     marks_of,
+    marks_of_note_json,
+    tag_marks,
 )
 
 
@@ -42,14 +46,47 @@ def note(frontmatter: str, body: str = "Body.\n") -> str:
         pytest.param("status: mcp-hidden", set(), id="another-key"),
         pytest.param("tags: [mcp-hidden", set(), id="invalid-yaml"),
         pytest.param("tags: {a: mcp-hidden}", set(), id="a-mapping-is-no-tag-list"),
+        pytest.param("TaGs: mcp-hidden", {HIDDEN}, id="mixed-case-key"),
+        pytest.param('TAG: "mcp-hidden"', {HIDDEN}, id="upper-case-key-quoted-string"),
+        pytest.param('tags: ["\\x6dcp-hidden"]', {HIDDEN}, id="yaml-hex-escape"),
+        pytest.param('tags: "\\u006dcp-readonly, x"', {READONLY}, id="yaml-unicode-escape"),
+        pytest.param("tags: [mcp-hidden/drafts]", {HIDDEN}, id="nested"),
+        pytest.param("tags: '#MCP-Protected/a/b 日本'", {PROTECTED}, id="nested-in-a-string"),
+        pytest.param("tags: [mcp-hiddenness, x/mcp-hidden]", set(), id="not-the-tag-or-a-child"),
+        pytest.param("tagſ: mcp-hidden", set(), id="a-key-obsidian-does-not-fold"),
+        pytest.param("# a comment: mcp-hidden\ntags: [x]  # mcp-hidden", set(), id="comments"),
     ],
 )
 def test_tags_are_read_as_obsidian_reads_them(frontmatter: str, expected: set[str]) -> None:
     assert marks_in_text("Notes/a b #1 100% 🚀.md", note(frontmatter)) == expected
 
 
-def test_only_frontmatter_tags_protect_a_note() -> None:
-    assert marks_in_text("a.md", "# Title\n\n#mcp-hidden #mcp-readonly\n") == frozenset()
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param("# Title\n\n#mcp-hidden and more 🙈\n", {HIDDEN}, id="inline"),
+        pytest.param("日本 #MCP-Readonly/x\r\n", {READONLY}, id="nested-any-case-crlf"),
+        pytest.param("a\n\n  #mcp-protected/ b\n", {PROTECTED}, id="nested-trailing-slash"),
+        pytest.param("```\n#mcp-hidden\n```\n", set(), id="in-a-code-fence"),
+        pytest.param("~~~md\n#mcp-hidden\n~~~\n", set(), id="in-a-tilde-fence"),
+        pytest.param("see `#mcp-hidden` here\n", set(), id="in-inline-code"),
+        pytest.param("a#mcp-hidden and x#mcp-readonly\n", set(), id="no-blank-before"),
+        pytest.param("#mcp-hiddenness #mcp\n", set(), id="another-tag"),
+        pytest.param("[[#mcp-hidden]] mcp-hidden\n", set(), id="no-hash-tag"),
+    ],
+)
+def test_inline_tags_outside_code_protect_a_note(body: str, expected: set[str]) -> None:
+    assert marks_in_text("Notes/a #1 100%.md", note("title: x", body)) == expected
+    assert marks_in_text("Notes/a #1 100%.md", body) == expected
+
+
+def test_inline_and_frontmatter_tags_add_up() -> None:
+    text = note("tags: [mcp-readonly]", "#mcp-hidden/drafts\n")
+    assert marks_in_text("a.md", text) == {READONLY, HIDDEN}
+
+
+def test_a_frontmatter_that_is_not_closed_is_body() -> None:
+    assert marks_in_text("a.md", "---\ntags: [x]\n#mcp-hidden\n") == {HIDDEN}
 
 
 def test_only_markdown_notes_carry_tags() -> None:
@@ -59,7 +96,13 @@ def test_only_markdown_notes_carry_tags() -> None:
 
 def test_the_plugins_frontmatter_is_read_the_same_way() -> None:
     assert marks_of({"tags": ["#MCP-Readonly", "x"], "TAG": "mcp-hidden"}) == {READONLY, HIDDEN}
+    assert marks_of({"tAgS": "mcp-protected/x"}) == {PROTECTED}
     assert marks_of(None) == frozenset()
+
+
+def test_a_note_json_counts_its_inline_tags() -> None:
+    assert marks_of_note_json({"frontmatter": {}, "tags": ["x", "MCP-Hidden/drafts"]}) == {HIDDEN}
+    assert marks_of_note_json({"frontmatter": {"Tag": "mcp-readonly"}, "tags": 3}) == {READONLY}
 
 
 def evaluate(frontmatter: str, tags: list[str]) -> Any:
@@ -75,6 +118,9 @@ def evaluate(frontmatter: str, tags: list[str]) -> Any:
         "tags: a, MCP-ReadOnly",
         "Tag: '#mcp-protected'",
         "TAGS:\n  - mcp-hidden",
+        "TaGs: mcp-hidden",
+        "tAG: [x, MCP-Readonly/drafts]",
+        'tags: ["\\x6dcp-hidden"]',
     ],
 )
 def test_the_search_finds_every_form_and_the_rows_say_which(frontmatter: str) -> None:
@@ -83,7 +129,26 @@ def test_the_search_finds_every_form_and_the_rows_say_which(frontmatter: str) ->
     assert jsonlogic.is_sane_truthy(result)
     marked = marked_from_rows([{"filename": "n.md", "result": result}])
     assert marked["n.md"].tags == marks_in_text("n.md", note(frontmatter))
-    assert marked["n.md"].note_tags == ("a",)
+    # every tag the plugin counts for the note: the frontmatter's under any key, the listed
+    assert set(marked["n.md"].note_tags) == {"a", *frontmatter_tags(result[0])}
+
+
+def test_every_spelling_of_the_key_is_searched() -> None:
+    for key in ("tags", "TAGS", "tAgS", "Tag", "tAG", "TAG"):
+        assert jsonlogic.is_sane_truthy(evaluate(f"{key}: mcp-hidden", [])), key
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [["mcp-hidden"], ["x", "MCP-Protected/drafts"], ["mcp-readonly/a/b"]],
+)
+def test_the_search_finds_inline_and_nested_tags_in_the_tags_list(listed: list[str]) -> None:
+    result = evaluate("title: x", listed)
+
+    assert jsonlogic.is_sane_truthy(result)
+    marked = marked_from_rows([{"filename": "n.md", "result": result}])
+    assert marked["n.md"].tags == tag_marks(listed)
+    assert marked["n.md"].note_tags == tuple(listed)
 
 
 def test_the_search_passes_over_notes_without_a_tag() -> None:

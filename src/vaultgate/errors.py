@@ -319,7 +319,8 @@ _WRITE_VERBS = {
 
 
 class ProtectedNote(AccessDenied):
-    """A protection tag in the note's frontmatter forbids this write (vault/protection.py).
+    """A protection tag of the note (frontmatter or inline) forbids this write
+    (vaultgate/protection.py).
 
     ``action`` is the kind of write (``create``, ``append``, ``patch``, ``delete``, ``move``,
     ``onto``), or ``untag`` for a write that would take ``mcp-protected`` away. A note tagged
@@ -339,13 +340,13 @@ class ProtectedNote(AccessDenied):
         elif action == "untag":
             message = (
                 f"{subject[0].upper()}{subject[1:]} is tagged mcp-protected, and this write would "
-                "take the tag away; vaultgate never removes it. Keep mcp-protected in the note's "
-                "frontmatter tags, or ask the user to remove it in Obsidian."
+                "take the tag away; vaultgate never removes it. Keep mcp-protected among the "
+                "note's tags (frontmatter or inline), or ask the user to remove it in Obsidian."
             )
         else:
             message = (
                 f"vaultgate may not {_WRITE_VERBS.get(action, 'write')} {subject}: it is tagged "
-                f"{tag} in its frontmatter, and vaultgate {_PROTECTION_RULES[tag]}. Work with "
+                f"{tag}, and vaultgate {_PROTECTION_RULES[tag]}. Work with "
                 "another note, or ask the user to remove the tag in Obsidian."
             )
         VaultgateError.__init__(self, message)

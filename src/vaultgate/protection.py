@@ -1,24 +1,31 @@
 """Protection tags: what ``mcp-hidden``, ``mcp-readonly`` and ``mcp-protected`` forbid.
 
-A note carries a protection tag when its frontmatter says so, as Obsidian reads tags there:
-any key named ``tags`` or ``tag`` in any case, holding a YAML list or a string of tags
-separated by commas or blanks, each with or without its ``#``, compared case-insensitively
-(``#MCP-Hidden`` is ``mcp-hidden``). Inline ``#tags`` in the body do not protect a note:
-anyone who can append to a note could otherwise lock it.
+A note carries a protection tag when Obsidian counts that tag as one of the note's tags:
+
+- in its frontmatter, under any key named ``tags`` or ``tag`` in any ASCII case (``TaGs``),
+  as a YAML list or a string of tags separated by commas or blanks, each with or without its
+  ``#``, YAML escapes decoded (the frontmatter is parsed, never matched as text);
+- inline, as a ``#tag`` outside fenced code and code spans (``markdown.inline_tags``, the
+  reading the emulator's tag lists use);
+- nested: ``mcp-hidden/drafts`` is a tag ``mcp-hidden`` too, as Obsidian's ``tag:#mcp-hidden``
+  search finds it.
+
+Tags compare without case (``#MCP-Hidden`` is ``mcp-hidden``).
 
 - ``mcp-hidden``: never listed, read or found. Reading it answers what reading a missing note
   answers; listings, searches, tag counts and link lists leave it out.
 - ``mcp-readonly``: never written: no create over it, append, patch, delete or move.
 - ``mcp-protected``: never deleted or moved (onto, either); it may be edited, but no write may
-  take its ``mcp-protected`` tag away.
+  take its ``mcp-protected`` tag away, wherever the note carries it.
 
-This module is pure: the tags of a frontmatter, the rule each tag sets for each kind of
-write, and the one JsonLogic query that finds every note carrying a tag. The guarded client
-(guard.py) applies it to every call.
+This module is pure: the tags of a note, the rule each tag sets for each kind of write, and
+the one JsonLogic query that finds every note carrying a tag. The guarded client (guard.py)
+applies it to every call; the folder backend's index and head scan ask it too.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -40,16 +47,25 @@ NOTE_SUFFIX = ".md"  # Obsidian reads frontmatter in markdown files only
 # overwrite), "onto" is a move's destination, "move" its source.
 WriteKind = Literal["create", "append", "patch", "delete", "move", "onto"]
 
-_TAG_KEY = re.compile(r"tags?", re.IGNORECASE)
+# Obsidian matches the key with a case-insensitive JavaScript regex, which folds ASCII only
+# ('tagſ' is no tag key there, so it is none here)
+_TAG_KEY = re.compile(r"tags?", re.IGNORECASE | re.ASCII)
 _TAG_SEPARATORS = re.compile(r"[,\s]+")
-# The frontmatter keys the search for marked notes looks in (JsonLogic has no case folding
-# of keys); the check of each candidate then reads every key Obsidian reads.
-_SEARCHED_KEYS = ("tags", "tag", "Tags", "Tag", "TAGS", "TAG")
+# Every spelling of the key: JsonLogic cannot fold the case of keys, but 'tags' and 'tag'
+# have 16 + 8 ASCII spellings, so the search for marked notes names each one.
+_SEARCHED_KEYS = tuple(
+    "".join(spelling)
+    for word in ("tags", "tag")
+    for spelling in itertools.product(*((c, c.upper()) for c in word))
+)
+MARK_PREFIX = "mcp-"  # what every protection tag starts with, in any case
+# Where an inline protection tag may start: the cheap test before the body is parsed
+_INLINE_MARK = re.compile(r"#mcp-", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
 class Marks:
-    """The protection tags of one note, and all its tags as the plugin lists them (for
+    """The protection tags of one note, and all its tags as the plugin counts them (for
     taking a hidden note out of the tag counts)."""
 
     tags: frozenset[str]
@@ -73,7 +89,8 @@ def is_note(path: str) -> bool:
 
 
 def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
-    """Every tag of a parsed frontmatter, lower-cased and without '#', in order."""
+    """Every tag of a parsed frontmatter as written (without '#'), in order: what Obsidian's
+    ``getAllTags`` takes from it."""
     tags: list[str] = []
     for key, value in frontmatter.items():
         if not _TAG_KEY.fullmatch(str(key)):
@@ -87,37 +104,65 @@ def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
         for item in items:
             if isinstance(item, bool) or not isinstance(item, str | int | float):
                 continue
-            tag = str(item).strip().lstrip("#").strip().lower()
+            tag = str(item).strip().lstrip("#").strip()
             if tag:
                 tags.append(tag)
     return tags
+
+
+def protection_tag(tag: Any) -> str | None:
+    """The protection tag ``tag`` counts as (``#MCP-Hidden/drafts`` is ``mcp-hidden``), if
+    any."""
+    if not isinstance(tag, str):
+        return None
+    name = tag.strip().lstrip("#").split("/", 1)[0].strip().lower()
+    return name if name in PROTECTION_TAGS else None
+
+
+def tag_marks(tags: Iterable[Any]) -> frozenset[str]:
+    """The protection tags among ``tags`` (any case, with or without '#', nested or not)."""
+    return frozenset(mark for tag in tags if (mark := protection_tag(tag)) is not None)
 
 
 def marks_of(frontmatter: Any) -> frozenset[str]:
     """The protection tags a parsed frontmatter (the plugin's, or ours) carries."""
     if not isinstance(frontmatter, Mapping):
         return frozenset()
-    return frozenset(frontmatter_tags(frontmatter)) & PROTECTION_TAGS
+    return tag_marks(frontmatter_tags(frontmatter))
+
+
+def inline_marks(text: str) -> frozenset[str]:
+    """The protection tags ``text`` carries inline, outside code."""
+    if _INLINE_MARK.search(text) is None:
+        return frozenset()  # the common case, without parsing the note's code blocks
+    return tag_marks(tag for _start, _end, tag in markdown.inline_tags(text))
 
 
 def marks_in_text(path: str, text: str) -> frozenset[str]:
     """The protection tags of the note ``path`` whose text is ``text`` (none unless .md)."""
     if not is_note(path):
         return frozenset()
-    return marks_of(markdown.parse_frontmatter(text).data)
+    return marks_of(markdown.parse_frontmatter(text).data) | inline_marks(text)
 
 
-MARK_PREFIX = "mcp-"  # what every protection tag starts with, in any case
+def marks_of_note_json(note: Mapping[str, Any]) -> frozenset[str]:
+    """The protection tags of a note JSON: its frontmatter, and its ``tags`` list (where the
+    plugin puts the inline tags Obsidian found outside code)."""
+    listed = note.get("tags")
+    inline = tag_marks(listed) if isinstance(listed, list) else frozenset()
+    return marks_of(note.get("frontmatter")) | inline
 
-# One search finds every note that may carry a tag: those whose tag keys mention 'mcp-' in
-# any case. Its result is [frontmatter, tags] for each, so that the exact check is ours and
-# the tags can leave the counts. It names no `content`, so 4.0.3+ reads no note's text.
+
+# One search finds every note that may carry a tag: those whose tag keys, in any spelling, or
+# whose tags list (the inline tags, and a `tags` list) mention 'mcp-' in any case. Its result
+# is [frontmatter, tags] for each, so that the exact check is ours and the tags can leave the
+# counts. It names no `content`, so 4.0.3+ reads no note's text.
 _JOINED_KEYS: list[Any] = []
 for _key in _SEARCHED_KEYS:
     _JOINED_KEYS += [{"var": f"frontmatter.{_key}"}, ","]
 MARKED_QUERY: Any = {
     "if": [
-        {"regexp": ["[Mm][Cc][Pp]-", {"cat": _JOINED_KEYS}]},
+        {"regexp": ["[Mm][Cc][Pp]-", {"cat": [*_JOINED_KEYS, {"var": "tags"}]}]},
         [{"var": "frontmatter"}, {"var": "tags"}],
         False,
     ]
@@ -125,17 +170,21 @@ MARKED_QUERY: Any = {
 
 
 def marked_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, Marks]:
-    """The notes carrying a protection tag, from the rows of ``MARKED_QUERY``."""
+    """The notes carrying a protection tag, from rows whose result is ``[frontmatter,
+    tags]`` (``MARKED_QUERY``'s, or the index's)."""
     marked: dict[str, Marks] = {}
     for row in rows:
         path, result = row.get("filename"), row.get("result")
         if not isinstance(path, str) or not isinstance(result, list) or not result:
             continue
-        tags = marks_of(result[0])
+        frontmatter = result[0] if isinstance(result[0], Mapping) else {}
+        listed = result[1] if len(result) > 1 and isinstance(result[1], list) else []
+        tags = marks_of_note_json({"frontmatter": frontmatter, "tags": listed})
         if not tags:
             continue
-        listed = result[1] if len(result) > 1 and isinstance(result[1], list) else []
-        marked[path] = Marks(tags, tuple(str(tag) for tag in listed if isinstance(tag, str)))
+        # the plugin counts the frontmatter's tags under every key, and the listed ones
+        counted = [*frontmatter_tags(frontmatter), *(t for t in listed if isinstance(t, str))]
+        marked[path] = Marks(tags, tuple(dict.fromkeys(counted)))
     return marked
 
 
@@ -147,12 +196,14 @@ def check_write(
     shown: str = "",
     content: str | None = None,
     patch: tuple[PatchRequest, str] | None = None,
+    patched: str | None = None,
 ) -> None:
     """ProtectedNote if the note's ``current`` tags forbid this write.
 
     A hidden note is refused here only where a write would otherwise create it (the caller
     answers the other writes as for a missing note). ``content`` is what a whole-content
-    write puts; ``patch`` a patch and the note's text before it: neither may take away the
+    write puts; ``patch`` a patch and the note's text before it, ``patched`` the text that
+    patch is expected to leave (None when it cannot be told): none may take away the
     ``mcp-protected`` tag of a protected note.
     """
     if HIDDEN in current:
@@ -167,26 +218,31 @@ def check_write(
     if kind == "create" and content is not None:
         after = marks_in_text(path, content) if is_note(path) else current
     elif kind == "patch" and patch is not None:
-        after = _after_patch(*patch)
+        after = _after_patch(*patch, patched)
     if after is not None and PROTECTED not in after:
         raise ProtectedNote(path, PROTECTED, "untag", shown=shown)
 
 
-def _after_patch(request: PatchRequest, before: str) -> frozenset[str]:
-    """The protection tags after a patch: only replacing or deleting a tag key can take one
-    away."""
+def _after_patch(request: PatchRequest, before: str, patched: str | None) -> frozenset[str]:
+    """The protection tags after a patch. A frontmatter patch leaves the body's tags, and
+    takes one away only by replacing or deleting a tag key; a heading or block patch leaves
+    the frontmatter's, and its body is ``patched`` (unknown: no inline tag is counted on)."""
     frontmatter = markdown.parse_frontmatter(before).data
+    if request.target_type != "frontmatter":
+        inline = inline_marks(patched) if patched is not None else frozenset()
+        return marks_of(frontmatter) | inline
+    inline = inline_marks(before)
     key = request.target_value()
     if (
-        request.target_type != "frontmatter"
-        or request.operation not in ("replace", "delete")
+        request.operation not in ("replace", "delete")
         or not isinstance(key, str)
         or not _TAG_KEY.fullmatch(key)
     ):
-        return marks_of(frontmatter)
+        return marks_of(frontmatter) | inline
     if request.operation == "delete":
-        return marks_of({name: value for name, value in frontmatter.items() if name != key})
+        kept = {name: value for name, value in frontmatter.items() if name != key}
+        return marks_of(kept) | inline
     value: Any = request.content
     if request.content_type == "json":
         value = json.loads(request.content)
-    return marks_of({**frontmatter, key: value})
+    return marks_of({**frontmatter, key: value}) | inline

@@ -305,6 +305,18 @@ async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does
         f"---\r\n{long_yaml}tags: [MCP-Protected]\r\n---\r\nbody\r\n", encoding="utf-8"
     )
     (vault_folder / "plain.md").write_text("mentions mcp-hidden in the text\n", encoding="utf-8")
+    # the spellings Obsidian reads beyond a plain `tags` list (issue 23)
+    spelled = {
+        "TaGs key.md": "---\nTaGs: mcp-hidden\n---\n",
+        "TAG string.md": '---\n# a comment\nTAG: "mcp-hidden"\n---\n',
+        "escaped.md": '---\ntags: ["\\x6dcp-hidden"]\n---\nbody\n',
+        "inline 🙈.md": "---\ntitle: x\n---\n日本 #mcp-hidden here\n",
+        "inline nested.md": "text #MCP-Readonly/x\r\n",
+        "nested.md": "---\ntags: [mcp-hidden/drafts]\n---\n",
+        "fenced.md": "```\n#mcp-hidden\n```\nand `#mcp-readonly`\n",
+    }
+    for name, text in spelled.items():
+        (vault_folder / name).write_bytes(text.encode("utf-8"))
     unindexed = FolderBackend(vault_folder)
     searched = marked_from_rows(await unindexed.search_jsonlogic(MARKED_QUERY))  # the plugin's
     scanned = await unindexed.marked_notes()  # no index: the heads of the notes
@@ -316,10 +328,21 @@ async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does
         after_write = await backend.marked_notes()
 
     assert indexed == searched == scanned
-    assert sorted(indexed) == ["Folder #1/🙈 hidden.md", "long 日本.md", "ro 100%.md"]
+    assert sorted(indexed) == [
+        "Folder #1/🙈 hidden.md",
+        "TAG string.md",
+        "TaGs key.md",
+        "escaped.md",
+        "inline nested.md",
+        "inline 🙈.md",
+        "long 日本.md",
+        "nested.md",
+        "ro 100%.md",
+    ]
+    assert indexed["inline nested.md"].tags == {"mcp-readonly"}
     # the tags the backend counts for the note, to take them out of the counts
     assert "inner" in indexed["Folder #1/🙈 hidden.md"].note_tags
-    assert sorted(after_write) == ["Folder #1/🙈 hidden.md", "b.md", "long 日本.md", "ro 100%.md"]
+    assert sorted(after_write) == sorted([*indexed, "b.md"])
 
 
 async def test_a_start_sweeps_old_temporary_files(vault_folder: Path, tmp_path: Path) -> None:

@@ -74,8 +74,39 @@ TAGGED_NOTES: dict[str, str] = {
     f"Daily/{HIDDEN_DAY}.md": f"---\ntags: [mcp-hidden]\n---\n{SECRET} day\n",
     f"Daily/{READONLY_DAY}.md": "---\ntags: [mcp-readonly]\n---\nRead-only day\n",
 }
-HIDDEN_PATHS = (HIDDEN, HIDDEN_BY_KEY, HIDDEN_TEMPLATE, HIDDEN_SDD, f"Daily/{HIDDEN_DAY}.md")
-KEPT_PATHS = (PROTECTED, READONLY, f"Daily/{READONLY_DAY}.md")
+# Every other way Obsidian reads a tag (issue 23): any case of the key, a string, a YAML
+# escape, a frontmatter longer than any head read, inline outside code, nested.
+LONG_YAML = "".join(f"field{i}: {'long value 日本 ' * 4}\r\n" for i in range(80))  # > 4 KB
+SPELLED_HIDDEN: dict[str, str] = {
+    "Spellings/TaGs key 🙈.md": f"---\nTaGs: mcp-hidden\n---\n{SECRET} mixed-case key\n",
+    "Spellings/TAG string #7.md": (
+        f'---\n# the key in capitals\nTAG: "mcp-hidden"\n---\n{SECRET} as a string\n'
+    ),
+    "Spellings/escaped 100%.md": f'---\ntags: ["\\x6dcp-hidden"]\n---\n{SECRET} escaped\n',
+    "Spellings/long 日本.md": (
+        f"---\r\n{LONG_YAML}tags: [mcp-hidden]\r\n---\r\n{SECRET} long frontmatter\r\n"
+    ),
+    "Spellings/inline 🙈.md": f"# Inline\n\n{SECRET} 日本 #mcp-hidden\n",
+    "Spellings/nested.md": f"---\ntags: [mcp-hidden/drafts]\n---\n{SECRET} nested\n",
+}
+READONLY_INLINE = "Spellings/ro inline 日本.md"
+PROTECTED_INLINE = "Spellings/keep inline #8.md"
+FENCED = "Spellings/fenced.md"  # a tag in code protects nothing
+SPELLED_OTHERS: dict[str, str] = {
+    READONLY_INLINE: "# RO\n\nRead-only inline #MCP-Readonly/x 🚀\n",
+    PROTECTED_INLINE: "# Keep\n\nKept inline #mcp-protected\n\n## Other\n\nmore\n",
+    FENCED: "```\n#mcp-readonly\n```\nand `#mcp-protected` in code\n",
+}
+TAGGED_NOTES |= SPELLED_HIDDEN | SPELLED_OTHERS
+HIDDEN_PATHS = (
+    HIDDEN,
+    HIDDEN_BY_KEY,
+    HIDDEN_TEMPLATE,
+    HIDDEN_SDD,
+    f"Daily/{HIDDEN_DAY}.md",
+    *SPELLED_HIDDEN,
+)
+KEPT_PATHS = (PROTECTED, READONLY, f"Daily/{READONLY_DAY}.md", READONLY_INLINE, PROTECTED_INLINE)
 # what no answer may show: the hidden notes' paths, names and contents (a visible note may
 # link to one: its link text is the visible note's)
 LEAKS = (
@@ -85,6 +116,7 @@ LEAKS = (
     "mcp-hidden",
     *HIDDEN_PATHS,
     *(path.rsplit("/", 1)[1] for path in (HIDDEN, HIDDEN_BY_KEY, HIDDEN_TEMPLATE)),
+    *(path.rsplit("/", 1)[1] for path in SPELLED_HIDDEN),
 )
 
 # plugin versions through the emulator; the vault folder; the folder with Obsidian (5.1.0)
@@ -189,6 +221,7 @@ async def probe_list(call: Call, world: World) -> None:
     listed = body(await call({"recursive": True, "limit": 1000}))
     assert PROTECTED in listed
     assert READONLY in listed
+    assert all(path in listed for path in SPELLED_OTHERS)
 
 
 async def probe_read(call: Call, world: World) -> None:
@@ -197,7 +230,12 @@ async def probe_read(call: Call, world: World) -> None:
         missing = await call({"filename": HIDDEN_TWIN, "format": note_format})
         as_missing(hidden, missing, (HIDDEN, HIDDEN_TWIN))
         refused(await call({"filename": HIDDEN_BY_KEY, "format": note_format}), "not found")
+        for path in SPELLED_HIDDEN:
+            names_no_tag(
+                refused(await call({"filename": path, "format": note_format}), "not found")
+            )
         assert not (await call({"filename": READONLY, "format": note_format})).is_error
+        assert not (await call({"filename": FENCED, "format": note_format})).is_error
     # the links and backlinks in note JSON leave hidden notes out
     for path in (VISIBLE, "Welcome.md"):
         result = await call({"filename": path, "format": "json", "maxLength": 100_000})
@@ -290,11 +328,28 @@ async def probe_create(call: Call, world: World) -> None:
     # the existence check answers for a hidden note what it answers for a missing one: the
     # refusal is the write's (a missing note would be created), and names no tag
     refused(await call({"filename": HIDDEN_BY_KEY, "content": "x"}), "out of")
+    refused(await call({"filename": READONLY_INLINE, "content": "x", "overwrite": True}), "mcp-")
+    refused(
+        await call({"filename": PROTECTED_INLINE, "content": "# Keep\n", "overwrite": True}),
+        "mcp-protected",
+    )
+    for path in SPELLED_HIDDEN:
+        names_no_tag(refused(await call({"filename": path, "content": "x", "overwrite": True})))
+    # a tag in code protects nothing; a write that adds a protection tag is allowed
+    fenced = SPELLED_OTHERS[FENCED]
+    assert not (await call({"filename": FENCED, "content": fenced, "overwrite": True})).is_error
+    # a write that adds a protection tag is allowed, and so is one that keeps it
+    kept = {"filename": "Spellings/new kept 日本.md", "content": "Kept #MCP-Protected/x\n"}
+    assert not (await call({**kept, "overwrite": True})).is_error
+    assert not (await call({**kept, "overwrite": True})).is_error
 
 
 async def probe_append(call: Call, world: World) -> None:
     refused(await call({"filename": READONLY, "content": "more"}), "mcp-readonly")
     names_no_tag(refused(await call({"filename": HIDDEN, "content": "more"})))
+    refused(await call({"filename": READONLY_INLINE, "content": "more"}), "mcp-readonly")
+    for path in SPELLED_HIDDEN:
+        names_no_tag(refused(await call({"filename": path, "content": "more"})))
 
 
 PATCH = {"operation": "append", "targetType": "heading", "target": "Hidden", "content": "x"}
@@ -310,6 +365,14 @@ UNTAG = {"operation": "replace", "targetType": "frontmatter", "target": "tags", 
 async def probe_patch(call: Call, world: World) -> None:
     refused(await call({"filename": READONLY, **PATCH, "target": "Read only"}), "mcp-readonly")
     refused(await call({"filename": PROTECTED, **UNTAG}), "mcp-protected")
+    refused(await call({"filename": READONLY_INLINE, **PATCH, "target": "RO"}), "mcp-readonly")
+    for patch in (
+        {**PATCH, "operation": "replace", "target": "Keep"},  # the tag's line replaced
+        {**PATCH, "operation": "prepend", "target": "Keep", "content": "```\n"},  # fenced in
+    ):
+        refused(await call({"filename": PROTECTED_INLINE, **patch}), "mcp-protected")
+    for path in SPELLED_HIDDEN:
+        names_no_tag(refused(await call({"filename": path, **PATCH}), "not found"))
     for patch in (PATCH, UNTAG):
         hidden = await call({"filename": HIDDEN, **patch})
         missing = await call({"filename": HIDDEN_TWIN, **patch})
@@ -319,6 +382,10 @@ async def probe_patch(call: Call, world: World) -> None:
 async def probe_delete(call: Call, world: World) -> None:
     refused(await call({"filename": READONLY}), "mcp-readonly")
     refused(await call({"filename": PROTECTED, "permanent": True}), "mcp-protected")
+    refused(await call({"filename": READONLY_INLINE}), "mcp-readonly")
+    refused(await call({"filename": PROTECTED_INLINE, "permanent": True}), "mcp-protected")
+    for path in SPELLED_HIDDEN:
+        names_no_tag(refused(await call({"filename": path}), "not found"))
     as_missing(
         await call({"filename": HIDDEN}),
         await call({"filename": HIDDEN_TWIN}),
@@ -337,6 +404,11 @@ async def probe_move(call: Call, world: World) -> None:
             await call({"source": PROTECTED, "destination": "Elsewhere/", "dryRun": dry_run}),
             "mcp-protected",
         )
+        for source, tag in ((READONLY_INLINE, "mcp-readonly"), (PROTECTED_INLINE, "mcp-protected")):
+            refused(
+                await call({"source": source, "destination": "Elsewhere/", "dryRun": dry_run}),
+                tag,
+            )
         as_missing(
             await call({"source": HIDDEN, "destination": "Elsewhere/h.md", "dryRun": dry_run}),
             await call({"source": HIDDEN_TWIN, "destination": "Elsewhere/h.md", "dryRun": dry_run}),
@@ -737,11 +809,18 @@ async def test_a_protected_note_may_still_be_edited_while_it_keeps_its_tag(
             "create_vault_file", {"filename": PROTECTED, "content": keep, "overwrite": True}
         )
         deleted = await world.client.call_tool("delete_vault_file", {"filename": PROTECTED})
+        # tagged inline: a patch that leaves the tag's line alone is an edit like any other
+        elsewhere = await world.client.call_tool(
+            "patch_vault_file",
+            {"filename": PROTECTED_INLINE, **PATCH, "target": "Keep::Other", "content": "x 🚀"},
+        )
 
-    for result in (appended, patched, tagged, rewritten):
+    for result in (appended, patched, tagged, rewritten, elsewhere):
         assert not result.is_error, body(result)
     refused(deleted, "mcp-protected")
     assert world.text(PROTECTED) == keep
+    assert "#mcp-protected" in world.text(PROTECTED_INLINE)
+    assert "x 🚀" in world.text(PROTECTED_INLINE)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -58,7 +58,7 @@ from vaultgate.engine.walk import FolderScan
 from vaultgate.errors import NameTooLong, NeedsObsidian, NotANote, NotFound, ObsidianError
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.folder.indexing import KeptIndex
-from vaultgate.folder.marks import scan_marks
+from vaultgate.folder.marks import MarkScan
 from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
@@ -142,6 +142,7 @@ class FolderBackend:
         self._texts = NoteTexts(self._vault.vault)
         self._searched = SearchedTexts()  # the index's texts, kept current by the index
         self._linked = LinkedNotes()
+        self._mark_scan = MarkScan(self._vault)  # the marked notes until the index answers
         self._calls, self._last_call = 0, 0.0  # calls under way; when the last one ended
         self._index = KeptIndex(
             self._vault.vault,
@@ -300,12 +301,12 @@ class FolderBackend:
 
     async def marked_notes(self) -> dict[str, Marks]:
         """The notes carrying a protection tag: from the index, the notes whose frontmatter
-        mentions 'mcp-' (as current as the index's tag counts); before the index answers,
-        from the head of every note (``folder/marks.py``)."""
+        or tags mention 'mcp-' (as current as the index's tag counts); before the index
+        answers, from every note's bytes (``folder/marks.py``)."""
 
         def indexed() -> dict[str, Marks] | None:
             index = self._index.index
-            notes = index.frontmatter_mentioning(MARK_PREFIX) if index is not None else None
+            notes = index.tags_mentioning(MARK_PREFIX) if index is not None else None
             if notes is None:
                 return None
             return marked_from_rows(
@@ -315,7 +316,7 @@ class FolderBackend:
 
         def found() -> dict[str, Marks]:
             marked = indexed()
-            return scan_marks(self._vault) if marked is None else marked
+            return self._mark_scan.marked() if marked is None else marked
 
         return await self._engine(found, Call("/search/", ""))
 

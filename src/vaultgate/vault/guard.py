@@ -90,14 +90,16 @@ from vaultgate.paths import (
 )
 from vaultgate.protection import (
     HIDDEN,
+    PROTECTED,
     Marks,
     WriteKind,
     check_write,
     is_note,
     marks_in_text,
-    marks_of,
+    marks_of_note_json,
 )
 from vaultgate.vault.listing import LISTING_TTL_SECONDS
+from vaultgate.vault.patch_preview import patched_text
 from vaultgate.vault.policy import AccessPolicy
 
 ACTIVE_NOTE = "the note open in Obsidian"
@@ -237,7 +239,7 @@ class GuardedClient:
         note = await self._inner.read_note_json(path)
         if path is None:
             self._check_resolved(str(note.get("path", "")), ACTIVE_NOTE, "read")
-        if HIDDEN in marks_of(note.get("frontmatter")):
+        if HIDDEN in marks_of_note_json(note):
             raise active_not_found() if path is None else _missing(path)
         await self._links()
         linked = [
@@ -545,8 +547,14 @@ class GuardedClient:
             marks = marks_in_text(resolved or ".md", note.content)
             if HIDDEN in marks:
                 raise active_not_found()
-            patch = (request, note.content) if request is not None else None
-            check_write(kind, resolved, marks, shown=ACTIVE_NOTE, content=content, patch=patch)
+            check_write(
+                kind,
+                resolved,
+                marks,
+                shown=ACTIVE_NOTE,
+                content=content,
+                **_patch_check(marks, request, note.content),
+            )
             return resolved
         validate_vault_path(path)
         self.policy.check_write(path)
@@ -582,8 +590,9 @@ class GuardedClient:
             raise await self._missing_for(path, kind, request)
         if kind == "onto" and not overwrite and HIDDEN not in marks:
             return  # the backend refuses to move onto an existing note without overwrite
-        patch = (request, note.content) if request is not None else None
-        check_write(kind, path, marks, content=content, patch=patch)
+        check_write(
+            kind, path, marks, content=content, **_patch_check(marks, request, note.content)
+        )
 
     async def _missing_for(
         self, path: str, kind: WriteKind, request: PatchRequest | None
@@ -789,3 +798,17 @@ def _names_a_file(value: str) -> bool:
     """Does a string in a query's result read as a vault path ('a/b.png', 'note.md'), which
     the policy then decides on? Other strings (tags, titles) are values, kept as they are."""
     return value.endswith(".md") or ("/" in value and "." in value.rsplit("/", 1)[1])
+
+
+def _patch_check(
+    marks: frozenset[str], request: PatchRequest | None, before: str
+) -> dict[str, Any]:
+    """What ``check_write`` needs to tell whether a patch keeps ``mcp-protected``: the patch
+    and the text before it, and for a heading or block patch on a protected note the text it
+    is expected to leave (an inline tag may be in what it changes)."""
+    if request is None:
+        return {}
+    patched = None
+    if PROTECTED in marks and request.target_type != "frontmatter":
+        patched = patched_text(before, request)
+    return {"patch": (request, before), "patched": patched}

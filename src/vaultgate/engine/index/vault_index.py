@@ -440,11 +440,13 @@ class VaultIndex:
         note = self.note(path)
         return None if note is None else note.frontmatter
 
-    def frontmatter_mentioning(self, text: str) -> list[IndexedNote] | None:
-        """The notes whose frontmatter (as JSON) holds ``text``, ASCII case aside: a
-        narrowing that skips every other note (vaultgate.protection checks the rest)."""
+    def tags_mentioning(self, text: str) -> list[IndexedNote] | None:
+        """The notes whose frontmatter or tags (each as JSON) hold ``text``, ASCII case
+        aside: a narrowing that skips every other note (vaultgate.protection checks the rest;
+        the tags hold the inline ones, the frontmatter every key's)."""
         rows = self._query(
-            f"SELECT {_NOTE_COLUMNS} FROM notes WHERE frontmatter LIKE ? ORDER BY sort_key",
+            f"SELECT {_NOTE_COLUMNS} FROM notes WHERE frontmatter LIKE ?1 OR tags LIKE ?1"
+            " ORDER BY sort_key",
             (f"%{text}%",),
         )
         return None if rows is None else [_note(row) for row in rows]

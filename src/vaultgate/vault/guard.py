@@ -127,9 +127,13 @@ DQL_READS_LINKS = (
     "links)."
 )
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
+# Notes to read one by one before one search for their texts costs less (it reads them all:
+# about 0.5 s on 3,000 notes through the plugin, a read a few ms; docs/benchmarks.md).
+READS_BEFORE_SEARCH = 32
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
 # Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.
 NOTE_TAGS = {"var": "tags"}
+NOTE_TEXT = {"var": "content"}  # every note that is not empty, with its text
 _CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
 
 
@@ -420,18 +424,33 @@ class GuardedClient:
             and text
         }
         missing = [path for path in affected if path not in given]
-        read = await map_bounded(missing, self._text_of)
         texts = {path: given[path] for path in affected if path in given}
-        texts.update((path, text) for path, text in zip(missing, read, strict=True) if text)
+        texts.update(await self._texts(missing))
         files = {note.path for note in notes if reachable(note.path)}
         files.update(target for note in notes for target in note.links if reachable(target))
         return as_if_missing(notes, reachable, texts, files_resolver(files))
 
-    async def _text_of(self, path: str) -> str | None:
-        try:
-            return (await self._inner.read_note(path)).content
-        except NotFound:
-            return None  # gone meanwhile: its links are only filtered
+    async def _texts(self, paths: list[str]) -> dict[str, str]:
+        """The text of each note (one gone meanwhile left out: its links are only
+        filtered): a read each for a few, one search for many (which reads every note)."""
+        if len(paths) > READS_BEFORE_SEARCH:
+            # every note's text: a list of paths to test each note against costs more
+            wanted = set(paths)
+            return {
+                path: text
+                for row in await self._inner.search_jsonlogic(NOTE_TEXT)
+                if (path := row.get("filename")) in wanted
+                and isinstance(text := row.get("result"), str)
+            }
+
+        async def text_of(path: str) -> str | None:
+            try:
+                return (await self._inner.read_note(path)).content
+            except NotFound:
+                return None
+
+        read = await map_bounded(paths, text_of)
+        return {path: text for path, text in zip(paths, read, strict=True) if text is not None}
 
     async def search_smart(
         self,

@@ -45,6 +45,9 @@ HIDDEN = "Protected/hidden 50% secret #3 🙈.md"
 HIDDEN_TWIN = "Protected/hidden 50% secret #3 🙉.md"  # never exists: what missing answers
 HIDDEN_BY_KEY = "Areas/Home/🙈 Tag key.md"  # `Tag: MCP-Hidden`
 VISIBLE = "Protected/visible links.md"
+# links to a hidden note and to its missing twin: both must read as links to missing notes
+LINKS_TO_HIDDEN = "Areas/Home/links to the key note 🔗.md"
+HIDDEN_LINK, MISSING_LINK = "🙈 Tag key", "🙉 Tag key"
 THROWAWAY = "Protected/throwaway #4.md"  # the one match bulk delete may delete
 HIDDEN_TEMPLATE = "Templates/🙈 secret template #5.md"
 HIDDEN_TEMPLATE_TWIN = "Templates/🙉 secret template #5.md"
@@ -68,6 +71,7 @@ TAGGED_NOTES: dict[str, str] = {
         "# Visible\n\n[[hidden 50% secret #3 🙈]] [[🔒 keep #1 100%]] [[read only 日本 #2]]\n"
     ),
     THROWAWAY: "throwaway\n",
+    LINKS_TO_HIDDEN: f"See [[{HIDDEN_LINK}]] 日本 and [[{MISSING_LINK}]].\r\n",
     HIDDEN_TEMPLATE: f"---\ntags: mcp-hidden\n---\n{SECRET} template\n",
     HIDDEN_SDD: f"---\ntags: [mcp-hidden]\n---\n# Proposal\n\n{SECRET}\n",
     VISIBLE_SDD: "# Proposal\n\nAn open change.\n",
@@ -244,6 +248,11 @@ async def probe_read(call: Call, world: World) -> None:
             note = json.loads(texts(result)[0])
             for key in ("links", "backlinks"):
                 assert not set(note.get(key, [])) & set(HIDDEN_PATHS), (key, note[key])
+    if world.features.has("unresolved_links"):
+        result = await call({"filename": LINKS_TO_HIDDEN, "format": "json"})
+        note = json.loads(texts(result)[0])
+        if "frontmatter" in note:  # note JSON (an operation may fix another format)
+            assert note["unresolvedLinks"] == [HIDDEN_LINK, MISSING_LINK], note
 
 
 async def probe_active_read(call: Call, world: World) -> None:
@@ -276,11 +285,38 @@ async def probe_structured_search(call: Call, world: World) -> None:
         {"in": [SECRET, {"var": "content"}]},
     ]
     if world.features.has("links"):
-        queries += [{"var": "backlinks"}, {"var": "links"}]
+        queries += [
+            {"var": "backlinks"},
+            {"var": "links"},
+            {"cat": [{"var": "backlinks"}]},
+            {"var": "links.0"},
+            {"map": [{"var": "links"}, {"cat": ["<", {"var": ""}, ">"]}]},
+        ]
     for query in queries:
         result = await call({"query": query, "limit": 200})
         no_leak(result)
         assert not result.is_error, body(result)[:300]
+    if not world.features.has("links"):
+        return
+    # values a query only tests still say nothing of a hidden note
+    for query in (
+        {"in": [HIDDEN, {"var": "backlinks"}]},
+        {"in": [HIDDEN_BY_KEY, {"var": "links"}]},
+        {"some": [{"var": "links"}, {"in": ["🙈", {"var": ""}]}]},
+    ):
+        found = json.loads(body(await call({"query": query, "limit": 200})))
+        assert LINKS_TO_HIDDEN not in {row["filename"] for row in found["results"]}, query
+        assert not any(row["result"] is True for row in found["results"]), (query, found)
+    # its only resolved link led to the hidden note: it has none
+    found = json.loads(body(await call({"query": {"missing": ["links.0"]}, "limit": 200})))
+    assert LINKS_TO_HIDDEN in {row["filename"] for row in found["results"]}
+    if world.features.has("unresolved_links"):
+        found = {}
+        for text in (HIDDEN_LINK, MISSING_LINK):
+            query = {"in": [text, {"var": "unresolvedLinks"}]}
+            answer = json.loads(body(await call({"query": query, "limit": 200})))
+            found[text] = [row["filename"] for row in answer["results"]]
+        assert found[HIDDEN_LINK] == found[MISSING_LINK] == [LINKS_TO_HIDDEN], found
 
 
 async def probe_smart_search(call: Call, world: World) -> None:
@@ -567,8 +603,10 @@ async def every_page(call: Call, arguments: Mapping[str, Any]) -> list[CallToolR
 
 
 async def probe_link_health(call: Call, world: World) -> None:
-    for page in await every_page(call, {"limit": 100}):
-        no_leak(page)
+    pages = [json.loads(no_leak(page)) for page in await every_page(call, {"limit": 100})]
+    if "notes" in pages[0]:  # broken links: a hidden note's link reads as a missing one's
+        broken = {row["filename"]: row["broken"] for page in pages for row in page["notes"]}
+        assert broken.get(LINKS_TO_HIDDEN) == [HIDDEN_LINK, MISSING_LINK], broken
 
 
 async def probe_replace(call: Call, world: World) -> None:

@@ -10,8 +10,11 @@ the ID column. This covers what clients send in practice::
     [LIMIT n]
 
 Fields are frontmatter keys (exact, or Dataview's lower-case-dashed form), inline
-``key:: value`` fields, and ``file.name/path/folder/ext/size/tags/mtime/ctime``.
-Each row is ``{"filename": path, "result": {header: value}}``.
+``key:: value`` fields, ``file.name/path/folder/ext/size/tags/mtime/ctime``, and the link
+fields ``file.link/inlinks/outlinks``: Dataview's Link objects as the plugin's JSON carries
+them, ``{"path", "embed", "type"}``, the path resolved to the file where the link resolves
+(an unresolved link keeps its text). Each row is ``{"filename": path, "result": {header:
+value}}``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vaultgate.engine.vault import Vault
+from vaultgate.engine.vault import NoteMeta, Vault
 
 _TOKEN = re.compile(
     r"""\s*(?:
@@ -372,7 +375,12 @@ def _length(value: Any) -> int:
 # --- evaluation -----------------------------------------------------------------------------
 
 
-def _page(vault: Vault, path: str) -> _Page:
+def _link(path: str) -> dict[str, Any]:
+    """Dataview's ``Link.file(path)`` as JSON.stringify writes it (undefined fields left out)."""
+    return {"path": path, "embed": False, "type": "file"}
+
+
+def _page(vault: Vault, path: str, backlinks: dict[str, list[str]]) -> _Page:
     meta = vault.meta(path)
     stat = vault.stat(path)
     fields: dict[str, Any] = dict(meta.frontmatter)
@@ -393,8 +401,18 @@ def _page(vault: Vault, path: str) -> _Page:
         "tags": list(dict.fromkeys(expanded)),
         "mtime": _iso(stat.mtime),
         "ctime": _iso(stat.ctime),
+        "link": _link(path),
+        "inlinks": [_link(source) for source in backlinks.get(path, [])],
+        "outlinks": [_link(target) for target in _outgoing(vault, path, meta)],
     }
     return _Page(path, list(meta.tags), fields, file)
+
+
+def _outgoing(vault: Vault, path: str, meta: NoteMeta) -> list[str]:
+    """Every link of the note in document order, resolved where it resolves (Dataview's
+    ``file.outlinks``: each distinct link, normalised to the file's path)."""
+    targets = (vault.resolve_link(link, path) or link for link in meta.link_targets)
+    return list(dict.fromkeys(targets))
 
 
 def _inline_value(text: str) -> Any:
@@ -431,7 +449,8 @@ def _field_sort_key(name: str) -> Callable[[_Page], tuple[int, Any]]:
 def run_dql(vault: Vault, text: str) -> list[dict[str, Any]]:
     """Evaluate ``text``; DqlError when it is not a supported TABLE query."""
     query = _Parser(text).parse()
-    pages = [_page(vault, path) for path in vault.markdown_files()]
+    backlinks = vault.backlinks_index()
+    pages = [_page(vault, path, backlinks) for path in vault.markdown_files()]
     if query.source is not None:
         source = query.source
         pages = [page for page in pages if source(page)]

@@ -739,6 +739,17 @@ def template_not_found(name: str) -> NotFound:
     )
 
 
+# The plugin's sentence for a query that fails on a note (errorCode 40070).
+QUERY_NOT_PROCESSED = "The query you provided could not be processed."
+
+
+def query_failed(reason: str) -> ObsidianAPIError:
+    """What the plugin answers when a search query fails on a note (``reason`` names it):
+    vaultgate answers the same when it evaluates the query itself (``vault/unseen.py``)."""
+    code = 40070
+    return ObsidianAPIError(400, code, f"{QUERY_NOT_PROCESSED}\n{reason}", str(_HINTS_400[code]))
+
+
 def folder_not_found(directory: str) -> NotFound:
     """What listing a missing folder answers (a denied one answers the same: see guard.py)."""
     parent = normalize_directory(directory).removesuffix("/").rpartition("/")[0]

@@ -53,6 +53,7 @@ import anyio
 
 from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
 from vaultgate.cache import TTLCache
+from vaultgate.engine.errors import InvalidQuery
 from vaultgate.errors import (
     AccessDenied,
     DestinationExists,
@@ -60,6 +61,7 @@ from vaultgate.errors import (
     LinkNotFollowed,
     NotANote,
     NotFound,
+    ObsidianAPIError,
     PathUnknown,
     ReadOnlyMode,
     ReplacedButNotMoved,
@@ -75,6 +77,7 @@ from vaultgate.obsidian.client import (
     patch_call,
     periodic_not_found,
     periodic_subject,
+    query_failed,
     template_not_found,
     template_target,
 )
@@ -98,16 +101,41 @@ from vaultgate.protection import (
     marks_in_text,
     marks_of_note_json,
 )
+from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import LISTING_TTL_SECONDS
 from vaultgate.vault.patch_preview import patched_text
 from vaultgate.vault.policy import AccessPolicy
+from vaultgate.vault.unseen import (
+    as_if_missing,
+    dql_link_field,
+    evaluate,
+    linking_unreachable,
+    note_links_of,
+    reads_links,
+    rebuilt_notes,
+    whole_notes_query,
+)
 
 ACTIVE_NOTE = "the note open in Obsidian"
 HIDDEN_NOTES = "({} notes outside what you may reach)"
+DQL_READS_LINKS = (
+    "This Dataview query reads {field!r}, which may hold links, and some notes are hidden "
+    "(mcp-hidden) or kept out by VAULTGATE_ALLOW/VAULTGATE_DENY: Dataview resolves links "
+    "itself and would name them. While such notes exist, a Dataview query may read only "
+    "file.name, file.path, file.folder, file.ext, file.size, file.ctime, file.mtime, "
+    "file.cday, file.mday, file.day, file.tags, file.etags, file.aliases and file.starred, "
+    "FROM folders and #tags. For frontmatter and inline fields use queryType=jsonlogic, "
+    'e.g. {{"var": "frontmatter.status"}} (on this plugin version its note JSON holds no '
+    "links)."
+)
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
+# Notes to read one by one before one search for their texts costs less (it reads them all:
+# about 0.5 s on 3,000 notes through the plugin, a read a few ms; docs/benchmarks.md).
+READS_BEFORE_SEARCH = 32
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
 # Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.
 NOTE_TAGS = {"var": "tags"}
+NOTE_TEXT = {"var": "content"}  # every note that is not empty, with its text
 _CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
 
 
@@ -242,6 +270,7 @@ class GuardedClient:
         if HIDDEN in marks_of_note_json(note):
             raise active_not_found() if path is None else _missing(path)
         await self._links()
+        before = note_links_of([{"filename": note.get("path"), "result": note}])
         linked = [
             link
             for key in _LINK_LISTS
@@ -257,6 +286,18 @@ class GuardedClient:
                     for p in links
                     if not isinstance(p, str) or (self.policy.allows(p) and p not in hidden)
                 ]
+        if (
+            before
+            and before[0].unresolved is not None
+            and note.get("links") != list(before[0].links)
+        ):
+            # a link to a hidden or denied file is a link to a missing one: read the note's
+            # links again from its text, against the files its JSON names
+            reachable = await self._reachable() or self.policy.allows
+            row = {"filename": before[0].path, "result": note}
+            relinked = await self._relinked(before, reachable, [row])
+            note["links"] = list(relinked[0].links)
+            note["unresolvedLinks"] = list(relinked[0].unresolved or ())
         return note
 
     async def read_document_map(self, path: str | None) -> DocumentMap:
@@ -317,10 +358,101 @@ class GuardedClient:
         return [hit for hit in hits if hit["filename"] not in hidden]
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
-        return await self._visible(await self._inner.search_jsonlogic(query), "filename")
+        """The rows of a reachable note. A query that reads link lists, while some note is
+        out of reach, is answered over the notes as they would be without those notes
+        (``vault/unseen.py``); so is a query that fails, which may have failed on one of
+        them (the plugin's error names the note)."""
+        reachable = await self._reachable()
+        if (
+            reachable is not None
+            and reads_links(query)
+            and (await self._inner.features()).has("links")
+        ):
+            return await self._visible(await self._without(query, reachable), "filename")
+        try:
+            rows = await self._inner.search_jsonlogic(query)
+        except ObsidianAPIError:
+            if reachable is None:
+                raise
+            rows = await self._without(query, reachable)
+        return await self._visible(rows, "filename")
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
+        """Dataview resolves links in every field, and vaultgate cannot evaluate DQL itself:
+        while some note is out of reach, a query that may read a link is refused."""
+        if await self._reachable() is not None and (field := dql_link_field(query)):
+            raise InvalidArgument(DQL_READS_LINKS.format(field=field))
         return await self._visible(await self._inner.search_dql(query), "filename")
+
+    async def _reachable(self) -> Callable[[str], bool] | None:
+        """Which paths the model may reach, or None when every path a backend names is
+        (no hidden note, no allow/deny list, no symbolic link the policy may refuse)."""
+        await self._links()
+        marked = await self.marked_notes()
+        hidden = {path for path, marks in marked.items() if marks.hidden}
+        if not hidden and not self.policy.restricts_paths and not self.policy.has_links:
+            return None
+        allows = self.policy.allows
+        return lambda path: path not in hidden and allows(path)
+
+    async def _without(self, query: Any, reachable: Callable[[str], bool]) -> list[dict[str, Any]]:
+        """``query`` evaluated here over every reachable note's JSON, its link lists as if
+        the unreachable files did not exist: one search for every note's JSON, and a read of
+        each note that links to one of them."""
+        rows = await self._inner.search_jsonlogic(whole_notes_query(query))
+        relinked = await self._relinked(note_links_of(rows), reachable, rows)
+        try:
+            return evaluate(query, rebuilt_notes(rows, relinked))
+        except InvalidQuery as error:
+            raise query_failed(str(error)) from None
+
+    async def _relinked(
+        self,
+        notes: list[NoteLinks],
+        reachable: Callable[[str], bool],
+        rows: list[dict[str, Any]] | None = None,
+    ) -> list[NoteLinks]:
+        """``notes`` as they would be without the unreachable files (``unseen.as_if_missing``):
+        the notes linking to one are read (their text in ``rows``, when it holds it)."""
+        from vaultgate.engine.relink import files_resolver  # the engine's rules, on first use
+
+        affected = linking_unreachable(notes, reachable)
+        given = {
+            path: text
+            for row in rows or ()
+            if isinstance(path := row.get("filename"), str)
+            and isinstance(data := row.get("result"), dict)
+            and isinstance(text := data.get("content"), str)
+            and text
+        }
+        missing = [path for path in affected if path not in given]
+        texts = {path: given[path] for path in affected if path in given}
+        texts.update(await self._texts(missing))
+        files = {note.path for note in notes if reachable(note.path)}
+        files.update(target for note in notes for target in note.links if reachable(target))
+        return as_if_missing(notes, reachable, texts, files_resolver(files))
+
+    async def _texts(self, paths: list[str]) -> dict[str, str]:
+        """The text of each note (one gone meanwhile left out: its links are only
+        filtered): a read each for a few, one search for many (which reads every note)."""
+        if len(paths) > READS_BEFORE_SEARCH:
+            # every note's text: a list of paths to test each note against costs more
+            wanted = set(paths)
+            return {
+                path: text
+                for row in await self._inner.search_jsonlogic(NOTE_TEXT)
+                if (path := row.get("filename")) in wanted
+                and isinstance(text := row.get("result"), str)
+            }
+
+        async def text_of(path: str) -> str | None:
+            try:
+                return (await self._inner.read_note(path)).content
+            except NotFound:
+                return None
+
+        read = await map_bounded(paths, text_of)
+        return {path: text for path, text in zip(paths, read, strict=True) if text is not None}
 
     async def search_smart(
         self,
@@ -749,24 +881,16 @@ class GuardedClient:
     # --- every note's links (issue 13) ------------------------------------------------------
 
     async def note_links(self) -> list[NoteLinks]:
-        """Only reachable notes (allowed, not tagged ``mcp-hidden``), and only reachable
-        targets: a note linked from hidden or denied notes alone counts as linked from nowhere
-        the model can reach. Unresolved link texts name no file, so they are kept as
-        written."""
+        """Only reachable notes (allowed, not tagged ``mcp-hidden``), with their links as if
+        the unreachable files did not exist (``vault/unseen.py``): a note linked from hidden
+        or denied notes alone counts as linked from nowhere the model can reach, and a link to
+        one of them is a link to a missing note (unresolved, where the backend lists those),
+        so broken links are no test of existence."""
         links = await self._inner.note_links()
-        await self._links()
-        marked = await self.marked_notes()
-        hidden = {path for path, marks in marked.items() if marks.hidden}
-        allows = self.policy.allows
-
-        def reachable(path: str) -> bool:
-            return allows(path) and path not in hidden
-
-        return [
-            NoteLinks(note.path, tuple(p for p in note.links if reachable(p)), note.unresolved)
-            for note in links
-            if reachable(note.path)
-        ]
+        reachable = await self._reachable()
+        if reachable is None:
+            return links
+        return await self._relinked(links, reachable)
 
 
 def _missing(path: str) -> NotFound:

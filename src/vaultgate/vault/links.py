@@ -7,12 +7,12 @@ decides what a link points to. Those lists arrived with the plugin: ``links`` an
 from the notes' text (``links_from_text``): one search returns the text of every note with a
 ``[`` in it, every file is listed, and each link is resolved by Obsidian's rules as the
 engine applies them (``engine.relink.files_resolver``). That costs the whole vault's text in
-one answer and a walk of every folder, and a link to a file the policy keeps out counts as
-broken there (vaultgate sees that file as missing), where Obsidian's lists know it exists.
+one answer and a walk of every folder.
 
-What the policy keeps out (hidden paths, VAULTGATE_ALLOW / VAULTGATE_DENY) is neither shown
-nor counted as a linker: the guard drops those notes and targets before anything here sees
-them.
+What the model may not reach (hidden paths, VAULTGATE_ALLOW / VAULTGATE_DENY, notes tagged
+``mcp-hidden``) is neither shown nor counted as a linker, and a link to it is a broken link,
+exactly as a link to a missing file: the guard hands over every note's links as they would
+be without those files (``vault/unseen.py``), whichever way they were read.
 """
 
 from __future__ import annotations

@@ -179,17 +179,15 @@ class UnicodeTwin(InvalidArgument):
     would hold two notes that look the same, another would give both names one file.
 
     ``existing`` is the vault path of the one that exists (a folder ends in '/'), or None when
-    it is out of this server's reach, and then not named.
+    it is out of this server's reach: then the answer is a hidden note's own (``ProtectedNote``),
+    word for word, which says neither that something exists nor what.
     """
 
     def __init__(self, path: str, existing: str | None) -> None:
         self.path = path
         self.existing = existing
         if existing is None:
-            message = (
-                f"vaultgate may not create {path!r}: an existing note of the same name in "
-                "another Unicode form is out of this server's reach. Use another name."
-            )
+            message = _unreachable("write", repr(path))
         elif existing.endswith("/"):
             message = (
                 f"A folder named {existing!r} already exists (the same name in another "
@@ -201,6 +199,14 @@ class UnicodeTwin(InvalidArgument):
                 "form); write to that name instead."
             )
         super().__init__(message)
+
+
+def _unreachable(verb: str, subject: str) -> str:
+    """A write refused at a path a hidden note holds: the same words whatever holds it."""
+    return (
+        f"vaultgate may not {verb} {subject}: that path is out of this server's reach. "
+        "Use another path."
+    )
 
 
 class NotANote(InvalidArgument):
@@ -332,10 +338,7 @@ class ProtectedNote(AccessDenied):
         self.action = action
         subject = shown or repr(path)
         if tag == "mcp-hidden":
-            message = (
-                f"vaultgate may not {_WRITE_VERBS.get(action, 'write')} {subject}: that path is "
-                "out of this server's reach. Use another path."
-            )
+            message = _unreachable(_WRITE_VERBS.get(action, "write"), subject)
         elif action == "untag":
             message = (
                 f"{subject[0].upper()}{subject[1:]} is tagged mcp-protected, and this write would "

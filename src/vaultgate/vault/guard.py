@@ -501,8 +501,10 @@ class GuardedClient:
         target_path: str | None,
     ) -> dict[str, Any]:
         validate_vault_path(name)
-        if create_file and target_path is not None:  # with the .md the companion adds
-            validate_vault_path(template_target(target_path))
+        # the note written is the target with its .md (the client sends it so): checked as such
+        target = template_target(target_path) if create_file and target_path is not None else None
+        if target is not None:
+            validate_vault_path(target)
         self.policy.check_read(name)
         if is_note(name):  # the companion reads the template itself: look at its tags first
             try:
@@ -512,13 +514,12 @@ class GuardedClient:
             else:
                 if HIDDEN in marks_in_text(name, template.content):
                     raise template_not_found(name)
-        if create_file and target_path is not None:
-            self.policy.check_write(target_path)
-            if is_note(target_path):
-                await self._check_current(target_path, "create")
+        if target is not None:
+            self.policy.check_write(target)
+            await self._check_current(target, "create")
         try:
             return await self._inner.execute_template(
-                name, arguments, create_file=create_file, target_path=target_path
+                name, arguments, create_file=create_file, target_path=target or target_path
             )
         finally:
             if create_file:

@@ -15,7 +15,9 @@
     │   ├── LinkNotFollowed             a link out of the vault, into a hidden place, or a loop
     │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
     │   │   └── WritingCall             a tool or operation that writes, refused by name  (call)
-    │   └── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
+    │   ├── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
+    │   └── MoveRewritesKept            a move's link updates would write notes vaultgate may
+    │                                   not: names the tagged ones, counts the unshown (path, kept)
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
     │   └── AmbiguousSection            a leaf name matches several headings; lists their paths
@@ -352,6 +354,39 @@ class ProtectedNote(AccessDenied):
                 "another note, or ask the user to remove the tag in Obsidian."
             )
         VaultgateError.__init__(self, message)
+
+
+class MoveRewritesKept(AccessDenied):
+    """Moving the note would rewrite links in notes vaultgate never writes, so nothing moves.
+
+    ``kept`` names the notes tagged ``mcp-readonly`` or ``mcp-protected``, each with its tag;
+    ``unshown`` counts the notes out of reach (tagged ``mcp-hidden``, denied by the policy),
+    which are never named: they do not exist for the model.
+    """
+
+    def __init__(
+        self, path: str, destination: str, kept: tuple[tuple[str, str], ...], unshown: int
+    ) -> None:
+        self.path = path
+        self.destination = destination
+        self.kept = kept
+        self.unshown = unshown
+        named = [f"{note!r} ({tag})" for note, tag in kept[:_KEPT_NAMED]]
+        if len(kept) > _KEPT_NAMED:
+            named.append(f"{len(kept) - _KEPT_NAMED} more tagged notes")
+        if unshown:
+            named.append(f"{unshown} {'note' if unshown == 1 else 'notes'} vaultgate may not show")
+        where = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+        VaultgateError.__init__(
+            self,
+            f"vaultgate may not move {path!r} to {destination!r}: the move rewrites links in "
+            f"{where}, and vaultgate never writes a note tagged mcp-readonly or mcp-protected, "
+            "or one out of its reach. Nothing was moved. Ask the user to move the note in "
+            "Obsidian, or leave it where it is.",
+        )
+
+
+_KEPT_NAMED = 20  # a note with hundreds of backlinks names the first tagged ones
 
 
 class SectionError(VaultgateError):

@@ -15,7 +15,9 @@
     │   ├── LinkNotFollowed             a link out of the vault, into a hidden place, or a loop
     │   ├── ReadOnlyMode                VAULTGATE_READ_ONLY refuses every write
     │   │   └── WritingCall             a tool or operation that writes, refused by name  (call)
-    │   └── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
+    │   ├── ProtectedNote               a protection tag in the note's frontmatter     (path, tag)
+    │   └── MoveRewritesKept            a move's link updates would write notes vaultgate may
+    │                                   not: names the tagged ones, counts the unshown (path, kept)
     ├── SectionError                    a heading/block target inside a note      (target)
     │   ├── SectionNotFound             no such heading; lists what exists
     │   └── AmbiguousSection            a leaf name matches several headings; lists their paths
@@ -179,17 +181,15 @@ class UnicodeTwin(InvalidArgument):
     would hold two notes that look the same, another would give both names one file.
 
     ``existing`` is the vault path of the one that exists (a folder ends in '/'), or None when
-    it is out of this server's reach, and then not named.
+    it is out of this server's reach: then the answer is a hidden note's own (``ProtectedNote``),
+    word for word, which says neither that something exists nor what.
     """
 
     def __init__(self, path: str, existing: str | None) -> None:
         self.path = path
         self.existing = existing
         if existing is None:
-            message = (
-                f"vaultgate may not create {path!r}: an existing note of the same name in "
-                "another Unicode form is out of this server's reach. Use another name."
-            )
+            message = _unreachable("write", repr(path))
         elif existing.endswith("/"):
             message = (
                 f"A folder named {existing!r} already exists (the same name in another "
@@ -201,6 +201,14 @@ class UnicodeTwin(InvalidArgument):
                 "form); write to that name instead."
             )
         super().__init__(message)
+
+
+def _unreachable(verb: str, subject: str) -> str:
+    """A write refused at a path a hidden note holds: the same words whatever holds it."""
+    return (
+        f"vaultgate may not {verb} {subject}: that path is out of this server's reach. "
+        "Use another path."
+    )
 
 
 class NotANote(InvalidArgument):
@@ -333,10 +341,7 @@ class ProtectedNote(AccessDenied):
         self.action = action
         subject = shown or repr(path)
         if tag == "mcp-hidden":
-            message = (
-                f"vaultgate may not {_WRITE_VERBS.get(action, 'write')} {subject}: that path is "
-                "out of this server's reach. Use another path."
-            )
+            message = _unreachable(_WRITE_VERBS.get(action, "write"), subject)
         elif action == "untag":
             message = (
                 f"{subject[0].upper()}{subject[1:]} is tagged mcp-protected, and this write would "
@@ -350,6 +355,39 @@ class ProtectedNote(AccessDenied):
                 "another note, or ask the user to remove the tag in Obsidian."
             )
         VaultgateError.__init__(self, message)
+
+
+class MoveRewritesKept(AccessDenied):
+    """Moving the note would rewrite links in notes vaultgate never writes, so nothing moves.
+
+    ``kept`` names the notes tagged ``mcp-readonly`` or ``mcp-protected``, each with its tag;
+    ``unshown`` counts the notes out of reach (tagged ``mcp-hidden``, denied by the policy),
+    which are never named: they do not exist for the model.
+    """
+
+    def __init__(
+        self, path: str, destination: str, kept: tuple[tuple[str, str], ...], unshown: int
+    ) -> None:
+        self.path = path
+        self.destination = destination
+        self.kept = kept
+        self.unshown = unshown
+        named = [f"{note!r} ({tag})" for note, tag in kept[:_KEPT_NAMED]]
+        if len(kept) > _KEPT_NAMED:
+            named.append(f"{len(kept) - _KEPT_NAMED} more tagged notes")
+        if unshown:
+            named.append(f"{unshown} {'note' if unshown == 1 else 'notes'} vaultgate may not show")
+        where = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+        VaultgateError.__init__(
+            self,
+            f"vaultgate may not move {path!r} to {destination!r}: the move rewrites links in "
+            f"{where}, and vaultgate never writes a note tagged mcp-readonly or mcp-protected, "
+            "or one out of its reach. Nothing was moved. Ask the user to move the note in "
+            "Obsidian, or leave it where it is.",
+        )
+
+
+_KEPT_NAMED = 20  # a note with hundreds of backlinks names the first tagged ones
 
 
 class SectionError(VaultgateError):

@@ -404,6 +404,33 @@ async def test_move_rewrites_the_links_to_the_note_as_renamefile_does(
     assert "See [[plan]] and ![[pic.png]]." in moved
 
 
+@pytest.mark.parametrize("version", ["4.1.7", "5.1.0"])
+async def test_move_leaves_a_link_it_captures_as_renamefile_leaves_it(
+    api: Api, vault: Path, version: str
+) -> None:
+    """renameFile rewrites the moved note's backlinks only: a bare name elsewhere that the
+    move makes resolve to the moved note keeps its text (vaultgate's own move rewrites it)."""
+    files = {
+        "Home/Méeting 🗓.md": "home",
+        "Work/Team 2 ✦/Méeting 🗓.md": "work",
+        "Daily/today.md": "[[Méeting 🗓]] and [[Work/Team 2 ✦/Méeting 🗓|work]]\n",
+    }
+    for path, text in files.items():
+        (vault / path).parent.mkdir(parents=True, exist_ok=True)
+        (vault / path).write_text(text, encoding="utf-8")
+    async with api(version) as http:
+        response = await http.request(
+            "MOVE",
+            "/vault/" + quote("Work/Team 2 ✦/Méeting 🗓.md"),
+            headers={"Destination": quote("Daily/Méeting 🗓.md")},
+        )
+    assert response.status_code == 204
+    # the backlink follows the note; the bare name, which found Home's before, is left
+    assert (vault / "Daily" / "today.md").read_text(encoding="utf-8") == (
+        "[[Méeting 🗓]] and [[Daily/Méeting 🗓|work]]\n"
+    )
+
+
 async def test_move_of_an_attachment_rewrites_its_embeds(api: Api, vault: Path) -> None:
     async with api() as http:
         response = await http.request(

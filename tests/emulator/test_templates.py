@@ -44,29 +44,47 @@ async def test_execute_renders_the_template(api: Api, template: str) -> None:
         response = await http.post("/templates/execute", json=body)
     assert response.status_code == 200
     assert response.json() == {
-        "message": "Template executed successfully",
+        "message": "Prompt executed without creating a file",
         "content": render(TEMPLATE, body["arguments"]),  # type: ignore[arg-type]
     }
 
 
-async def test_create_file_writes_the_result_without_overwriting(
-    api: Api, vault: Path, template: str
+@pytest.mark.parametrize(
+    "target", ["T/a 🗓 #1.md", "T/no extension 日本", "T/Cafe\u0301 50%.md"], ids=str
+)
+async def test_create_file_writes_the_result_at_exactly_the_target_path(
+    api: Api, vault: Path, template: str, target: str
 ) -> None:
-    body = {"name": template, "arguments": {"title": "A"}, "createFile": True, "targetPath": "T/a"}
+    """The companion calls app.vault.create(targetPath): no '.md' added, no name picked."""
+    body = {"name": template, "arguments": {"title": "A"}, "createFile": True, "targetPath": target}
     async with api(extensions=True) as http:
         first = await http.post("/templates/execute", json=body)
-        second = await http.post("/templates/execute", json=body)
-        listed = (await http.get("/vault/T/")).json()
-    assert first.status_code == second.status_code == 200
-    assert (vault / "T" / "a.md").read_text(encoding="utf-8").startswith("# A\n")
-    assert listed == {"files": ["a 1.md", "a.md"]}
+    assert first.status_code == 200
+    assert first.json()["message"] == "Prompt executed and file created successfully"
+    assert (vault / target).read_text(encoding="utf-8").startswith("# A\n")
+    assert sorted(p.name for p in (vault / "T").iterdir()) == [target.removeprefix("T/")]
+
+
+async def test_create_file_onto_a_taken_path_fails_and_writes_nothing(
+    api: Api, vault: Path, template: str
+) -> None:
+    """vault.create throws on an existing file; the companion's catch-all answers 503."""
+    (vault / "T").mkdir()
+    (vault / "T" / "a.md").write_text("mine", encoding="utf-8")
+    body = {"name": template, "arguments": {}, "createFile": True, "targetPath": "T/a.md"}
+    async with api(extensions=True) as http:
+        response = await http.post("/templates/execute", json=body)
+    assert response.status_code == 503
+    assert response.json() == {"error": "An error occurred while processing the prompt"}
+    assert (vault / "T" / "a.md").read_text(encoding="utf-8") == "mine"
+    assert sorted(p.name for p in (vault / "T").iterdir()) == ["a.md"]
 
 
 async def test_a_missing_template_is_404(api: Api) -> None:
     async with api(extensions=True) as http:
         response = await http.post("/templates/execute", json={"name": "nope.md", "arguments": {}})
     assert response.status_code == 404
-    assert response.json() == {"error": "Template not found"}
+    assert response.json() == {"error": "File not found: nope.md"}
 
 
 @pytest.mark.parametrize(

@@ -1019,6 +1019,18 @@ TEMPLATE_RESULT = {"message": "Prompt executed without creating a file", "conten
             },
             id="create-file",
         ),
+        pytest.param(
+            True,
+            "Meetings/Stand-up 🗓 #3",
+            {
+                "name": "Templates/Meeting.md",
+                "arguments": {"who": "Zoë"},
+                "createFile": True,
+                # the companion writes exactly this path (app.vault.create): the note's name
+                "targetPath": "Meetings/Stand-up 🗓 #3.md",
+            },
+            id="create-file-md-added",
+        ),
     ],
 )
 async def test_execute_template_posts_json(

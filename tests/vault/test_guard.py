@@ -23,6 +23,7 @@ from vaultgate.errors import (
     FeatureUnavailable,
     HiddenPath,
     InvalidArgument,
+    MoveRewritesKept,
     NameTooLong,
     NotANote,
     NotFound,
@@ -321,15 +322,33 @@ SOURCE = "Inbox/new 日本 🚀.md"
 TAKEN = "Archive/old 100% #1.md"
 
 
-def note_answer(router: respx.Router, path: str, text: str = "# Note\n") -> respx.Route:
-    return router.get(f"/vault/{encode_vault_path(path)}").respond(
-        200,
-        text=text,
-        headers={
-            "Content-Type": "text/markdown; charset=utf-8",
-            "Content-Disposition": f'attachment; filename="{quote(path)}"',
-        },
-    )
+def note_answer(
+    router: respx.Router, path: str, text: str = "# Note\n", *, backlinks: tuple[str, ...] = ()
+) -> respx.Route:
+    """The note as markdown, or as note JSON (with its backlinks) when that is asked for."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if "note+json" in request.headers.get("accept", ""):
+            note = {
+                "path": path,
+                "content": text,
+                "frontmatter": {},
+                "tags": [],
+                "stat": {"ctime": 0, "mtime": 0, "size": len(text)},
+                "links": [],
+                "backlinks": list(backlinks),
+            }
+            return httpx.Response(200, json=note)
+        return httpx.Response(
+            200,
+            text=text,
+            headers={
+                "Content-Type": "text/markdown; charset=utf-8",
+                "Content-Disposition": f'attachment; filename="{quote(path)}"',
+            },
+        )
+
+    return router.get(f"/vault/{encode_vault_path(path)}").mock(side_effect=answer)
 
 
 def no_note(router: respx.Router, path: str) -> respx.Route:
@@ -398,6 +417,49 @@ async def test_nothing_is_trashed_for_a_move_that_cannot_happen(router: respx.Ro
 
     assert changes(router) == []
     assert changes(old_plugin) == []
+
+
+@pytest.mark.parametrize("version", ["4.1.7", "5.1.0"])
+async def test_a_move_is_refused_before_any_change_when_obsidian_would_rewrite_a_kept_backlink(
+    router: respx.Router, version: str
+) -> None:
+    """Obsidian's rename rewrites the backlinks: each is read now and its tags decide."""
+    serve_version(router, version)
+    readonly = unicodedata.normalize("NFD", "Locked/Résumé ro.md")
+    hidden, denied, free = "Secret/h 🙈.md", "private/x #1.md", "Notes/free.md"
+    note_answer(router, SOURCE, backlinks=(readonly, hidden, denied, free, SOURCE))
+    no_note(router, "Archive/moved.md")
+    note_answer(router, readonly, "---\nTags: [MCP-ReadOnly]\n---\n[[new 日本 🚀]]\n")
+    note_answer(router, hidden, "---\ntags: mcp-hidden\n---\n[[new 日本 🚀]]\n")
+    note_answer(router, free, "[[new 日本 🚀]]\n")
+    router.get("/vault/Archive/").respond(404, json={"errorCode": 40400, "message": "Not"})
+    router.route(method="MOVE").respond(204)
+    client = await guarded_client(router, deny=("Private",))
+
+    for dry_run in (True, False):
+        with pytest.raises(MoveRewritesKept) as caught:
+            await client.move_note(SOURCE, "Archive/moved.md", overwrite=False, dry_run=dry_run)
+        assert caught.value.kept == ((readonly, "mcp-readonly"),)
+        assert caught.value.unshown == 2
+        assert "h 🙈" not in str(caught.value)
+        assert "x #1" not in str(caught.value)
+
+    assert changes(router) == []
+    assert f"GET /vault/{denied}" not in requests(router)  # a denied note is not even read
+
+
+async def test_a_plugin_without_move_rewrites_no_link_so_no_backlink_is_asked(
+    router: respx.Router,
+) -> None:
+    serve_version(router, "3.6.2")
+    note_answer(router, SOURCE, backlinks=("Locked/ro.md",))
+    no_note(router, "Archive/moved.md")
+    router.get("/vault/Archive/").respond(404, json={"errorCode": 40400, "message": "Not"})
+    client = await guarded_client(router)
+
+    await client.move_note(SOURCE, "Archive/moved.md", overwrite=False, dry_run=True)
+
+    assert all("note+json" not in call.request.headers.get("accept", "") for call in router.calls)
 
 
 @pytest.mark.parametrize(

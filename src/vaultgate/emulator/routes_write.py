@@ -15,9 +15,10 @@ to ``routes_patch.py`` instead.
   ``/`` keeps the file name), ``Allow-Overwrite: true`` to replace; 204 with
   ``Content-Location``; 404 missing source, 409 ``40920`` taken destination, 400
   ``40020`` no header, ``40022`` undecodable, ``40021`` absolute or escaping the vault.
-  MOVE rewrites the links to the moved file in every note, as the plugin's call to
-  ``fileManager.renameFile`` makes Obsidian do (``engine/relink.py``); what was rewritten is
-  no part of the answer, which stays the plugin's empty 204.
+  MOVE rewrites the links to the moved file in every note, and the moved file's own, as the
+  plugin's call to ``fileManager.renameFile`` makes Obsidian do (``engine/relink.py``); a
+  link elsewhere that the move captures is left, as Obsidian leaves it. What was rewritten
+  is no part of the answer, which stays the plugin's empty 204.
 """
 
 from __future__ import annotations
@@ -220,6 +221,6 @@ async def _transfer(request: Request, *, keep_source: bool) -> Response:
     if keep_source:
         writes.copy(state, source, destination, overwrite=overwrite)
     else:
-        writes.move(state, source, destination, overwrite=overwrite)
+        writes.move(state, source, destination, overwrite=overwrite, captures=False)
         state.note_moved(source, destination)
     return Response(status_code=204, headers=located)

@@ -7,12 +7,16 @@ A template is a note in the vault. Each ``<% tp.mcpTools.prompt("argName", "desc
 (or ``<% tp.mcpTools.prompt("argName") %>``; either quote style) is replaced by
 ``arguments[argName]``, or by "" when the argument is absent. Other Templater tags stay as
 written: the emulator runs no JavaScript. With ``createFile`` and ``targetPath`` the
-rendered note is also written there (``.md`` added if missing; a taken name gets `` 1``,
-`` 2``... as Obsidian's new-file naming does).
+rendered note is also written there, as the companion's ``app.vault.create(targetPath)``
+writes it (every release, 0.0.1 to 0.2.31): at exactly that path, no ``.md`` added and no
+other name picked; a path that is taken fails ``vault.create``, which the companion answers
+with its catch-all 503.
 
 Answers use the companion plugin's own shape, not the Local REST API's: 200
-``{"message": "Template executed successfully", "content": <rendered>}``; 404
-``{"error": "Template not found"}``; 400 ``{"error": "Invalid request body", "summary": ...}``.
+``{"message": "Prompt executed and file created successfully" | "Prompt executed without
+creating a file", "content": <rendered>}``; 404 ``{"error": "File not found: <name>"}``; 400
+``{"error": "Invalid request body", "summary": ...}``; 503 ``{"error": "An error occurred
+while processing the prompt"}``.
 """
 
 from __future__ import annotations
@@ -35,6 +39,11 @@ _PROMPT = re.compile(
     r"<%[-_]?\s*tp\.mcpTools\.prompt\(\s*(['\"])(?P<name>.*?)\1"
     r"(?:\s*,\s*(['\"]).*?\3)?\s*\)\s*[-_]?%>"
 )
+
+
+_CREATED = "Prompt executed and file created successfully"
+_RENDERED = "Prompt executed without creating a file"
+_FAILED = "An error occurred while processing the prompt"
 
 
 class InvalidTemplateRequest(Exception):
@@ -103,15 +112,16 @@ async def templates_execute(request: Request) -> Response:
     except PathRefused:
         found = False
     if not found:
-        return json_response({"error": "Template not found"}, status=404)
+        return json_response({"error": f"File not found: {name}"}, status=404)
     content = render(vaultfs.read_text(state, name), arguments)
     if create and target:
-        path = target if target.endswith(".md") else f"{target}.md"
         try:
-            vaultfs.write_text(state, vaultfs.free_name(state, path), content)
+            taken = vaultfs.is_file(state, target) or vaultfs.is_dir(state, target)
+            if not taken:
+                vaultfs.write_text(state, target, content)
         except EngineError:  # a path that leaves the vault, or the disk refusing
-            return json_response(
-                {"error": "Invalid request body", "summary": "targetPath must stay in the vault"},
-                status=400,
-            )
-    return json_response({"message": "Template executed successfully", "content": content})
+            taken = True
+        if taken:  # vault.create throws; the companion's catch answers 503
+            return json_response({"error": _FAILED}, status=503)
+        return json_response({"message": _CREATED, "content": content})
+    return json_response({"message": _RENDERED, "content": content})

@@ -200,17 +200,26 @@ class RelinkPlan:
 
 
 def plan_relink(
-    vault: Vault, source: str, destination: str, *, candidates: Iterable[str] | None = None
+    vault: Vault,
+    source: str,
+    destination: str,
+    *,
+    candidates: Iterable[str] | None = None,
+    captures: bool = True,
 ) -> RelinkPlan:
     """What moving the file ``source`` to ``destination`` does to links, decided on the vault
     as it is now (before the move); nothing is written.
+
+    ``captures=False`` rewrites what Obsidian's ``fileManager.renameFile`` rewrites: the links
+    that led to the moved note and the moved note's own, but not a link elsewhere that the
+    move captures (a bare ``[[Note]]`` that now finds the moved note first).
 
     ``candidates`` narrows the notes read to those that may hold a link the move changes:
     those with a link target whose :func:`link_name` is in :func:`moved_names` (an index of
     every note's links can say which). None reads every note, as Obsidian's metadata cache
     has them all; a candidate that cannot change is read and left alone.
     """
-    planner = _Planner(vault, source, destination)
+    planner = _Planner(vault, source, destination, captures=captures)
     linkers = [
         path
         for path in (vault.markdown_files() if candidates is None else candidates)
@@ -333,10 +342,11 @@ def files_resolver(files: Iterable[str]) -> Callable[[str, str], str | None]:
 
 
 class _Planner:
-    def __init__(self, vault: Vault, source: str, destination: str) -> None:
+    def __init__(self, vault: Vault, source: str, destination: str, *, captures: bool) -> None:
         self.vault = vault
         self.source = source
         self.destination = destination
+        self.captures = captures
         self.interest = moved_names(source, destination)
         after = [path for path in vault.files if path != source]
         if not is_hidden(destination):
@@ -407,6 +417,8 @@ class _Planner:
         before = self.vault.resolve_link(link.target, linker)
         if before is None:
             return None  # a link to nothing stays one
+        if not self.captures and linker != self.source and before != self.source:
+            return None  # Obsidian rewrites only the moved note's backlinks
         wanted = self.after_path(before)
         from_note = self.after_path(linker)
         still = self.resolve_after(link.target, from_note) == wanted

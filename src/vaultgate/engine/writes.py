@@ -85,6 +85,7 @@ def move(
     update_links: bool = True,
     dry_run: bool = False,
     candidates: Iterable[str] | None = None,
+    captures: bool = True,
 ) -> relink.RelinkPlan:
     """Rename the note ``source``, rewriting the links to it unless ``update_links`` is
     False; a no-op onto itself (before the source is looked up).
@@ -93,12 +94,14 @@ def move(
     point back; ``failed``, notes that could not be rewritten). With ``dry_run`` the same
     refusals are raised, and the plan of what would be rewritten is returned untouched.
     ``candidates``: the notes that may link to it (``relink.plan_relink``); None reads all.
+    ``captures``: also rewrite the links elsewhere the move would capture (vaultgate's own
+    move does; Obsidian's does not).
     """
     if destination == source:
         return relink.RelinkPlan(source, destination)
     replace = _check_destination(vault, source, destination, overwrite=overwrite, operation="move")
     plan = (
-        relink.plan_relink(vault, source, destination, candidates=candidates)
+        relink.plan_relink(vault, source, destination, candidates=candidates, captures=captures)
         if update_links
         else relink.RelinkPlan(source, destination)
     )

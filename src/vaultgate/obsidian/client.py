@@ -601,11 +601,14 @@ class ObsidianClient:
         """Run a Templater template: ``{"message", "content"}`` with the rendered text.
 
         ``name`` is the template's vault path; with ``create_file`` the result is also written
-        to ``target_path``, which must not exist yet.
+        to ``target_path`` with ``.md`` added when missing, which must not exist yet. The
+        companion writes exactly the path it is sent (``app.vault.create``), so the ``.md`` is
+        added here, and what was checked is what is written.
         """
         validate_vault_path(name)
         if target_path is not None:
-            validate_vault_path(template_target(target_path))
+            target_path = template_target(target_path)
+            validate_vault_path(target_path)
         elif create_file:
             raise InvalidArgument(
                 "createFile=true needs a targetPath for the new note, e.g. 'Meetings/today.md'."
@@ -680,9 +683,10 @@ class ObsidianClient:
 
 
 def template_target(path: str) -> str:
-    """Where the companion writes a template's result: ``.md`` is added when missing (so a
-    name is checked for length with it)."""
-    return path if path.endswith(".md") else f"{path}.md"
+    """The note a template's result is written to: ``path`` with ``.md`` added when missing
+    (in any case: 'Plan.MD' is a note already). vaultgate sends this path, so the policy, the
+    tags and the length limits are asked of the note that is written."""
+    return path if path.lower().endswith(".md") else f"{path}.md"
 
 
 def note_call(path: str) -> Call:

@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from vaultgate.errors import InvalidArgument
+from vaultgate.obsidian.client import template_target
 from vaultgate.paging import compact_json, window_text
 from vaultgate.paths import validate_vault_path
 from vaultgate.tools.base import (
@@ -36,7 +37,8 @@ async def execute_template(
     targetPath: Annotated[str | None, Field(description="Where to write the result.")] = None,
 ) -> Blocks:
     """Run a Templater template (needs the MCP Tools and Templater plugins) and return what it
-    rendered; with createFile=true and targetPath the result is also saved as a note."""
+    rendered; with createFile=true and targetPath the result is also saved as a new note
+    (targetPath with '.md' added when missing; an existing note is never replaced)."""
     validate_vault_path(name)
     if createFile and not targetPath:
         raise InvalidArgument(
@@ -54,7 +56,7 @@ async def execute_template(
     window = window_text(rendered, start_index=0, max_length=RENDERED_LIMIT)
     summary = {
         "message": result.get("message"),
-        "createdFile": targetPath if createFile else None,
+        "createdFile": template_target(targetPath) if createFile and targetPath else None,
         "renderedLength": len(rendered),
     }
     blocks = [text(compact_json(summary)), text(window.text)]

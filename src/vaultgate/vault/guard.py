@@ -30,6 +30,11 @@ Protection tags (``vaultgate.protection``) are applied here too, for every backe
   and the write; that window is one round trip. A write to the open note reads it anyway (to
   resolve its path), so its tags cost nothing more.
 
+- **A move writes no note the model may not write.** Its link updates are asked first (the
+  backend's dry run: vaultgate's own plan from the folder, the moved note's backlinks where
+  Obsidian's rename rewrites them) and the move is refused when one of those notes is tagged
+  ``mcp-readonly`` or ``mcp-protected`` (named) or is out of reach (counted, never named).
+
 Two rules keep a write from losing or doubling a note, on every backend:
 
 - **A move never overwrites.** With ``overwrite=true`` the note at the destination goes to the
@@ -59,6 +64,7 @@ from vaultgate.errors import (
     DestinationExists,
     InvalidArgument,
     LinkNotFollowed,
+    MoveRewritesKept,
     NotANote,
     NotFound,
     ObsidianAPIError,
@@ -94,6 +100,7 @@ from vaultgate.paths import (
 from vaultgate.protection import (
     HIDDEN,
     PROTECTED,
+    READONLY,
     Marks,
     WriteKind,
     check_write,
@@ -136,6 +143,7 @@ MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is ke
 # Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.
 NOTE_TAGS = {"var": "tags"}
 NOTE_TEXT = {"var": "content"}  # every note that is not empty, with its text
+KEPT = frozenset({READONLY, PROTECTED})  # tags whose notes a move's link updates may not write
 _CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
 
 
@@ -571,16 +579,20 @@ class GuardedClient:
             await self._check_current(destination, "onto", overwrite=overwrite, moving=source)
         else:
             await self._refuse_unicode_twin(destination, moving=source)
+        # what the move would rewrite, asked before anything changes (a dry run's answer)
+        planned = await self._inner.move_note(
+            source, destination, overwrite=overwrite, dry_run=True
+        )
+        await self._refuse_kept_linkers(source, destination, planned)
+        if dry_run:
+            return None if planned is None else await self._visible_updates(planned)
         try:
-            if overwrite and not dry_run:
+            if overwrite:
                 updates = await self._move_replacing(source, destination)
             else:
-                updates = await self._inner.move_note(
-                    source, destination, overwrite=overwrite, dry_run=dry_run
-                )
+                updates = await self._inner.move_note(source, destination, overwrite=False)
         finally:
-            if not dry_run:
-                self.forget_marks()
+            self.forget_marks()
         return None if updates is None else await self._visible_updates(updates)
 
     async def open_note(self, path: str, *, new_leaf: bool) -> None:
@@ -635,8 +647,10 @@ class GuardedClient:
         target_path: str | None,
     ) -> dict[str, Any]:
         validate_vault_path(name)
-        if create_file and target_path is not None:  # with the .md the companion adds
-            validate_vault_path(template_target(target_path))
+        # the note written is the target with its .md (the client sends it so): checked as such
+        target = template_target(target_path) if create_file and target_path is not None else None
+        if target is not None:
+            validate_vault_path(target)
         self.policy.check_read(name)
         if is_note(name):  # the companion reads the template itself: look at its tags first
             try:
@@ -646,13 +660,12 @@ class GuardedClient:
             else:
                 if HIDDEN in marks_in_text(name, template.content):
                     raise template_not_found(name)
-        if create_file and target_path is not None:
-            self.policy.check_write(target_path)
-            if is_note(target_path):
-                await self._check_current(target_path, "create")
+        if target is not None:
+            self.policy.check_write(target)
+            await self._check_current(target, "create")
         try:
             return await self._inner.execute_template(
-                name, arguments, create_file=create_file, target_path=target_path
+                name, arguments, create_file=create_file, target_path=target or target_path
             )
         finally:
             if create_file:
@@ -770,6 +783,52 @@ class GuardedClient:
         except NotFound:
             return False  # no parent folder, so no folder of that name either
         return f"{name}/" in entries
+
+    async def _refuse_kept_linkers(
+        self, source: str, destination: str, planned: LinkUpdates | None
+    ) -> None:
+        """MoveRewritesKept if the move's link updates would write a note vaultgate never
+        writes: tagged ``mcp-readonly`` or ``mcp-protected`` (named), or out of reach, hidden
+        by its tags or the policy (counted, never named). Each reachable note is read now, as
+        any write reads the note it writes."""
+        linkers = await self._linkers(source, destination, planned)
+        if not linkers:
+            return
+        await self._links()
+        unshown = sum(not self.policy.allows(path) for path in linkers)
+        reachable = [path for path in linkers if self.policy.allows(path) and is_note(path)]
+        kept: list[tuple[str, str]] = []
+        for path, tags in zip(reachable, await map_bounded(reachable, self._tags_now), strict=True):
+            if HIDDEN in tags:
+                unshown += 1
+            elif tags & KEPT:
+                kept.append((path, READONLY if READONLY in tags else PROTECTED))
+        if kept or unshown:
+            raise MoveRewritesKept(source, destination, tuple(kept), unshown)
+
+    async def _linkers(
+        self, source: str, destination: str, planned: LinkUpdates | None
+    ) -> list[str]:
+        """The notes other than the moved one whose links the move rewrites. vaultgate's own
+        move plans them (``planned``); Obsidian's rename (MOVE, 4.1+) rewrites the note's
+        backlinks, from its note JSON: which of their link texts change is Obsidian's to
+        decide, so each backlink counts. A plugin without MOVE copies and deletes, and
+        rewrites no link."""
+        if planned is not None:  # the moved note itself is named as after the move
+            return [path for path, _ in planned.notes if path != destination]
+        if not (await self._inner.features()).has("move"):
+            return []
+        backlinks = (await self._inner.read_note_json(source)).get("backlinks")
+        if not isinstance(backlinks, list):
+            return []
+        return list(dict.fromkeys(p for p in backlinks if isinstance(p, str) and p != source))
+
+    async def _tags_now(self, path: str) -> frozenset[str]:
+        try:
+            note = await self._inner.read_note(path)
+        except NotFound:
+            return frozenset()  # gone: nothing there to write
+        return marks_in_text(path, note.content)
 
     async def _visible_updates(self, updates: LinkUpdates) -> LinkUpdates:
         """Notes the policy or their tags hide are counted, never named: their links follow

@@ -10,8 +10,8 @@ import pytest
 from vaultgate.backend import Note
 from vaultgate.config import DEFAULT_PROMPTS_FOLDER, Settings
 from vaultgate.errors import AccessDenied, ConfigError, InvalidArgument, NotFound
-from vaultgate.vault.listing import VaultLister
 from vaultgate.vault import prompts
+from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import (
     MAX_DESCRIPTION_LENGTH,
     MAX_NAME_LENGTH,

@@ -14,9 +14,9 @@ from vaultgate.backend import Note
 from vaultgate.config import SafetySettings
 from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged
 from vaultgate.folder.backend import FolderBackend
+from vaultgate.vault import replace
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.listing import VaultLister
-from vaultgate.vault import replace
 from vaultgate.vault.policy import AccessPolicy
 from vaultgate.vault.replace import (
     PREFILTER_FROM,

@@ -205,15 +205,15 @@ def refuse_long_patterns(query: Any) -> None:
             pending.extend(node)
         elif isinstance(node, dict):
             for operation, arguments in node.items():
-                pattern = arguments[0] if isinstance(arguments, list) and arguments else None
-                if operation in _PATTERN_OPERATIONS and isinstance(pattern, str):
-                    if len(pattern) > PATTERN_CHARS:
-                        raise InvalidArgument(
-                            f"The {operation} pattern is {len(pattern):,} characters long, "
-                            f"more than the {PATTERN_CHARS:,} a JsonLogic pattern may have. "
-                            'Split it into several, joined with {"or": [...]}, or match '
-                            'exact values with {"in": [{"var": "path"}, [...]]}.'
-                        )
+                pattern = arguments[0] if isinstance(arguments, list) and arguments else ""
+                pattern = pattern if isinstance(pattern, str) else ""
+                if operation in _PATTERN_OPERATIONS and len(pattern) > PATTERN_CHARS:
+                    raise InvalidArgument(
+                        f"The {operation} pattern is {len(pattern):,} characters long, more "
+                        f"than the {PATTERN_CHARS:,} a JsonLogic pattern may have. Split it "
+                        'into several, joined with {"or": [...]}, or match exact values with '
+                        '{"in": [{"var": "path"}, [...]]}.'
+                    )
                 pending.append(arguments)
 
 

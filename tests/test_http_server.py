@@ -363,3 +363,123 @@ def test_a_refused_request_does_not_keep_its_connection(server_url: str) -> None
         assert answer.startswith(b"HTTP/1.1 401")
         assert b"connection: close" in answer.lower()
         assert closed_by_server(sock, 30)
+
+
+# --- a flood from one address ---------------------------------------------------------------
+
+FLOOD_LIMITS = ConnectionLimits(header_timeout=60.0, max_connections=64, max_waiting_per_address=16)
+FLOOD = 150  # half-sent connections from one address: well over both caps
+
+
+@pytest.fixture
+def flood_url(emulator: RunningEmulator) -> Iterator[str]:
+    """A server with small caps and a header deadline long enough never to act here."""
+    assert emulator.https_url is not None
+    settings = Settings.from_env(
+        {
+            "OBSIDIAN_API_KEY": emulator.api_key,
+            "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
+            "OBSIDIAN_CERT": str(emulator.certificate_path),
+            "VAULTGATE_TOOLS": "get_server_info",
+        }
+    )
+    sock = bind("127.0.0.1", 0)
+    app = build_http_app(
+        build_server(settings), host="127.0.0.1", port=sock.getsockname()[1], token=Secret(TOKEN)
+    )
+    with ServerThread(app, sock, FLOOD_LIMITS) as running:
+        yield running.url
+
+
+def connect_from(address: str, url: str) -> socket.socket:
+    """A connection to ``url`` from the loopback ``address`` (127.x.y.z: Linux routes them all
+    to this machine; elsewhere the test is skipped)."""
+    try:
+        return socket.create_connection(
+            ("127.0.0.1", port_of(url)), timeout=30, source_address=(address, 0)
+        )
+    except OSError as exc:
+        pytest.skip(f"cannot connect from {address} here ({exc})")
+
+
+def authorized_initialize(url: str) -> bytes:
+    body = json.dumps(INITIALIZE).encode()
+    return (
+        f"POST {MCP_PATH} HTTP/1.1\r\nHost: 127.0.0.1:{port_of(url)}\r\n"
+        f"Authorization: Bearer {TOKEN}\r\nAccept: {MCP_HEADERS['Accept']}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode() + body
+
+
+def answer_to(sock: socket.socket, rest: bytes) -> bytes:
+    """Send the rest of a request and read the answer's status line (b"" if cut)."""
+    try:
+        sock.sendall(rest)
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    except (ConnectionResetError, BrokenPipeError):
+        return b""
+    return answer.split(b"\r\n", 1)[0]
+
+
+def count_closed(socks: list[socket.socket], *, at_least: int, within: float) -> int:
+    """How many of ``socks`` the server has closed, looking again until ``at_least`` are or
+    ``within`` seconds pass (so a slow machine only makes this slower, never wrong)."""
+    closed: set[int] = set()
+    deadline = time.monotonic() + within
+    while len(closed) < at_least and time.monotonic() < deadline:
+        for index, sock in enumerate(socks):
+            if index in closed:
+                continue
+            sock.setblocking(False)
+            try:
+                if sock.recv(4096) == b"":
+                    closed.add(index)
+            except (BlockingIOError, InterruptedError):
+                pass
+            except (ConnectionResetError, BrokenPipeError):
+                closed.add(index)
+        time.sleep(0.05)
+    return len(closed)
+
+
+def all_accepted(url: str, address: str) -> None:
+    """Return once the server has taken every connection made before this call: it accepts
+    in order, so one answered request from ``address`` comes after all of them."""
+    with connect_from(address, url) as probe:
+        assert answer_to(probe, authorized_initialize(url)) == b"HTTP/1.1 200 OK"
+
+
+@pytest.mark.parametrize(
+    "flooders",
+    [
+        pytest.param(["127.0.0.1"], id="one-address"),
+        pytest.param([f"127.0.0.{n}" for n in range(10, 20)], id="ten-addresses"),
+    ],
+)
+def test_a_half_sent_request_from_another_address_outlives_a_flood(
+    flood_url: str, flooders: list[str]
+) -> None:
+    request = authorized_initialize(flood_url)
+    flood: list[socket.socket] = []
+    with connect_from("127.0.0.2", flood_url) as client:
+        client.sendall(request[:40])  # the client is slow: half its headers, then the flood
+        try:
+            for n in range(FLOOD):
+                flood.append(connect_from(flooders[n % len(flooders)], flood_url))
+                flood[-1].sendall(b"POST /mc")
+            all_accepted(flood_url, "127.0.0.3")
+
+            assert answer_to(client, request[40:]) == b"HTTP/1.1 200 OK"
+            # the flood closed only its own: each address keeps at most 16 connections, and
+            # all together (with the client and the probe) stay within 64
+            kept = min(16 * len(flooders), FLOOD_LIMITS.max_connections - 2)
+            assert count_closed(flood, at_least=FLOOD - kept, within=30) >= FLOOD - kept
+        finally:
+            for sock in flood:
+                sock.close()

@@ -21,11 +21,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vaultgate import __version__
-from vaultgate.config import DEFAULT_PORT, Settings
+from vaultgate.config import DEFAULT_PORT, Settings, vault_folder
 from vaultgate.errors import ConfigError
 from vaultgate.logs import LOG_FORMAT, hide_in_logs, set_log_level
 
@@ -53,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             case "demo":
                 from vaultgate.demo import run_demo
 
-                return run_demo(Path(args.vault).expanduser() if args.vault else None)
+                return run_demo(vault_folder(args.vault, "--vault") if args.vault else None)
             case "doctor":
                 from vaultgate.doctor import run_doctor
 
@@ -63,6 +62,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # no input ends in a traceback; -v shows it for a bug report
+        logging.getLogger("vaultgate").debug("the command failed", exc_info=True)
+        print(
+            f"vaultgate: unexpected error ({exc.__class__.__name__}: {exc}); run with -v for "
+            "the details, and please report it.",
+            file=sys.stderr,
+        )
+        return 1
     raise AssertionError(f"unhandled command {args.command!r}")  # parse() knows only COMMANDS
 
 
@@ -194,16 +201,30 @@ def _built_server(settings: Settings, head_start: HeadStart | None) -> MCPServer
 
 def _emulate(args: argparse.Namespace) -> int:
     from vaultgate.emulator.runner import run_emulate_command
+    from vaultgate.errors import InvalidPath
+    from vaultgate.obsidian.features import Version
+    from vaultgate.paths import validate_vault_path
 
-    vault = Path(args.vault).expanduser()
-    if not vault.is_dir():
-        raise ConfigError(f"--vault {str(vault)!r} is not a folder.")
+    vault = vault_folder(args.vault, "--vault")
+    plugin_version = args.plugin_version or DEFAULT_PLUGIN_VERSION
+    try:
+        Version.parse(plugin_version)
+    except ValueError:
+        raise ConfigError(
+            f"--plugin-version {plugin_version!r} is not a version; give one such as 3.6.2, "
+            f"4.1.7 or {DEFAULT_PLUGIN_VERSION}."
+        ) from None
+    if args.active is not None:
+        try:
+            validate_vault_path(args.active)
+        except InvalidPath as exc:
+            raise ConfigError(f"--active {args.active!r}: {exc}") from None
     return run_emulate_command(
         vault=vault,
         port=DEFAULT_PORT if args.port is None else args.port,
         http_port=args.http_port,
         api_key=args.api_key,
-        plugin_version=args.plugin_version or DEFAULT_PLUGIN_VERSION,
+        plugin_version=plugin_version,
         active=args.active,
         extensions=args.extensions,
     )
@@ -249,6 +270,17 @@ class Flag:
         return f"{meaning} [{', '.join(self.commands)}]"
 
 
+def _port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 to 65535 (0: any free port, where listening)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports are 0 to 65535")
+    return port
+
+
 def _each(commands: Sequence[str], meaning: str) -> dict[str, str]:
     return dict.fromkeys(commands, meaning)
 
@@ -278,7 +310,7 @@ FLAGS: tuple[Flag, ...] = (
             "emulate": f"the HTTPS port to serve (default {DEFAULT_PORT})",
             "doctor": _OBSIDIAN_PORT,
         },
-        {"type": int},
+        {"type": _port_number, "metavar": "PORT"},
         summary=f"{_OBSIDIAN_PORT}; serve --http: the port to listen on; emulate: the port "
         "to serve",
     ),
@@ -341,7 +373,7 @@ FLAGS: tuple[Flag, ...] = (
         ("--http-port",),
         "http_port",
         {"emulate": "also serve plain HTTP on this port"},
-        {"type": int},
+        {"type": _port_number, "metavar": "PORT"},
     ),
     Flag(
         ("--api-key",),

@@ -251,7 +251,7 @@ class Settings:
         if protocol not in ("http", "https"):
             raise ConfigError(f"OBSIDIAN_PROTOCOL must be 'http' or 'https', not {protocol!r}.")
         cert_text = raw("OBSIDIAN_CERT", "cert")
-        cert = Path(cert_text).expanduser() if cert_text else None
+        cert = user_path(cert_text, "OBSIDIAN_CERT") if cert_text else None
         obsidian = ObsidianSettings(
             api_key=api_key,
             host=_parse_host(raw("OBSIDIAN_HOST", "host") or DEFAULT_HOST),
@@ -512,9 +512,9 @@ def _parse_memory_db(value: str | None) -> str:
     if "\0" in value:
         raise ConfigError("VAULTGATE_MEMORY_DB holds a NUL character; give a file path.")
     try:
-        path = Path(value.strip()).expanduser().absolute()
+        path = user_path(value.strip(), "VAULTGATE_MEMORY_DB").absolute()
         _check_memory_path(path)
-    except (OSError, RuntimeError) as exc:  # RuntimeError: '~user' with no such user
+    except OSError as exc:
         raise ConfigError(
             f"VAULTGATE_MEMORY_DB {quoted(value)} is not a usable path ({exc.__class__.__name__}"
             f"{': ' + exc.strerror if isinstance(exc, OSError) and exc.strerror else ''}). "
@@ -571,31 +571,46 @@ def _parse_vault(
                 "--vault) to the folder that holds the vault's notes."
             )
         return VaultSettings(None, "obsidian", follow)
-    folder = _vault_folder(folder_text)
+    folder = vault_folder(folder_text)
     return VaultSettings(folder, choice, follow)
 
 
-def _vault_folder(text: str) -> Path:
-    """The vault folder, resolved; a ConfigError unless it is an existing, readable folder."""
+def user_path(text: str, setting: str) -> Path:
+    """``text`` with a leading ``~`` or ``~user`` expanded; a ConfigError naming ``setting``
+    when that home folder cannot be found (``Path.expanduser`` raises RuntimeError)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        user = text[1:].split("/", 1)[0].split(os.sep, 1)[0]
+        whose = f"the user {user!r}" if user else "this user (HOME is not set)"
+        raise ConfigError(
+            f"{setting} {quoted(text)} starts with '~', but {whose} has no home folder here; "
+            "give the full path."
+        ) from None
+
+
+def vault_folder(text: str, setting: str = "VAULTGATE_VAULT") -> Path:
+    """The vault folder, resolved; a ConfigError naming ``setting`` unless it is an existing,
+    readable folder."""
     if "\0" in text:
-        raise ConfigError("VAULTGATE_VAULT holds a NUL character; give the vault's folder.")
-    path = Path(text).expanduser()
+        raise ConfigError(f"{setting} holds a NUL character; give the vault's folder.")
+    path = user_path(text, setting)
     try:
         path = path.resolve()
         if not path.exists():
             raise ConfigError(
-                f"VAULTGATE_VAULT {quoted(str(path))} does not exist; give the "
+                f"{setting} {quoted(str(path))} does not exist; give the "
                 "folder that holds the vault's notes (the one with .obsidian/ in it)."
             )
         if not path.is_dir():
             raise ConfigError(
-                f"VAULTGATE_VAULT {quoted(str(path))} is a file; give the folder that holds it."
+                f"{setting} {quoted(str(path))} is a file; give the folder that holds it."
             )
         with os.scandir(path) as entries:  # readable: a folder we cannot list is no vault
             next(entries, None)
     except OSError as exc:
         raise ConfigError(
-            f"VAULTGATE_VAULT {quoted(str(path))} cannot be read ({exc.strerror or exc}); check "
+            f"{setting} {quoted(str(path))} cannot be read ({exc.strerror or exc}); check "
             "its permissions."
         ) from None
     return path

@@ -14,10 +14,14 @@ start and printed to stderr, the one place a token is ever shown.
 
 Before any of that, GuardedH11Protocol keeps clients that never finish a request from holding
 the server: a connection has HEADER_TIMEOUT seconds from its first byte (or from connecting) to
-send its request headers, and beyond MAX_CONNECTIONS a new connection closes the oldest one
-still waiting for headers. uvicorn has neither: its keep-alive timeout only runs after a
-response, and its limit_concurrency answers 503 to every new request once half-sent ones fill
-it, which would starve exactly the clients it should protect.
+send its request headers; one client address holds at most MAX_WAITING_PER_ADDRESS connections
+still waiting for headers (a new one closes that address's oldest); and beyond MAX_CONNECTIONS
+a new connection closes the oldest one still waiting for headers from the address that has the
+most of them. So a flood of half-sent requests from one address only ever closes its own
+connections, and a client from another address is answered while the flood goes on. uvicorn
+has none of this: its keep-alive timeout only runs after a response, and its
+limit_concurrency answers 503 to every new request once half-sent ones fill it, which would
+starve exactly the clients it should protect.
 """
 
 from __future__ import annotations
@@ -59,8 +63,12 @@ _START_TIMEOUT = 30.0
 # A request's line and headers must arrive within this many seconds of its first byte (or of the
 # connection); uvicorn's default keep-alive (5 s) closes idle connections between requests.
 HEADER_TIMEOUT = 10.0
-# Open connections at most; above it, the oldest one still waiting for its headers is closed.
+# Open connections at most; above it, the oldest one still waiting for its headers is closed,
+# from the address with the most such connections.
 MAX_CONNECTIONS = 128
+# Connections still waiting for their headers from one client address, at most; an MCP client
+# has a stream and a request or two open, so this leaves room for a few behind one NAT.
+MAX_WAITING_PER_ADDRESS = 32
 # Open SSE streams would hold a shutdown forever; after this many seconds they are cut.
 _GRACEFUL_SHUTDOWN = 5
 
@@ -200,6 +208,7 @@ def bind(host: str, port: int) -> socket.socket:
 class ConnectionLimits:
     header_timeout: float = HEADER_TIMEOUT
     max_connections: int = MAX_CONNECTIONS
+    max_waiting_per_address: int = MAX_WAITING_PER_ADDRESS
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -255,20 +264,41 @@ class GuardedH11Protocol(H11Protocol):
             log.debug("closed a connection that sent no complete request headers in time")
             self.transport.close()
 
+    def _address(self) -> str:
+        return str(self.client[0]) if self.client else ""
+
     def _make_room(self) -> None:
-        """Above the cap, close the oldest connection still waiting for headers (this one if
-        every other is busy with a request)."""
-        if len(self.connections) <= self.limits.max_connections:
+        """Keep the caps: this address's waiting connections, then all connections. Each
+        closes the oldest connection still waiting for headers, of this address for the
+        first and of the address with the most waiting for the second (this one if every
+        other connection is busy with a request)."""
+        waiting: dict[str, list[GuardedH11Protocol]] = {}
+        for other in self.connections:
+            if (
+                isinstance(other, GuardedH11Protocol)
+                and other._waiting_for_headers()
+                and not other.transport.is_closing()
+            ):
+                waiting.setdefault(other._address(), []).append(other)
+        mine = waiting.get(self._address(), [])
+        if len(mine) > self.limits.max_waiting_per_address:
+            victim = min(mine, key=lambda other: other._opened)
+            log.debug(
+                "over %d connections waiting for headers from %s: closed its oldest",
+                self.limits.max_waiting_per_address,
+                self._address(),
+            )
+            victim.transport.close()
+            mine.remove(victim)
+        still_open = sum(1 for other in self.connections if not other.transport.is_closing())
+        if still_open <= self.limits.max_connections:
             return
-        waiting = [
-            other
-            for other in self.connections
-            if isinstance(other, GuardedH11Protocol)
-            and other is not self
-            and other._waiting_for_headers()
-            and not other.transport.is_closing()
+        others = [
+            [other for other in group if other is not self and not other.transport.is_closing()]
+            for group in waiting.values()
         ]
-        victim = min(waiting, key=lambda other: other._opened, default=self)
+        most = max(others, key=len, default=[])
+        victim = min(most, key=lambda other: other._opened, default=self)
         log.debug("over %d connections: closed the oldest idle one", self.limits.max_connections)
         victim.transport.close()
 

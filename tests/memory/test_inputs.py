@@ -50,6 +50,16 @@ from vaultgate.memory.inputs import (
             "start <private>never closed", "start [REDACTED]", 1, id="unclosed-fails-closed"
         ),
         pytest.param("stray </private> tag", "stray </private> tag", 0, id="stray-close-is-text"),
+        pytest.param("k <private x=1>SECRET</private> ok", "k [REDACTED] ok", 1, id="attribute"),
+        pytest.param(
+            '<private reason="a>b">SECRET</private>', "[REDACTED]", 1, id="quoted-bracket"
+        ),
+        pytest.param("< PRIVATE >SECRET</private>!", "[REDACTED]!", 1, id="spaces-upper"),
+        pytest.param("<Private\n>SECRET\r\n</Private\t>日本", "[REDACTED]日本", 1, id="newline"),
+        pytest.param("<private>SECRET</private >🔑", "[REDACTED]🔑", 1, id="close-space"),
+        pytest.param("<private>SECRET< / PRIVATE>#1", "[REDACTED]#1", 1, id="close-spaced"),
+        pytest.param("<PRIVATE x=1>SECRET never closed", "[REDACTED]", 1, id="unclosed-attr"),
+        pytest.param("<privately>open</privately>", "<privately>open</privately>", 0, id="word"),
     ],
 )
 def test_private_spans_are_replaced(text: str, expected: str, spans: int) -> None:

@@ -81,6 +81,28 @@ def test_private_spans_are_stored_redacted_and_the_save_says_so(store: MemorySto
     assert store.search("hunter2").total == 0
 
 
+@pytest.mark.parametrize(
+    "opening", ["<private x=1>", "< PRIVATE >", "<Private\n>", "<private\tdata-k='v'>"]
+)
+@pytest.mark.parametrize("closing", ["</private >", "</PRIVATE>", "< /private\n>", ""])
+def test_private_spans_spelled_any_way_are_neither_stored_nor_indexed(
+    file_store: MemoryStore, raw: sqlite3.Connection, opening: str, closing: str
+) -> None:
+    secret = f"{opening}zebrasecret 日本 🔑{closing}"
+
+    saved = file_store.save(f"Key {secret}", f"use {secret} to log in")
+    file_store.save_prompt(f"remember {secret}")
+    file_store.end_session(saved.observation.session_id, f"summary {secret}")
+
+    stored = file_store.get(saved.observation.id)
+    assert stored.title == "Key [REDACTED]"
+    assert saved.redactions == 2
+    assert file_store.search("zebrasecret").total == 0
+    everything = "\n".join(raw.iterdump())  # every table, the full-text index's included
+    assert "zebrasecret" not in everything
+    assert "[REDACTED]" in everything
+
+
 def test_a_save_into_an_existing_session_takes_its_project(store: MemoryStore) -> None:
     session = store.start_session("Atlas", "s-1").session
 

@@ -203,6 +203,29 @@ async def test_a_note_whose_name_is_taken_says_so_when_asked_for(
     assert "'Prompts/🚀.md' is not offered as a prompt" in rocket.value.message
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_a_note_with_thousands_of_placeholders_is_no_prompt_and_the_list_stays_small(
+    vault: Path, open_server: Connect, backend: str
+) -> None:
+    many = "".join(f"{{{{arg_{n}|日本 #{n}}}}}\r\n" for n in range(20_000))
+    write_notes(vault, NOTES | {"Prompts/Many 100% 🧪.md": "#mcp-tools-prompt\r\n" + many})
+
+    async with open_server(backend) as client:
+        listed = await client.list_prompts()
+        with pytest.raises(MCPError) as caught:
+            await client.get_prompt("Many-100")
+
+    assert sorted(p.name for p in listed.prompts) == [
+        "C-.NET-100",
+        "Secret",
+        "Summarize-meeting",
+        "翻訳",
+    ]
+    assert len(listed.model_dump_json()) < 5_000
+    assert "'Prompts/Many 100% 🧪.md' is not offered as a prompt" in caught.value.message
+    assert "more than 20 different {{placeholders}}" in caught.value.message
+
+
 @pytest.mark.parametrize("backend", ["4.1.7", "folder"])
 async def test_denied_and_hidden_prompt_notes_are_not_prompts(
     vault: Path, open_server: Connect, backend: str

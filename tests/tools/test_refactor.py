@@ -339,6 +339,9 @@ async def test_a_catastrophic_regex_is_stopped_and_the_server_keeps_answering(
         pytest.param({"find": "a*", "regex": True}, "matches an empty string", id="empty-regex"),
         pytest.param({"find": r"\b", "regex": True}, "matches an empty string", id="zero-width"),
         pytest.param({"find": "(", "regex": True}, "not a valid Python regex", id="bad-regex"),
+        pytest.param(
+            {"find": "日本|" * 3_334, "regex": True}, "more than the 10,000", id="long-regex"
+        ),
         pytest.param({"find": "(x)", "regex": True, "replacement": r"\2"}, "groups", id="group"),
         pytest.param({"find": ""}, "find is empty", id="empty"),
         pytest.param({"filename": "Attachments/diagram.png"}, "not a note", id="not-a-note"),
@@ -354,6 +357,19 @@ async def test_replace_refuses_what_cannot_work_with_what_to_do(
     given = {"find": "x", "replacement": "y", "filename": LAUNCH, **arguments}
 
     assert expected in error_text(await client.call_tool("replace_in_notes", given))
+
+
+async def test_a_replacement_that_multiplies_its_groups_is_refused_and_writes_nothing(
+    client: Client, vault: Path, put: Callable[[str, str], None]
+) -> None:
+    put("Inbox/aaa 🧪 #1.md", "a" * 100_000 + "\n")  # 100 KB → 50 MB with this replacement
+    arguments = {"find": "(a{100})", "replacement": "\\1" * 500, "regex": True}
+    arguments["filename"] = "Inbox/aaa 🧪 #1.md"
+
+    message = error_text(await client.call_tool("replace_in_notes", arguments))
+
+    assert "from 100,001 past 1,200,002 characters" in message
+    assert read(vault, "Inbox/aaa 🧪 #1.md") == "a" * 100_000 + "\n"
 
 
 async def test_a_literal_replace_in_a_1_mb_note_is_quick(

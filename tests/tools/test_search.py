@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp import Client
-from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, size
+from tests.tools.conftest import (
+    FIXTURE_VAULT,
+    ClientFactory,
+    EmulatorFactory,
+    error_text,
+    payload,
+    size,
+)
+from tests.tools.test_protection_tags import serve
 
 from vaultgate.emulator.runner import RunningEmulator
 
@@ -301,3 +310,19 @@ async def test_a_search_reports_progress_when_asked(client: Client) -> None:
 
     total = payload(result)["pagination"]["total"]
     assert updates == [(0, 1, "searching the vault"), (1, 1, f"{total} notes match")]
+
+
+@pytest.mark.parametrize("backend", ["3.6.2", "4.1.7", "5.1.0", "folder", "auto"])
+async def test_a_jsonlogic_pattern_longer_than_the_limit_is_refused_on_every_backend(
+    tmp_path: Path, backend: str
+) -> None:
+    vault = tmp_path / "vault"
+    shutil.copytree(FIXTURE_VAULT, vault)
+    long_regexp = "|".join(["日本語", "#tag", "100%", "🚀"] * 100)  # 1,099 characters
+    nested = {"and": [{"var": "path"}, {"or": [{"regexp": [long_regexp, {"var": "content"}]}]}]}
+    async with serve(vault, backend) as world:
+        for query in (nested, json.dumps(nested), {"glob": ["*" * 1_001, {"var": "path"}]}):
+            result = await world.client.call_tool("search_vault", {"query": query})
+            assert "more than the 1,000 a JsonLogic pattern may have" in error_text(result)
+        at_limit = {"regexp": ["|".join(["日本語", "meeting"] * 100)[:1_000], {"var": "path"}]}
+        assert not (await world.client.call_tool("search_vault", {"query": at_limit})).is_error

@@ -10,6 +10,7 @@ import pytest
 from vaultgate.backend import Note
 from vaultgate.config import DEFAULT_PROMPTS_FOLDER, Settings
 from vaultgate.errors import AccessDenied, ConfigError, InvalidArgument, NotFound
+from vaultgate.vault import prompts
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import (
     MAX_DESCRIPTION_LENGTH,
@@ -358,3 +359,44 @@ async def test_a_note_the_guard_refuses_to_read_is_no_prompt() -> None:
     library = PromptLibrary(client, VaultLister(client), "Prompts/")
 
     assert [p.name for p in (await library.list_for_client()).prompts] == ["a"]
+
+
+def placeholders(count: int, first: int = 0) -> str:
+    return "".join(f"{{{{名前_{n}|🧪 #{n} 100%}}}} " for n in range(first, first + count))
+
+
+def test_a_note_with_more_than_20_placeholders_is_left_out_saying_why() -> None:
+    at_limit = describe_note("Prompts/Twenty 日本.md", "#mcp-tools-prompt\r\n" + placeholders(20))
+    over = describe_note("Prompts/Many #1.md", "#mcp-tools-prompt\r\n" + placeholders(20_000))
+
+    assert isinstance(at_limit, PromptNote)
+    assert len(at_limit.arguments) == 20
+    assert isinstance(over, LeftOut)
+    assert over.name == "Many-1"
+    assert "more than 20 different {{placeholders}}" in over.reason
+
+
+def test_a_long_default_is_shown_cut_in_its_description() -> None:
+    argument = PromptArgument("tone", required=False, default="😀" * 5_000)
+
+    assert argument.description == f"Default: {'😀' * 99!r}…"
+
+
+def test_the_prompts_offered_fit_the_list_bound_and_the_rest_are_left_out() -> None:
+    long = "x" * 900
+    notes = [
+        prompt_of(
+            f"Prompts/p{n:03} 📝.md", f"---\ntags: mcp-tools-prompt\ndescription: {long}\n---\n"
+        )
+        for n in range(200)
+    ]
+    small = prompt_of("Prompts/zz small.md", "#mcp-tools-prompt\nhi {{who}}")
+
+    catalogue = build_catalogue([*notes, small])
+
+    total = sum(prompts.listed_size(p) for p in catalogue.prompts)
+    assert total <= 100_000
+    assert 50 < len(catalogue.prompts) < 200
+    assert catalogue.prompts[-1] == small  # one that fits after a full list still has its turn
+    assert len(catalogue.left_out) == 201 - len(catalogue.prompts)
+    assert "prompts/list holds at most 100,000 characters" in catalogue.left_out[0].reason

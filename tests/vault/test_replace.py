@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import anyio
 import pytest
 from tests.folder.conftest import BIG, NOTES, write_awkward_vault
 
@@ -13,6 +14,7 @@ from vaultgate.backend import Note
 from vaultgate.config import SafetySettings
 from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged
 from vaultgate.folder.backend import FolderBackend
+from vaultgate.vault import replace
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.policy import AccessPolicy
@@ -203,3 +205,86 @@ async def test_without_a_python_to_start_a_regex_is_refused_with_what_to_do(
     with pytest.raises(InvalidArgument, match="regex=false"):
         async with matcher_for(ReplaceSpec("a+", "b", regex=True)):
             pass
+
+
+async def test_a_huge_regex_is_compiled_in_the_child_while_the_server_keeps_answering(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(replace, "REGEX_CHARS", 10_000_000, raising=False)  # past the check
+    monkeypatch.setattr(replace, "REGEX_SECONDS", 0.5)
+    pattern = "|".join(f"w{n:06}x🧪" for n in range(330_000))  # ~3 MB: seconds to compile
+    gaps: list[float] = []
+
+    async def tick() -> None:
+        last = anyio.current_time()
+        while True:
+            await anyio.sleep(0.01)
+            now = anyio.current_time()
+            gaps.append(now - last)
+            last = now
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(tick)
+        with pytest.raises(InvalidArgument, match=r"more than 0\.5 s \(compiling it\)"):
+            async with matcher_for(ReplaceSpec(pattern, "x", regex=True)):
+                pass
+        tasks.cancel_scope.cancel()
+
+    assert max(gaps) < 1.0  # the event loop was never held while it compiled
+
+
+async def test_a_regex_longer_than_the_limit_is_refused_before_a_child_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("sys.executable", "/nonexistent/python")  # no child could start
+    pattern = "|".join(["日本", "#tag", "100%"] * 1_000)
+
+    with pytest.raises(InvalidArgument, match="12,999 characters long, more than the 10,000"):
+        async with matcher_for(ReplaceSpec(pattern, "x", regex=True)):
+            pass
+
+
+@pytest.mark.parametrize(
+    ("find", "replacement", "regex"),
+    [
+        pytest.param("(a{100})", "\\1" * 500, True, id="regex-groups"),
+        pytest.param("a", "🧪" * 100, False, id="literal"),
+    ],
+)
+async def test_a_replace_that_would_grow_a_note_past_its_limit_is_refused_with_the_numbers(
+    awkward_vault: Path, find: str, replacement: str, regex: bool
+) -> None:
+    note = awkward_vault / "Grows 日本 #1.md"
+    note.write_bytes(("a" * 100 + "\r\n").encode("utf-8") * 200)  # 20,400 characters
+    before = bytes_of(awkward_vault)
+    replacer, _ = replacer_for(awkward_vault)
+    spec = ReplaceSpec(find, replacement, regex=regex, filename="Grows 日本 #1.md")
+
+    with pytest.raises(InvalidArgument) as refused:
+        await replacer.dry_run(spec, limit=10, offset=0, budget=100_000)
+
+    message = str(refused.value)
+    assert "'Grows 日本 #1.md' from 20,400" in message
+    assert "1,040,800 a replace may leave in it" in message
+    assert "at most 10,000,000 characters" in message
+    assert bytes_of(awkward_vault) == before
+
+
+def test_a_note_may_grow_to_twice_its_length_plus_a_megabyte_within_ten() -> None:
+    assert replace.growth_limit(0) == 1_000_000
+    assert replace.growth_limit(100_000) == 1_200_000
+    assert replace.growth_limit(6_000_000) == 10_000_000
+    assert replace.growth_limit(12_000_000) == 12_000_000  # never below what it holds
+
+
+async def test_a_replace_that_doubles_a_note_is_still_allowed(awkward_vault: Path) -> None:
+    note = awkward_vault / "Doubles.md"
+    note.write_bytes(("b" * 100 + "\r\n").encode("utf-8") * 200)
+    replacer, _ = replacer_for(awkward_vault)
+
+    changed = await replace_everywhere(
+        replacer, ReplaceSpec("(b+)", "\\1\\1", regex=True, filename="Doubles.md")
+    )
+
+    assert changed == ["Doubles.md"]
+    assert note.read_bytes() == ("b" * 200 + "\r\n").encode("utf-8") * 200

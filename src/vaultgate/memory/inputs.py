@@ -29,20 +29,23 @@ MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: no row can have a larger id
 MAX_AGE_DAYS = 36_500  # a hundred years: older than the memory store can be
 
 REDACTED = "[REDACTED]"
-_PRIVATE_OPEN = re.compile(r"<private>", re.IGNORECASE)
-_PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
+# A tag as a writer or a model may spell it: any case, spaces and line breaks inside the
+# brackets, attributes (``<private reason="key">``); ``<privately>`` is not one.
+_PRIVATE_TAG = re.compile(r"<\s*(/?)\s*private(?=[\s/>])[^>]*>", re.IGNORECASE)
 _TYPE = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _SPACE = re.compile(r"\s+")
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 
 
 def redact(text: str) -> tuple[str, int]:
-    """Replace each ``<private>…</private>`` span (any case, across lines) by ``[REDACTED]``.
+    """Replace each ``<private>…</private>`` span by ``[REDACTED]``: tags in any case, with
+    spaces or line breaks inside the brackets and any attributes (``<Private x=1>``,
+    ``< PRIVATE >``, ``</private >``), spans across lines.
 
     Nested spans count as one; an opening tag that is never closed hides everything after it,
     so a forgotten closing tag fails closed. Returns the text and the number of spans replaced.
     """
-    if _PRIVATE_OPEN.search(text) is None:
+    if "<" not in text or _PRIVATE_TAG.search(text) is None:
         return text, 0
     out: list[str] = []
     spans = 0

@@ -13,7 +13,10 @@ inline as ``#mcp-tools-prompt`` (any case; not inside code). It becomes one prom
 - **arguments**: the ``{{name}}`` placeholders of the body, in order of first use; one given
   a default everywhere it appears (``{{tone|friendly}}``, or ``{{tone|}}`` for an empty
   default) is optional, any other is required. Names are letters, digits, ``_`` and ``-``;
-  anything else between double braces (``{{date:YYYY}}``) is text, not a placeholder.
+  anything else between double braces (``{{date:YYYY}}``) is text, not a placeholder. A note
+  with more than ``MAX_ARGUMENTS`` different placeholders is left out (no host offers a form
+  of thousands of fields, and each one would lengthen ``prompts/list``); a default is shown
+  in the argument's description cut at ``MAX_DEFAULT_SHOWN`` characters.
 - **text**: the body (the note without its frontmatter), each placeholder replaced by its
   argument, or by that placeholder's own default; inline ``#mcp-tools-prompt`` tags are
   removed (they mark the note for vaultgate and say nothing to the model). Values are
@@ -22,7 +25,10 @@ inline as ``#mcp-tools-prompt`` (any case; not inside code). It becomes one prom
 Two notes that come to the same name: the one nearer the prompts folder wins, then the one
 whose path sorts first; the other is left out (``Catalogue.left_out`` says why, and asking
 for it by name says so too). At most ``MAX_PROMPT_NOTES`` notes below the folder are read,
-in path order, so that a prompts folder set to a large part of the vault stays bounded.
+in path order, so that a prompts folder set to a large part of the vault stays bounded, and
+the prompts offered take at most ``MAX_LIST_CHARACTERS`` of JSON in ``prompts/list`` all
+together: in name order, a prompt that would pass it is left out (saying so), and the next
+ones still have their chance.
 
 A note's body longer than ``MAX_PROMPT_CHARACTERS`` is rendered up to that point (never in
 the middle of a placeholder), and the text ends with a notice naming the note and where to
@@ -38,6 +44,7 @@ the guarded client, so allow/deny and hidden paths apply to prompt notes as to e
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -61,6 +68,9 @@ MAX_PROMPT_NOTES = 200
 MAX_PROMPT_CHARACTERS = 100_000
 MAX_NAME_LENGTH = 128
 MAX_DESCRIPTION_LENGTH = 1_000
+MAX_ARGUMENTS = 20
+MAX_DEFAULT_SHOWN = 100
+MAX_LIST_CHARACTERS = 100_000  # the JSON of every prompt offered, all together
 
 # {{name}} or {{name|default}}; spaces around the name and the default are ignored.
 _PLACEHOLDER = re.compile(r"\{\{[ \t]*([\w-]+)[ \t]*(?:\|([^\n]*?))?\}\}")
@@ -81,7 +91,11 @@ class PromptArgument:
     def description(self) -> str | None:
         if self.default is None:
             return None
-        return f"Default: {self.default!r}" if self.default else "Default: empty"
+        if not self.default:
+            return "Default: empty"
+        if len(self.default) > MAX_DEFAULT_SHOWN:
+            return f"Default: {self.default[: MAX_DEFAULT_SHOWN - 1]!r}…"
+        return f"Default: {self.default!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +125,20 @@ class Catalogue:
 
     def find(self, name: str) -> PromptNote | None:
         return next((p for p in self.prompts if p.name == name), None)
+
+
+def listed_size(prompt: PromptNote) -> int:
+    """The characters of the prompt's entry in ``prompts/list`` (its JSON, as MCP sends it)."""
+    entry = {
+        "name": prompt.name,
+        "title": prompt.title,
+        "description": prompt.description,
+        "arguments": [
+            {"name": a.name, "description": a.description, "required": a.required}
+            for a in prompt.arguments
+        ],
+    }
+    return len(json.dumps(entry, ensure_ascii=False, separators=(",", ":")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +181,9 @@ def description_of(frontmatter: Mapping[str, object]) -> str | None:
     return text
 
 
-def parse_arguments(body: str) -> tuple[PromptArgument, ...]:
-    """The placeholders of ``body`` as arguments, in order of first use."""
+def parse_arguments(body: str, *, most: int | None = None) -> tuple[PromptArgument, ...]:
+    """The placeholders of ``body`` as arguments, in order of first use; with ``most``, the
+    scan stops at the first name past that many (enough to know there are too many)."""
     found: dict[str, PromptArgument] = {}
     for m in _PLACEHOLDER.finditer(body):
         name, default = m.group(1), m.group(2)
@@ -162,6 +191,8 @@ def parse_arguments(body: str) -> tuple[PromptArgument, ...]:
         known = found.get(name)
         if known is None:
             found[name] = PromptArgument(name, required=default is None, default=default)
+            if most is not None and len(found) > most:
+                break
         elif default is None and not known.required:
             found[name] = PromptArgument(name, required=True, default=known.default)
         elif known.default is None and default is not None:
@@ -182,11 +213,19 @@ def describe_note(path: str, text: str) -> PromptNote | LeftOut | None:
             "its file name has no letter or digit to make a prompt name of; rename the note",
         )
     frontmatter, body_start = split_note(text)
+    arguments = parse_arguments(text[body_start:], most=MAX_ARGUMENTS)
+    if len(arguments) > MAX_ARGUMENTS:
+        return LeftOut(
+            path,
+            name,
+            f"it has more than {MAX_ARGUMENTS} different {{{{placeholders}}}}, the most a prompt "
+            "may take; use fewer, or write the fixed ones into the text",
+        )
     return PromptNote(
         name=name,
         title=stem,
         description=description_of(frontmatter),
-        arguments=parse_arguments(text[body_start:]),
+        arguments=arguments,
         path=path,
     )
 
@@ -195,8 +234,11 @@ def _precedence(path: str) -> tuple[int, str, str]:
     return path.count("/"), path.casefold(), path
 
 
-def build_catalogue(described: Iterable[PromptNote | LeftOut]) -> Catalogue:
-    """Prompts by name, collisions settled (see the module docstring), sorted by name."""
+def build_catalogue(
+    described: Iterable[PromptNote | LeftOut], *, room: int = MAX_LIST_CHARACTERS
+) -> Catalogue:
+    """Prompts by name, collisions settled and at most ``room`` characters of ``prompts/list``
+    (see the module docstring), sorted by name."""
     prompts: dict[str, PromptNote] = {}
     left_out: list[LeftOut] = []
     for item in sorted(described, key=lambda item: _precedence(item.path)):
@@ -208,8 +250,24 @@ def build_catalogue(described: Iterable[PromptNote | LeftOut]) -> Catalogue:
             )
         else:
             prompts[item.name] = item
-    ordered = tuple(sorted(prompts.values(), key=lambda p: (p.name.casefold(), p.name)))
-    return Catalogue(ordered, tuple(sorted(left_out, key=lambda lo: lo.path)))
+    offered: list[PromptNote] = []
+    for prompt in sorted(prompts.values(), key=lambda p: (p.name.casefold(), p.name)):
+        size = listed_size(prompt)
+        if size > room:
+            left_out.append(
+                LeftOut(
+                    prompt.path,
+                    prompt.name,
+                    f"prompts/list holds at most {MAX_LIST_CHARACTERS:,} characters of prompts, "
+                    f"and this one's {size:,} do not fit after the prompts before it in name "
+                    "order; shorten its description or arguments, or move some prompt notes out "
+                    "of the prompts folder",
+                )
+            )
+            continue
+        room -= size
+        offered.append(prompt)
+    return Catalogue(tuple(offered), tuple(sorted(left_out, key=lambda lo: lo.path)))
 
 
 def _body_cut(body: str, limit: int) -> int:
@@ -399,6 +457,11 @@ class PromptLibrary:
                 f"The note of prompt {name!r} ({prompt.path!r}) is gone; list the prompts again."
             ) from None
         described = describe_note(prompt.path, note.content)
+        if isinstance(described, LeftOut) and described.name == prompt.name:
+            self.invalidate()
+            raise InvalidArgument(
+                f"{prompt.path!r} is no longer offered as a prompt: {described.reason}."
+            )
         if not isinstance(described, PromptNote) or described.name != prompt.name:
             self.invalidate()
             raise InvalidArgument(

@@ -26,8 +26,14 @@ Bounded work:
   in a child Python process (stdlib only, started per call), fed one note at a time; its
   matching in the whole call has ``REGEX_SECONDS`` (the reading of notes in between does not
   count), and the child is killed when they run out. A regex reads at most
-  ``REGEX_NOTES`` notes: narrow a larger selection with folder or pattern.
+  ``REGEX_NOTES`` notes: narrow a larger selection with folder or pattern. The pattern is
+  compiled in the child too (a 2.6 MB alternation takes seconds to compile), and is at most
+  ``REGEX_CHARS`` long, checked before the child starts.
 - Every note holds at most ``MAX_MATCHES`` matches, and a match may not be empty.
+- A replace may not grow a note past :func:`growth_limit` (twice its length plus
+  ``GROWTH_SLACK`` characters, and never past ``GROWTH_CEILING`` unless it is already
+  longer): the child stops expanding matches as soon as a note passes it, so a replacement
+  that multiplies its groups cannot fill the server's memory either.
 """
 
 from __future__ import annotations
@@ -75,6 +81,9 @@ PREFILTER_FROM = 20  # a literal search over more notes asks the plugin's search
 SEARCH_QUERY_CHARS = 200  # the words of a long find that the search is asked for
 REGEX_NOTES = 2_000
 REGEX_SECONDS = 10.0
+REGEX_CHARS = 10_000
+GROWTH_SLACK = 1_000_000  # characters a note may always grow by (within the ceiling)
+GROWTH_CEILING = 10_000_000  # characters no replace makes a note longer than
 _ANSWER_BYTES = 256 * 1024 * 1024
 _STOPPING_ERRORS = (ObsidianUnreachable, ObsidianTimeout, ObsidianTLSError, AuthenticationFailed)
 
@@ -376,21 +385,15 @@ class Find(Protocol):
     async def __call__(self, path: str, text: str, start: int) -> list[Span]: ...
 
 
-def compile_pattern(spec: ReplaceSpec) -> re.Pattern[str]:
-    """The regex, checked before any note is read."""
-    try:
-        compiled = re.compile(spec.find, re.MULTILINE)
-    except (re.error, OverflowError, RecursionError) as exc:
+def check_pattern(spec: ReplaceSpec) -> None:
+    """What can be checked of a regex without compiling it: its length. Compiling is the
+    child's (a long alternation keeps ``re.compile`` busy for seconds, holding the GIL)."""
+    if len(spec.find) > REGEX_CHARS:
         raise InvalidArgument(
-            f"find is not a valid Python regex ({exc}). Escape special characters with '\\', "
-            "or pass regex=false to replace the text as it is."
-        ) from exc
-    if compiled.fullmatch("") is not None:
-        raise InvalidArgument(
-            f"The regex {spec.find!r} matches an empty string, so it would insert the "
-            "replacement everywhere. Make it match at least one character."
+            f"The regex is {len(spec.find):,} characters long, more than the {REGEX_CHARS:,} a "
+            "regex may have. Split it into several replaces, or use a literal text "
+            "(regex=false) for each word."
         )
-    return compiled
 
 
 @asynccontextmanager
@@ -400,8 +403,8 @@ async def matcher_for(spec: ReplaceSpec) -> AsyncIterator[Find]:
     if not spec.regex:
         yield _literal(spec.find, spec.replacement)
         return
-    compiled = compile_pattern(spec)
-    async with _regex_worker(compiled, spec.replacement) as find:
+    check_pattern(spec)
+    async with _regex_worker(spec.find, spec.replacement) as find:
         yield find
 
 
@@ -414,6 +417,9 @@ def _literal(find: str, replacement: str) -> Find:
                 raise _too_many(path)
             found.append(Span(at, at + len(find), replacement))
             at = text.find(find, at + len(find))
+        grown = len(text) + len(found) * (len(replacement) - len(find))
+        if grown > growth_limit(len(text)):
+            raise _too_big(path, len(text), grown)
         return found
 
     return spans
@@ -426,14 +432,41 @@ def _too_many(path: str) -> InvalidArgument:
     )
 
 
-# The child: stdlib only, so it starts in isolated mode without site-packages (~20 ms).
+def growth_limit(length: int) -> int:
+    """The most characters a replace may leave in a note of ``length`` characters: twice its
+    length plus ``GROWTH_SLACK``, at most ``GROWTH_CEILING``, and never less than it holds."""
+    return max(length, min(2 * length + GROWTH_SLACK, GROWTH_CEILING))
+
+
+def _too_big(path: str, length: int, grown: int | None) -> InvalidArgument:
+    limit = growth_limit(length)
+    reached = f"to {grown:,} characters" if grown is not None else f"past {limit:,} characters"
+    return InvalidArgument(
+        f"The replacement would grow {path!r} from {length:,} {reached}, more than the "
+        f"{limit:,} a replace may leave in it (twice its length plus {GROWTH_SLACK:,}, at most "
+        f"{GROWTH_CEILING:,} characters). Nothing was written: use a shorter replacement, fewer "
+        "groups in it, or a more specific find."
+    )
+
+
+# The child: stdlib only, so it starts in isolated mode without site-packages (~20 ms). It
+# compiles the pattern and answers the first line with what it found wrong, then one line
+# per note. It keeps the note's grown length as it expands matches, and stops at the limit
+# the server sent, so no answer is bigger than the note may become.
 _WORKER = r"""
 import json, re, sys
 setup = json.loads(sys.stdin.readline())
-pattern = re.compile(setup["pattern"], setup["flags"])
+try:
+    pattern = re.compile(setup["pattern"], setup["flags"])
+except (re.error, OverflowError, RecursionError, MemoryError) as exc:
+    sys.stdout.write(json.dumps({"invalid": str(exc)}) + "\n")
+    sys.exit()
+empty = pattern.fullmatch("") is not None
+sys.stdout.write(json.dumps({"emptyMatch": True} if empty else {"ready": True}) + "\n")
+sys.stdout.flush()
 for line in sys.stdin:
     job = json.loads(line)
-    spans, answer = [], None
+    spans, answer, grown = [], None, len(job["text"])
     try:
         for m in pattern.finditer(job["text"], job["start"]):
             if m.start() == m.end():
@@ -442,7 +475,12 @@ for line in sys.stdin:
             if len(spans) == setup["limit"]:
                 answer = {"tooMany": True}
                 break
-            spans.append([m.start(), m.end(), m.expand(setup["replacement"])])
+            expanded = m.expand(setup["replacement"])
+            grown += len(expanded) - (m.end() - m.start())
+            if grown > job["most"]:
+                answer = {"tooBig": True}
+                break
+            spans.append([m.start(), m.end(), expanded])
     except (re.error, IndexError) as exc:
         answer = {"error": str(exc)}
     sys.stdout.write(json.dumps(answer or {"spans": spans}) + "\n")
@@ -451,7 +489,7 @@ for line in sys.stdin:
 
 
 @asynccontextmanager
-async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIterator[Find]:
+async def _regex_worker(pattern: str, replacement: str) -> AsyncIterator[Find]:
     try:
         process = await anyio.open_process(
             [sys.executable, "-I", "-S", "-c", _WORKER],
@@ -469,43 +507,45 @@ async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIte
     answers = BufferedByteReceiveStream(process.stdout)
     spent = 0.0  # the worker's time only: reading notes between jobs does not count
     setup = {
-        "pattern": compiled.pattern,
-        "flags": compiled.flags,
+        "pattern": pattern,
+        "flags": re.MULTILINE,
         "replacement": replacement,
         "limit": MAX_MATCHES,
     }
 
-    async def ask(job: dict[str, Any]) -> dict[str, Any]:
-        assert process.stdin is not None
-        await process.stdin.send(json.dumps(job).encode("ascii") + b"\n")
-        line = await answers.receive_until(b"\n", _ANSWER_BYTES)
-        answer: dict[str, Any] = json.loads(line)
-        return answer
-
-    async def spans(path: str, text: str, start: int) -> list[Span]:
+    async def ask(job: dict[str, Any] | None, where: str) -> dict[str, Any]:
+        """The child's answer to ``job`` (None: the answer to the setup), in the time left."""
         nonlocal spent
+        assert process.stdin is not None
         started = anyio.current_time()
         try:
             with anyio.fail_after(max(0.0, REGEX_SECONDS - spent)):
-                answer = await ask({"text": text, "start": start})
+                if job is not None:
+                    await process.stdin.send(json.dumps(job).encode("ascii") + b"\n")
+                line = await answers.receive_until(b"\n", _ANSWER_BYTES)
         except TimeoutError:
             raise InvalidArgument(
-                f"The regex ran for more than {REGEX_SECONDS:g} s (stopped at {path!r}) and "
-                "was stopped. Patterns with nested repeats such as (a+)+ or (.*)* can take "
-                "forever on some text: simplify it, or narrow the notes with filename, "
-                "folder or pattern."
+                f"The regex ran for more than {REGEX_SECONDS:g} s ({where}) and was stopped. "
+                "Patterns with nested repeats such as (a+)+ or (.*)* can take forever on some "
+                "text: simplify it, or narrow the notes with filename, folder or pattern."
             ) from None
         except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError) as exc:
             raise InvalidArgument(
-                f"The regex could not be run on {path!r} (its worker process ended). "
+                f"The regex could not be run ({where}: its worker process ended). "
                 "Simplify the regex or narrow the notes."
             ) from exc
         finally:
             spent += anyio.current_time() - started
-        return _spans_from(path, answer)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    async def spans(path: str, text: str, start: int) -> list[Span]:
+        job = {"text": text, "start": start, "most": growth_limit(len(text))}
+        return _spans_from(path, len(text), await ask(job, f"stopped at {path!r}"))
 
     try:
         await process.stdin.send(json.dumps(setup).encode("ascii") + b"\n")
+        _check_compiled(pattern, await ask(None, "compiling it"))
         yield spans
     finally:
         with anyio.CancelScope(shield=True):
@@ -515,7 +555,20 @@ async def _regex_worker(compiled: re.Pattern[str], replacement: str) -> AsyncIte
             await process.aclose()
 
 
-def _spans_from(path: str, answer: dict[str, Any]) -> list[Span]:
+def _check_compiled(pattern: str, answer: dict[str, Any]) -> None:
+    if "invalid" in answer:
+        raise InvalidArgument(
+            f"find is not a valid Python regex ({answer['invalid']}). Escape special characters "
+            "with '\\', or pass regex=false to replace the text as it is."
+        )
+    if "emptyMatch" in answer:
+        raise InvalidArgument(
+            f"The regex {pattern!r} matches an empty string, so it would insert the "
+            "replacement everywhere. Make it match at least one character."
+        )
+
+
+def _spans_from(path: str, length: int, answer: dict[str, Any]) -> list[Span]:
     if "error" in answer:
         raise InvalidArgument(
             f"The replacement does not fit the regex ({answer['error']}): refer to groups as "
@@ -528,4 +581,6 @@ def _spans_from(path: str, answer: dict[str, Any]) -> list[Span]:
         )
     if "tooMany" in answer:
         raise _too_many(path)
+    if "tooBig" in answer:
+        raise _too_big(path, length, None)
     return [Span(start, end, text) for start, end, text in answer["spans"]]

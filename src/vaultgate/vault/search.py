@@ -4,6 +4,10 @@ The plugin scans every note on each search, so a query's whole result is cached 
 paging through it does not search the vault again. Results are normalised here (ordering by
 score, match trimming, folder scoping) so every plugin version looks the same to the model, and
 kept lean: scores to 3 significant digits, no field the model can derive from another.
+
+A JsonLogic ``regexp`` or ``glob`` pattern written in the query is at most
+``PATTERN_CHARS`` long: the folder backend compiles and runs it inside the server (for every
+note), where ``re`` holds the GIL, so a huge pattern would stall every other call.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from vaultgate.paths import normalize_directory
 
 SEARCH_TTL_SECONDS = 60.0
 SMART_TEXT_LIMIT = 300
+PATTERN_CHARS = 1_000
+_PATTERN_OPERATIONS = ("regexp", "glob")
 
 QueryType = Literal["jsonlogic", "dataview"]
 
@@ -131,7 +137,9 @@ class VaultSearcher:
             return rows
         match query_type:
             case "jsonlogic":
-                rows = await self._client.search_jsonlogic(_parse_jsonlogic(query))
+                parsed = _parse_jsonlogic(query)
+                refuse_long_patterns(parsed)
+                rows = await self._client.search_jsonlogic(parsed)
             case "dataview":
                 if not isinstance(query, str) or not query.strip():
                     raise InvalidArgument(
@@ -185,6 +193,28 @@ def _parse_jsonlogic(query: str | dict[str, Any]) -> Any:
             'Example: {"glob": ["Projects/**", {"var": "path"}]} or '
             '{"in": ["meeting", {"var": "tags"}]}.'
         ) from exc
+
+
+def refuse_long_patterns(query: Any) -> None:
+    """Refuse a ``regexp`` or ``glob`` whose pattern, as written in the query, is longer than
+    ``PATTERN_CHARS`` (a pattern computed from a note's values cannot be checked here)."""
+    pending = [query]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, dict):
+            for operation, arguments in node.items():
+                pattern = arguments[0] if isinstance(arguments, list) and arguments else ""
+                pattern = pattern if isinstance(pattern, str) else ""
+                if operation in _PATTERN_OPERATIONS and len(pattern) > PATTERN_CHARS:
+                    raise InvalidArgument(
+                        f"The {operation} pattern is {len(pattern):,} characters long, more "
+                        f"than the {PATTERN_CHARS:,} a JsonLogic pattern may have. Split it "
+                        'into several, joined with {"or": [...]}, or match exact values with '
+                        '{"in": [{"var": "path"}, [...]]}.'
+                    )
+                pending.append(arguments)
 
 
 def _trim(text: str, limit: int) -> str:

@@ -38,7 +38,7 @@ async def execute_template(
 ) -> Blocks:
     """Run a Templater template (needs the MCP Tools and Templater plugins) and return what it
     rendered; with createFile=true and targetPath the result is also saved as a new note
-    (targetPath with '.md' added when missing; an existing note is never replaced)."""
+    (.md added)."""
     validate_vault_path(name)
     if createFile and not targetPath:
         raise InvalidArgument(

@@ -11,30 +11,32 @@ from __future__ import annotations
 
 import json
 
-from vaultgate.engine.instruction import InvalidInstruction, parse_instruction
-from vaultgate.engine.patch_v2 import PatchError, apply_instruction
-from vaultgate.errors import VaultgateError
-from vaultgate.obsidian.features import Version
-from vaultgate.obsidian.patch import encode_patch
 from vaultgate.patch_request import PatchRequest
-from vaultgate.patching import PatchFailed, UnparseableFrontmatter
-
-_ENGINE = Version(5, 1, 1)  # the instruction the folder backend applies
-_CANNOT_TELL = (
-    InvalidInstruction,
-    PatchError,
-    PatchFailed,
-    UnparseableFrontmatter,
-    VaultgateError,
-    ValueError,
-)
 
 
 def patched_text(text: str, request: PatchRequest) -> str | None:
     """``text`` after ``request``, or None when the engine would not apply it (a missing
     target, a failed merge, an instruction it does not emulate)."""
+    # Imported here: the engine brings YAML, which a server that never patches a protected
+    # note should not load at start (tests/test_server.py).
+    from vaultgate.engine.instruction import InvalidInstruction, parse_instruction
+    from vaultgate.engine.patch_v2 import PatchError, apply_instruction
+    from vaultgate.errors import VaultgateError
+    from vaultgate.obsidian.features import Version
+    from vaultgate.obsidian.patch import encode_patch
+    from vaultgate.patching import PatchFailed, UnparseableFrontmatter
+
+    cannot_tell = (
+        InvalidInstruction,
+        PatchError,
+        PatchFailed,
+        UnparseableFrontmatter,
+        VaultgateError,
+        ValueError,
+    )
+    engine = Version(5, 1, 1)  # the instruction the folder backend applies
     try:
-        _headers, body = encode_patch(request, _ENGINE)
+        _headers, body = encode_patch(request, engine)
         return apply_instruction(text, parse_instruction(json.loads(body))).document
-    except _CANNOT_TELL:
+    except cannot_tell:
         return None

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 from tests.tools.conftest import (
@@ -20,6 +21,7 @@ from tests.tools.conftest import (
 from tests.tools.test_protection_tags import serve
 
 from vaultgate.emulator.runner import RunningEmulator
+from vaultgate.engine import jsonlogic
 
 pytestmark = pytest.mark.anyio
 
@@ -326,3 +328,45 @@ async def test_a_jsonlogic_pattern_longer_than_the_limit_is_refused_on_every_bac
             assert "more than the 1,000 a JsonLogic pattern may have" in error_text(result)
         at_limit = {"regexp": ["|".join(["日本語", "meeting"] * 100)[:1_000], {"var": "path"}]}
         assert not (await world.client.call_tool("search_vault", {"query": at_limit})).is_error
+
+
+# The folder backend and auto evaluate JsonLogic in vaultgate; so does a plugin backend while
+# a note is out of reach and the query reads links (vault/unseen.py).
+SCRUBBED = {"VAULTGATE_DENY": "Areas/**"}
+
+
+@pytest.mark.parametrize(
+    ("backend", "extra"),
+    [("folder", {}), ("auto", {}), ("5.1.0", SCRUBBED), ("4.1.7", SCRUBBED)],
+    ids=["folder", "auto", "5.1.0-scrubbed", "4.1.7-scrubbed"],
+)
+async def test_a_pattern_that_takes_exponential_time_is_stopped_and_freezes_nothing(
+    tmp_path: Path, backend: str, extra: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(jsonlogic, "REGEX_SECONDS", 0.5)
+    vault = tmp_path / "vault"
+    shutil.copytree(FIXTURE_VAULT, vault)
+    (vault / "Slow 🐌").mkdir()
+    (vault / "Slow 🐌" / "日本 aaa.md").write_text("a" * 60 + "b\r\n", encoding="utf-8")
+    # (a|aa)+$ backtracks through every split of the a's: exponential, never finishing alone
+    query = {"and": [{"var": "backlinks"}, {"regexp": ["(a|aa)+$", {"var": "content"}]}]}
+    query = {"or": [query, {"regexp": ["(a|aa)+$", {"var": "content"}]}]}
+    finished: list[str] = []
+    async with serve(vault, backend, extra) as world:
+
+        async def search() -> None:
+            result = await world.client.call_tool("search_vault", {"query": query})
+            finished.append("search")
+            assert "took more than 0.5 s of matching" in error_text(result)
+
+        async def meanwhile() -> None:
+            await anyio.sleep(0.1)  # the search is matching by now
+            result = await world.client.call_tool("discover", {})
+            assert not result.is_error
+            finished.append("discover")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(search)
+            tg.start_soon(meanwhile)
+
+    assert finished == ["discover", "search"]  # the server answered while the pattern ran

@@ -8,19 +8,44 @@ library's truthiness (only ``[]`` is falsy among containers). The plugin's final
 Supported: var, missing, missing_some, if/?:, ==, ===, !=, !==, !, !!, or, and, <, <=, >,
 >=, in, cat, substr, +, -, *, /, %, min, max, merge, map, filter, reduce, all, none, some,
 log, glob, regexp. Anything else raises JsonLogicError("Unrecognized operation ...").
+
+``regexp`` and ``glob`` match with the ``regex`` package, not ``re``: it can stop a match
+after a time and lets go of the GIL while it matches, so a pattern that takes exponential time
+((a|aa)+$) cannot freeze the server that evaluates it (the folder backend, vaultgate's own
+evaluation over scrubbed notes, the emulator). The queries evaluated inside
+:func:`regex_budget` share REGEX_SECONDS of matching; past it, JsonLogicError says so.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
+
+import regex
 
 Data = Any
 _NUMBER = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
 _STRICT_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|Infinity)")
 _MAX_DEPTH = 200
+REGEX_SECONDS = 10.0  # of matching, for all the notes one search evaluates
+_regex_deadline: ContextVar[float | None] = ContextVar("regex_deadline", default=None)
+
+
+@contextmanager
+def regex_budget(seconds: float | None = None) -> Iterator[None]:
+    """The ``regexp`` and ``glob`` matches of every query evaluated inside share ``seconds``
+    (REGEX_SECONDS unless said; one search evaluates its query once per note)."""
+    budget = REGEX_SECONDS if seconds is None else seconds
+    token = _regex_deadline.set(time.monotonic() + budget)
+    try:
+        yield
+    finally:
+        _regex_deadline.reset(token)
 
 
 class JsonLogicError(Exception):
@@ -295,25 +320,43 @@ def _merge(*args: Any) -> list[Any]:
     return merged
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def _glob_regex(pattern: str) -> regex.Pattern[str]:
     # glob-to-regexp with default options: '*' is '.*'; everything else is literal
-    return re.compile("".join(".*" if c == "*" else re.escape(c) for c in pattern))
+    return regex.compile("".join(".*" if c == "*" else regex.escape(c) for c in pattern))
 
 
 def _glob(pattern: Any = None, value: Any = None) -> bool:
     if not isinstance(pattern, str) or not isinstance(value, str):
         return False
-    return _glob_regex(pattern).fullmatch(value) is not None
+    return _matched(pattern, lambda: _glob_regex(pattern).fullmatch(value, timeout=_timeout()))
 
 
 def _regexp(pattern: Any = None, value: Any = None) -> bool:
     if not isinstance(pattern, str) or not isinstance(value, str):
         return False
     try:
-        compiled = re.compile(pattern)
-    except re.error as exc:
+        compiled = regex.compile(pattern)
+    except regex.error as exc:
         raise JsonLogicError(f"Invalid regular expression: /{pattern}/: {exc}") from None
-    return compiled.search(value) is not None
+    return _matched(pattern, lambda: compiled.search(value, timeout=_timeout()))
+
+
+def _timeout() -> float:
+    deadline = _regex_deadline.get()
+    if deadline is None:
+        return REGEX_SECONDS
+    return max(deadline - time.monotonic(), 0.001)
+
+
+def _matched(pattern: str, match: Callable[[], regex.Match[str] | None]) -> bool:
+    try:
+        return match() is not None
+    except TimeoutError:
+        raise JsonLogicError(
+            f"The pattern /{pattern}/ took more than {REGEX_SECONDS:g} s of matching in this "
+            "search, so it was stopped: nested repetition such as (a+)+ or (a|aa)+ can take "
+            "exponential time. Simplify it, or narrow the search first."
+        ) from None
 
 
 def _compare(check: Callable[[Any, Any], bool]) -> Callable[..., bool]:

@@ -20,6 +20,7 @@ from vaultgate.engine.vault import Vault
 _ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
 
 
+@jsonlogic.regex_budget()
 def jsonlogic_search(vault: Vault, behaviour: Behaviour, query: Any) -> list[dict[str, Any]]:
     """``{"filename", "result"}`` for each note whose JSON the query finds truthy.
 

@@ -84,6 +84,7 @@ class LinkedNotes:
         return [(path, self._notes[path], stats[path]) for path in keys]
 
 
+@jsonlogic.regex_budget()
 def indexed_jsonlogic(
     vault: Vault,
     index: VaultIndex,

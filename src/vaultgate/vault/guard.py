@@ -410,7 +410,9 @@ class GuardedClient:
         rows = await self._inner.search_jsonlogic(whole_notes_query(query))
         relinked = await self._relinked(note_links_of(rows), reachable, rows)
         try:
-            return evaluate(query, rebuilt_notes(rows, relinked))
+            # in a worker thread: a query may match patterns for seconds (engine/jsonlogic.py)
+            notes = rebuilt_notes(rows, relinked)
+            return await anyio.to_thread.run_sync(evaluate, query, notes)
         except InvalidQuery as error:
             raise query_failed(str(error)) from None
 

@@ -151,6 +151,7 @@ def rebuilt_notes(
     return notes
 
 
+@jsonlogic.regex_budget()
 def evaluate(query: Any, notes: Iterable[tuple[str, Any]]) -> list[dict[str, Any]]:
     """``{"filename", "result"}`` for each note JSON the query finds truthy, as the plugin
     answers (json-logic-js, then its filter); InvalidQuery names the note it failed on."""

@@ -296,6 +296,15 @@ async def probe_structured_search(call: Call, world: World) -> None:
         result = await call({"query": query, "limit": 200})
         no_leak(result)
         assert not result.is_error, body(result)[:300]
+    if world.features.has("dataview_search"):
+        # Dataview's rows leave out every spelling of mcp-hidden too (its link fields are
+        # refused while a note is hidden: tests/tools/test_derived_leaks.py)
+        for dql in ('TABLE file.name FROM ""', 'TABLE file.name, file.tags FROM "Spellings"'):
+            result = await call({"query": dql, "queryType": "dataview", "limit": 200})
+            no_leak(result)
+            assert not result.is_error, body(result)[:300]
+            assert "Spellings/nested.md" not in body(result)
+            assert FENCED in body(result)  # a tag in code hides nothing
     if not world.features.has("links"):
         return
     # values a query only tests still say nothing of a hidden note

@@ -61,3 +61,10 @@ def test_a_dql_query_names_the_first_field_that_may_hold_a_link(
     query: str, field: str | None
 ) -> None:
     assert dql_link_field(query) == field
+
+
+@pytest.mark.parametrize("query", ['LIST FROM ""', "TASK", 'list file.inlinks FROM "A"', ""])
+def test_a_query_the_plugin_refuses_itself_is_left_to_it(query: str) -> None:
+    # the plugin answers "Only TABLE dataview queries are supported"; vaultgate must not
+    # refuse it first for a reason that is not the real one
+    assert dql_link_field(query) is None

@@ -126,9 +126,9 @@ from vaultgate.vault.unseen import (
 ACTIVE_NOTE = "the note open in Obsidian"
 HIDDEN_NOTES = "({} notes outside what you may reach)"
 DQL_READS_LINKS = (
-    "This Dataview query reads {field!r}, which may hold links, and some notes are hidden "
-    "(mcp-hidden) or kept out by VAULTGATE_ALLOW/VAULTGATE_DENY: Dataview resolves links "
-    "itself and would name them. While such notes exist, a Dataview query may read only "
+    "This Dataview query reads {field!r}, which may hold links: Dataview resolves links "
+    "itself and could name notes this server keeps out of reach, so here a Dataview query "
+    "may read only "
     "file.name, file.path, file.folder, file.ext, file.size, file.ctime, file.mtime, "
     "file.cday, file.mday, file.day, file.tags, file.etags, file.aliases and file.starred, "
     "FROM folders and #tags. For frontmatter and inline fields use queryType=jsonlogic, "

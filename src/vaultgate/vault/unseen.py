@@ -243,6 +243,9 @@ def dql_link_field(query: str) -> str | None:
     """The first name in a DQL query that may read a link (``file.inlinks``, a frontmatter
     or inline field, a ``[[link]]``, ``outgoing(...)``), or None when it reads only what
     Dataview takes from the file itself."""
+    words = query.split(maxsplit=1)
+    if not words or words[0].upper() != "TABLE":
+        return None  # the plugin takes TABLE queries only and refuses this one itself
     if "[[" in query:
         return "[[...]]"
     text = _DQL_TAG.sub(" ", _DQL_STRING.sub(" ", query))

@@ -63,6 +63,7 @@ def test_every_runtime_dependency_is_imported_somewhere() -> None:
         "beautifulsoup4": "bs4",
         "h11": "h11",
         "watchfiles": "watchfiles",
+        "regex": "regex",
     }
     names = {
         dep.split(">")[0].split("<")[0].split("=")[0].strip().lower()

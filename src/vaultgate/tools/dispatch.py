@@ -43,7 +43,6 @@ from vaultgate.vault.search import QueryType
 VaultOperation = Literal[
     "list",
     "read",
-    "map",
     "search",
     "search_structured",
     "search_smart",
@@ -91,18 +90,15 @@ MemoryOperation = Literal[
     "sdd_check",
 ]
 
-_PATCH = {"patchOperation": "operation"}
-
 VAULT_ROUTES: dict[str, Route] = {
     "list": Route(read.list_vault_files),
     "read": Route(read.get_vault_file),
-    "map": Route(read.get_vault_file, fixed={"format": "map"}),
     "search": Route(search.search_vault_simple),
     "search_structured": Route(search.search_vault),
     "search_smart": Route(search.search_vault_smart),
     "create": Route(edit.create_vault_file, writes=True),
     "append": Route(edit.append_to_vault_file, writes=True),
-    "patch": Route(edit.patch_vault_file, renames=_PATCH, writes=True),
+    "patch": Route(edit.patch_vault_file, writes=True),
     "delete": Route(edit.delete_vault_file, writes=True),
     "move": Route(edit.move_vault_file, writes=True),
     "bulk_delete": Route(edit.bulk_delete_files, writes=True),
@@ -117,10 +113,9 @@ VAULT_ROUTES: dict[str, Route] = {
     "backlinks": Route(link_tools.get_backlinks),
     "broken_links": Route(link_tools.find_broken_links),
     "orphans": Route(link_tools.find_orphans),
-    "replace": Route(refactor.replace_in_notes, renames={"content": "replacement"}, writes=True),
-    # target is the frontmatter key, as in patch with targetType=frontmatter
-    "set_property": Route(refactor.set_note_property, renames={"target": "key"}, writes=True),
-    "delete_property": Route(refactor.delete_note_property, renames={"target": "key"}, writes=True),
+    "replace": Route(refactor.replace_in_notes, writes=True),
+    "set_property": Route(refactor.set_note_property, writes=True),
+    "delete_property": Route(refactor.delete_note_property, writes=True),
     "add_tag": Route(refactor.add_note_tag, writes=True),
     "remove_tag": Route(refactor.remove_note_tag, writes=True),
 }
@@ -129,7 +124,7 @@ ACTIVE_ROUTES: dict[str, Route] = {
     "read": Route(read.get_active_file),
     "update": Route(active.update_active_file, writes=True),
     "append": Route(active.append_to_active_file, writes=True),
-    "patch": Route(active.patch_active_file, renames=_PATCH, writes=True),
+    "patch": Route(active.patch_active_file, writes=True),
     "delete": Route(active.delete_active_file, writes=True),
     "open": Route(active.show_file_in_obsidian, writes=True),
     "commands": Route(commands.list_commands),
@@ -236,7 +231,9 @@ async def vault(
     ctx: ToolContext,
     operation: VaultOperation,
     filename: str | None = None,
-    directory: str | None = None,
+    folder: Annotated[
+        str | list[str] | None, Field(description="Only below this folder ('' = root).")
+    ] = None,
     recursive: bool | None = None,
     pattern: str | None = None,
     layout: Literal["flat", "tree"] | None = None,
@@ -249,11 +246,10 @@ async def vault(
     query: Annotated[str | dict[str, Any] | None, Field(description="Words, or JsonLogic.")] = None,
     queryType: QueryType | None = None,
     contextLength: int | None = None,
-    folder: str | None = None,
     maxMatchesPerFile: int | None = None,
-    folders: list[str] | None = None,
     excludeFolders: list[str] | None = None,
     content: str | None = None,
+    replacement: str | None = None,
     overwrite: bool | None = None,
     patchOperation: PatchOperation | None = None,
     targetType: TargetType | None = None,
@@ -261,6 +257,7 @@ async def vault(
     contentType: ContentType | None = None,
     createTargetIfMissing: bool | None = None,
     permanent: bool | None = None,
+    key: str | None = None,
     source: str | None = None,
     destination: str | None = None,
     exclude: str | None = None,

@@ -273,7 +273,7 @@ async def test_denied_paths_vanish_from_search_results(emulator_factory: Emulato
             "patch_vault_file",
             {
                 "filename": "Areas/Health/Running log.md",
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "frontmatter",
                 "target": "x",
                 "content": "y",

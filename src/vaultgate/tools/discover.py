@@ -47,8 +47,8 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
         offset: Annotated[int, Field(ge=0, description="Use nextOffset.")] = 0,
     ) -> Blocks:
-        """Start here: every operation with its parameters, and what the user's Obsidian
-        plugin supports; operation='vault.read' gives one's parameters and an example call."""
+        """Start here: what you can call, with parameters, and what the user's Obsidian
+        plugin supports; operation='vault.read' explains one, with an example."""
         read_only = app_state(ctx).settings.safety.read_only
         if operation is not None:
             entry = _offered(by_name, operation.strip())

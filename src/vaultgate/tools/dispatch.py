@@ -231,9 +231,7 @@ async def vault(
     ctx: ToolContext,
     operation: VaultOperation,
     filename: str | None = None,
-    folder: Annotated[
-        str | list[str] | None, Field(description="Only below this folder ('' = root).")
-    ] = None,
+    folder: str | list[str] | None = None,
     recursive: bool | None = None,
     pattern: str | None = None,
     layout: Literal["flat", "tree"] | None = None,

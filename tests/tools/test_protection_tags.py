@@ -412,8 +412,8 @@ async def probe_patch(call: Call, world: World) -> None:
     refused(await call({"filename": PROTECTED, **UNTAG}), "mcp-protected")
     refused(await call({"filename": READONLY_INLINE, **PATCH, "target": "RO"}), "mcp-readonly")
     for patch in (
-        {**PATCH, "operation": "replace", "target": "Keep"},  # the tag's line replaced
-        {**PATCH, "operation": "prepend", "target": "Keep", "content": "```\n"},  # fenced in
+        {**PATCH, "patchOperation": "replace", "target": "Keep"},  # the tag's line replaced
+        {**PATCH, "patchOperation": "prepend", "target": "Keep", "content": "```\n"},  # fenced in
     ):
         refused(await call({"filename": PROTECTED_INLINE, **patch}), "mcp-protected")
     for path in SPELLED_HIDDEN:

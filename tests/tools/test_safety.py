@@ -97,7 +97,6 @@ async def test_read_only_dispatchers_offer_only_reading_operations(
     assert vault_tool.input_schema["properties"]["operation"]["enum"] == [
         "list",
         "read",
-        "map",
         "search",
         "search_structured",
         "search_smart",

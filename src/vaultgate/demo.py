@@ -135,7 +135,7 @@ async def tour(emulator: RunningEmulator) -> int:
         await run.call(
             "The outline of a long note",
             "vault",
-            {"operation": "map", "filename": LONG_NOTE, "maxLength": 600},
+            {"operation": "read", "format": "map", "filename": LONG_NOTE, "maxLength": 600},
         )
         window = await run.call(
             "Read the long note: first window of 2,000 characters",

@@ -38,10 +38,10 @@ READS: Calls = [
     ("list_vault_files", {}),
     ("list_vault_files", {"recursive": True}),
     ("list_vault_files", {"recursive": True, "limit": 5, "offset": 3}),
-    ("list_vault_files", {"directory": "Projects", "recursive": True, "layout": "tree"}),
-    ("list_vault_files", {"directory": "Attachments"}),
-    ("list_vault_files", {"directory": "Missing"}),
-    ("list_vault_files", {"directory": "Empty folder"}),
+    ("list_vault_files", {"folder": "Projects", "recursive": True, "layout": "tree"}),
+    ("list_vault_files", {"folder": "Attachments"}),
+    ("list_vault_files", {"folder": "Missing"}),
+    ("list_vault_files", {"folder": "Empty folder"}),
     ("list_vault_files", {"recursive": True, "pattern": "**/*.canvas"}),
     ("get_vault_file", {"filename": "Welcome.md"}),
     ("get_vault_file", {"filename": "Projects/Personal/100% done.md"}),
@@ -144,7 +144,7 @@ WRITES: Calls = [
         "patch_vault_file",
         {
             "filename": "Projects/Overview.md",
-            "operation": "append",
+            "patchOperation": "append",
             "targetType": "heading",
             "target": "Project Alpha::Notes",
             "content": "- added by both\n",
@@ -154,7 +154,7 @@ WRITES: Calls = [
         "patch_vault_file",
         {
             "filename": "Projects/Overview.md",
-            "operation": "replace",
+            "patchOperation": "replace",
             "targetType": "frontmatter",
             "target": "status",
             "content": '"paused"',
@@ -165,7 +165,7 @@ WRITES: Calls = [
         "patch_vault_file",
         {
             "filename": "Projects/Overview.md",
-            "operation": "append",
+            "patchOperation": "append",
             "targetType": "heading",
             "target": "No such heading",
             "content": "x",
@@ -175,7 +175,7 @@ WRITES: Calls = [
         "patch_vault_file",
         {
             "filename": "Projects/Work/Clients/Acme/Acme overview.md",
-            "operation": "append",
+            "patchOperation": "append",
             "targetType": "block",
             "target": "abc123",
             "content": " (confirmed)",
@@ -213,7 +213,7 @@ OBSIDIAN_ONLY: Calls = [
     (
         "patch_active_file",
         {
-            "operation": "append",
+            "patchOperation": "append",
             "targetType": "heading",
             "target": "Log",
             "content": "- patched\n",

@@ -133,7 +133,7 @@ async def test_a_denied_folder_cannot_be_read_listed_probed_or_seen_in_backlinks
                 for name in ("Private", "Private/", "Private/diary.md")
             ]
             listings = {
-                name: await client.call_tool("vault", {"operation": "list", "directory": name})
+                name: await client.call_tool("vault", {"operation": "list", "folder": name})
                 for name in ("Private", "Private/Sub", "Nope", "Private/Nope")
             }
             welcome = await client.call_tool(

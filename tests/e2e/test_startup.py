@@ -80,7 +80,7 @@ def text_of(result: CallToolResult) -> str:
 
 
 async def list_daily(client: Client) -> CallToolResult:
-    return await client.call_tool("vault", {"operation": "list", "directory": "Daily"})
+    return await client.call_tool("vault", {"operation": "list", "folder": "Daily"})
 
 
 def listed_files(result: CallToolResult) -> list[str]:

@@ -39,7 +39,7 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
     with start_emulator(vault) as emulator:
         async with Client(server_parameters(emulator)) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            listing = await client.call_tool("vault", {"operation": "list", "directory": "Daily"})
+            listing = await client.call_tool("vault", {"operation": "list", "folder": "Daily"})
             note = await client.call_tool(
                 "vault",
                 {"operation": "read", "filename": "Daily/2026-11-21.md", "maxLength": 100},

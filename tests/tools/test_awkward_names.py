@@ -44,9 +44,7 @@ async def test_an_awkward_name_is_created_read_moved_and_deleted_exactly(
         )
         on_disk_after_append = (vault / name).read_bytes().decode("utf-8")
         move = await client.call_tool("move_vault_file", {"source": name, "destination": moved})
-        listed = payload(
-            await client.call_tool("list_vault_files", {"directory": "Moved %2F here"})
-        )
+        listed = payload(await client.call_tool("list_vault_files", {"folder": "Moved %2F here"}))
         deleted = await client.call_tool("delete_vault_file", {"filename": moved})
 
     for result in (created, read, appended, move, deleted):

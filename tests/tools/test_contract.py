@@ -12,7 +12,7 @@ pytestmark = pytest.mark.anyio
 
 READ_TOOLS = {
     "list_vault_files": {
-        "directory": "",
+        "folder": "",
         "recursive": False,
         "pattern": None,
         "limit": 100,
@@ -36,7 +36,7 @@ READ_TOOLS = {
         "maxMatchesPerFile": 3,
     },
     "search_vault": {"query": ..., "queryType": "jsonlogic", "limit": 50, "offset": 0},
-    "search_vault_smart": {"query": ..., "folders": None, "excludeFolders": None, "limit": 20},
+    "search_vault_smart": {"query": ..., "folder": None, "excludeFolders": None, "limit": 20},
     "get_server_info": {},
     "list_tags": {"prefix": None, "limit": 100, "offset": 0},
     "list_commands": {"filter": None, "limit": 100, "offset": 0},
@@ -50,7 +50,7 @@ READ_TOOLS = {
 }
 
 PATCH = {
-    "operation": ...,
+    "patchOperation": ...,
     "targetType": ...,
     "target": ...,
     "content": ...,
@@ -65,7 +65,7 @@ WRITE_TOOLS = {
     "move_vault_file": {"source": ..., "destination": ..., "overwrite": False, "dryRun": False},
     "bulk_delete_files": {
         "pattern": ...,
-        "directory": "",
+        "folder": "",
         "exclude": None,
         "dryRun": True,
         "limit": 50,

@@ -250,9 +250,9 @@ async def probe_list(call: Call, world: World) -> None:
         {"recursive": True, "limit": 1000},
         {"recursive": True, "layout": "tree", "limit": 1000},
         {"recursive": True, "pattern": "**/*.md", "limit": 1000},
-        {"directory": ""},
-        {"directory": "Notes"},
-        {"directory": "Public"},
+        {"folder": ""},
+        {"folder": "Notes"},
+        {"folder": "Public"},
     ):
         result = await call(arguments)
         assert not result.is_error, body(result)[:300]
@@ -262,7 +262,7 @@ async def probe_list(call: Call, world: World) -> None:
         assert path in listed, path
     for folder in ("ext", "Notes/ssh", "Notes/trashdir", "loop/Private", "private", "PRIVATE"):
         for recursive in (False, True):
-            no_leak(await call({"directory": folder, "recursive": recursive}), folder)
+            no_leak(await call({"folder": folder, "recursive": recursive}), folder)
 
 
 async def probe_read(call: Call, world: World) -> None:
@@ -381,7 +381,7 @@ async def probe_append(call: Call, world: World) -> None:
 
 
 # every note behind a refused link has this heading: a patch that got through would succeed
-PATCH = {"operation": "append", "targetType": "heading", "target": "Zebra", "content": "x"}
+PATCH = {"patchOperation": "append", "targetType": "heading", "target": "Zebra", "content": "x"}
 
 
 async def probe_patch(call: Call, world: World) -> None:
@@ -417,8 +417,8 @@ async def probe_move(call: Call, world: World) -> None:
 
 async def probe_bulk_delete(call: Call, world: World) -> None:
     for selection in (
-        {"pattern": "**/*.md", "directory": "Notes"},
-        {"pattern": "**/*.md", "directory": "Public"},
+        {"pattern": "**/*.md", "folder": "Notes"},
+        {"pattern": "**/*.md", "folder": "Public"},
         {"pattern": "**/*zebra*"},
         {"pattern": "**/{flink,key,alias,linked}.md"},
     ):
@@ -429,17 +429,17 @@ async def probe_bulk_delete(call: Call, world: World) -> None:
     # nothing (the disk check at the end says so)
     for selection in (
         {"pattern": "**/{flink,key,alias,linked,a,b}.md"},
-        {"pattern": "**", "directory": "ext"},
-        {"pattern": "**", "directory": "Notes/trashdir"},
-        {"pattern": "**", "directory": "Notes/ssh"},
-        {"pattern": "**", "directory": "loop"},
+        {"pattern": "**", "folder": "ext"},
+        {"pattern": "**", "folder": "Notes/trashdir"},
+        {"pattern": "**", "folder": "Notes/ssh"},
+        {"pattern": "**", "folder": "loop"},
         {"pattern": "private/**"},
-        {"pattern": "**", "directory": "PRIVATE"},
+        {"pattern": "**", "folder": "PRIVATE"},
     ):
         for dry_run in (True, False):
             run = await call({**selection, "dryRun": dry_run, "confirmAll": True})
             clear(run)
-            no_leak(run, selection.get("directory", ""))
+            no_leak(run, selection.get("folder", ""))
 
 
 async def probe_active_writes(call: Call, world: World, arguments: Mapping[str, Any]) -> None:
@@ -768,7 +768,7 @@ async def test_two_notes_that_link_to_each_other_answer_a_clear_error(
                 ("get_vault_files", {"filenames": [path]}),
             )
         ]
-        listed = await world.client.call_tool("list_vault_files", {"directory": "Notes"})
+        listed = await world.client.call_tool("list_vault_files", {"folder": "Notes"})
 
     assert not listed.is_error, body(listed)[:300]
     for answer in answers:

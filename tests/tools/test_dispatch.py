@@ -27,7 +27,7 @@ from vaultgate.tools.registry import single_tools
 pytestmark = pytest.mark.anyio
 
 PATCH = {
-    "operation": "append",
+    "patchOperation": "append",
     "targetType": "heading",
     "target": "Risks",
     "content": "- one more\n",
@@ -37,7 +37,6 @@ PATCH = {
 CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("vault", "list", "list_vault_files", {"recursive": True, "limit": 7, "offset": 7}),
     ("vault", "read", "get_vault_file", {"filename": "Resources/Long essay.md", "maxLength": 900}),
-    ("vault", "map", "get_vault_file", {"filename": "Projects/Overview.md", "format": "map"}),
     ("vault", "search", "search_vault_simple", {"query": "meeting", "limit": 3}),
     (
         "vault",
@@ -128,11 +127,8 @@ PLUGIN_VERSION = {"periodic": "4.1.7", "periodic_append": "4.1.7"}
 def dispatcher_arguments(
     dispatcher: str, operation: str, arguments: dict[str, Any]
 ) -> dict[str, Any]:
-    routes, _ = DISPATCHERS[dispatcher]
-    renames = {tool: name for name, tool in routes[operation].renames.items()}
-    fixed = routes[operation].fixed
-    given = {renames.get(k, k): v for k, v in arguments.items() if k not in fixed}
-    return {"operation": operation, **given}
+    assert operation in DISPATCHERS[dispatcher][1]
+    return {"operation": operation, **arguments}
 
 
 def tree(vault: Path) -> dict[str, str]:
@@ -247,9 +243,11 @@ async def test_discover_lists_every_operation_and_pages(
             offset = page["nextOffset"]
         described = texts(await client.call_tool("discover", {"operation": "vault.patch"}))[0]
 
-    assert {f"vault.{op}" for op in VAULT_ROUTES} <= set(names)
-    assert {f"active_file.{op}" for op in ACTIVE_ROUTES} <= set(names)
+    # full: every single tool, each once, and no operation that repeats one
+    assert {route.tool_name for route in VAULT_ROUTES.values()} <= set(names)
+    assert {route.tool_name for route in ACTIVE_ROUTES.values()} <= set(names)
     assert {"get_vault_file", "mem_search", "fetch"} <= set(names)
+    assert not any(name.startswith("vault.") for name in names)
     assert len(names) == len(set(names))
     assert page["plugin"]["version"] == "5.1.0"
     assert "patchOperation" in described

@@ -120,7 +120,7 @@ async def test_patch_by_unique_leaf_heading_shows_only_the_patched_section(
             "patch_vault_file",
             {
                 "filename": OVERVIEW,
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "heading",
                 "target": "Risks",
                 "content": "- Vendor lock-in.\n",
@@ -148,7 +148,7 @@ async def test_patch_an_ambiguous_heading_lists_the_full_paths_and_changes_nothi
             "patch_vault_file",
             {
                 "filename": OVERVIEW,
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "heading",
                 "target": "Notes",
                 "content": "- x\n",
@@ -172,7 +172,7 @@ async def test_patch_a_full_path_under_a_duplicate_name(
             "patch_vault_file",
             {
                 "filename": OVERVIEW,
-                "operation": "prepend",
+                "patchOperation": "prepend",
                 "targetType": "heading",
                 "target": "Project Beta::Notes",
                 "content": "- First things first.\n",
@@ -194,7 +194,7 @@ async def test_patch_a_unicode_heading(versioned: tuple[Client, str], vault: Pat
             "patch_vault_file",
             {
                 "filename": "Areas/Career/Résumé notes.md",
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "heading",
                 "target": "Expérience",
                 "content": "- Café société ☕\n",
@@ -215,7 +215,7 @@ async def test_patch_a_missing_heading_without_create_lists_what_exists(
             "patch_vault_file",
             {
                 "filename": OVERVIEW,
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "heading",
                 "target": "Nowhere",
                 "content": "x",
@@ -248,7 +248,7 @@ async def test_patch_frontmatter_keeps_json_types(
             "patch_vault_file",
             {
                 "filename": OVERVIEW,
-                "operation": "replace",
+                "patchOperation": "replace",
                 "targetType": "frontmatter",
                 "target": "status",
                 "content": value,
@@ -268,7 +268,7 @@ async def test_patch_json_content_must_be_json(versioned: tuple[Client, str]) ->
             "patch_vault_file",
             {
                 "filename": OVERVIEW,
-                "operation": "replace",
+                "patchOperation": "replace",
                 "targetType": "frontmatter",
                 "target": "status",
                 "content": "not json",
@@ -289,7 +289,7 @@ async def test_patch_a_block(versioned: tuple[Client, str], vault: Path) -> None
             "patch_vault_file",
             {
                 "filename": note,
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "block",
                 "target": "abc123",
                 "content": " (confirmed)",
@@ -443,7 +443,7 @@ async def test_active_file_tools(versioned: tuple[Client, str], vault: Path) -> 
         await client.call_tool(
             "patch_active_file",
             {
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "heading",
                 "target": "Tasks",
                 "content": "- [ ] new task\n",
@@ -586,7 +586,7 @@ async def test_no_write_answer_echoes_a_whole_note(client: Client, vault: Path) 
             "patch_vault_file",
             {
                 "filename": long_note,
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "heading",
                 "target": "Search versus structure",
                 "content": "One more line.\n",
@@ -659,7 +659,12 @@ async def test_a_move_with_overwrite_sends_the_replaced_note_to_the_trash(
 
 
 LONG_NAME = "日本語 🚀 #1 100%" * 12 + ".md"  # 267 bytes
-PATCH_APPEND = {"operation": "append", "targetType": "heading", "target": "Plan", "content": "x"}
+PATCH_APPEND = {
+    "patchOperation": "append",
+    "targetType": "heading",
+    "target": "Plan",
+    "content": "x",
+}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -675,7 +680,7 @@ async def test_a_name_longer_than_a_disk_holds_is_refused_naming_the_limit(
         ("delete_vault_file", {"filename": long}),
         ("move_vault_file", {"source": "Welcome.md", "destination": long}),
         ("move_vault_file", {"source": long, "destination": "Archive/"}),
-        ("list_vault_files", {"directory": f"Notes/{LONG_NAME}/"}),
+        ("list_vault_files", {"folder": f"Notes/{LONG_NAME}/"}),
     ]
 
     async with serve(vault, backend) as world:

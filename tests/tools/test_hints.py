@@ -85,21 +85,21 @@ def test_every_single_tool_is_spelled_as_a_call_this_profile_offers(tool: str) -
     [
         (
             "list_vault_files",
-            {"directory": "Projects 🚀/日本"},
-            'vault(operation="list", directory="Projects 🚀/日本")',
-            'list_vault_files(directory="Projects 🚀/日本")',
+            {"folder": "Projects 🚀/日本"},
+            'vault(operation="list", folder="Projects 🚀/日本")',
+            'list_vault_files(folder="Projects 🚀/日本")',
         ),
         (
             "get_vault_file",
             {"filename": "a.md", "format": "map"},
-            'vault(operation="map", filename="a.md")',
+            'vault(operation="read", filename="a.md", format="map")',
             'get_vault_file(filename="a.md", format="map")',
         ),
         (
             "patch_vault_file",
-            {"filename": "a.md", "operation": "append"},
+            {"filename": "a.md", "patchOperation": "append"},
             'vault(operation="patch", filename="a.md", patchOperation="append")',
-            'patch_vault_file(filename="a.md", operation="append")',
+            'patch_vault_file(filename="a.md", patchOperation="append")',
         ),
         (
             "mem_get_observations",
@@ -176,11 +176,10 @@ async def test_errors_and_navigation_name_calls_of_the_profile_in_use(
     # the whole error: no "Error executing tool vault: " before it, one call that helps
     assert compact[0] == (
         "'Projects/Nope.md' was not found. "
-        'vault(operation="list", directory="Projects") shows what exists.'
+        'vault(operation="list", folder="Projects") shows what exists.'
     )
     assert full[0] == (
-        "'Projects/Nope.md' was not found. "
-        'list_vault_files(directory="Projects") shows what exists.'
+        "'Projects/Nope.md' was not found. list_vault_files(folder=\"Projects\") shows what exists."
     )
     assert 'vault(operation="bulk_delete", pattern="Projects/**", dryRun=true)' in compact[1]
     assert 'bulk_delete_files(pattern="Projects/**", dryRun=true)' in full[1]

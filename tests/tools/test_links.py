@@ -135,7 +135,7 @@ async def test_backlinks_of_a_missing_note_say_how_to_find_it(client: Client) ->
     )
 
     assert "'People/Nobody.md' was not found" in message
-    assert 'list_vault_files(directory="People")' in message
+    assert 'list_vault_files(folder="People")' in message
 
 
 async def test_a_folder_that_holds_nothing_broken_is_an_empty_page(client: Client) -> None:

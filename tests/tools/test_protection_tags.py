@@ -216,8 +216,8 @@ async def probe_list(call: Call, world: World) -> None:
     for arguments in (
         {"recursive": True, "limit": 1000},
         {"recursive": True, "layout": "tree", "limit": 1000},
-        {"directory": "Protected"},
-        {"directory": "Areas/Home"},
+        {"folder": "Protected"},
+        {"folder": "Areas/Home"},
         {"recursive": True, "pattern": "**/*#*"},
     ):
         no_leak(result := await call(arguments))
@@ -397,14 +397,14 @@ async def probe_append(call: Call, world: World) -> None:
         names_no_tag(refused(await call({"filename": path, "content": "more"})))
 
 
-PATCH = {"operation": "append", "targetType": "heading", "target": "Hidden", "content": "x"}
+PATCH = {"patchOperation": "append", "targetType": "heading", "target": "Hidden", "content": "x"}
 TAG_MORE = {
-    "operation": "append",
+    "patchOperation": "append",
     "targetType": "frontmatter",
     "target": "tags",
     "contentType": "json",
 }
-UNTAG = {"operation": "replace", "targetType": "frontmatter", "target": "tags", "content": "x"}
+UNTAG = {"patchOperation": "replace", "targetType": "frontmatter", "target": "tags", "content": "x"}
 
 
 async def probe_patch(call: Call, world: World) -> None:
@@ -412,8 +412,8 @@ async def probe_patch(call: Call, world: World) -> None:
     refused(await call({"filename": PROTECTED, **UNTAG}), "mcp-protected")
     refused(await call({"filename": READONLY_INLINE, **PATCH, "target": "RO"}), "mcp-readonly")
     for patch in (
-        {**PATCH, "operation": "replace", "target": "Keep"},  # the tag's line replaced
-        {**PATCH, "operation": "prepend", "target": "Keep", "content": "```\n"},  # fenced in
+        {**PATCH, "patchOperation": "replace", "target": "Keep"},  # the tag's line replaced
+        {**PATCH, "patchOperation": "prepend", "target": "Keep", "content": "```\n"},  # fenced in
     ):
         refused(await call({"filename": PROTECTED_INLINE, **patch}), "mcp-protected")
     for path in SPELLED_HIDDEN:
@@ -499,7 +499,7 @@ async def probe_move_report(call: Call, world: World) -> None:
 
 
 async def probe_bulk_delete(call: Call, world: World) -> None:
-    selection = {"pattern": "**/*#*.md", "directory": "Protected"}
+    selection = {"pattern": "**/*#*.md", "folder": "Protected"}
     dry = await call({**selection, "dryRun": True})
     no_leak(dry)
     answer = json.loads(body(dry))
@@ -800,16 +800,10 @@ def single(world: World, tool: str) -> Call:
 
 
 def through(world: World, dispatcher: str, operation: str, route: Route) -> Call:
-    """The operation called as the dispatcher spells its parameters."""
-    to_dispatcher = {tool_name: name for name, tool_name in route.renames.items()}
+    """The operation called through its dispatcher, under the same parameter names."""
 
     async def call(arguments: Mapping[str, Any]) -> CallToolResult:
-        given = {
-            to_dispatcher.get(key, key): value
-            for key, value in arguments.items()
-            if key not in route.fixed
-        }
-        return await world.client.call_tool(dispatcher, {"operation": operation, **given})
+        return await world.client.call_tool(dispatcher, {"operation": operation, **arguments})
 
     return call
 
@@ -880,12 +874,12 @@ async def test_a_note_tagged_hidden_through_vaultgate_is_gone_from_the_next_list
     tagged_vault: Path, backend: str
 ) -> None:
     async with serve(tagged_vault, backend) as world:
-        before = body(await world.client.call_tool("list_vault_files", {"directory": "Protected"}))
+        before = body(await world.client.call_tool("list_vault_files", {"folder": "Protected"}))
         await world.client.call_tool(
             "patch_vault_file",
             {"filename": PROTECTED, **TAG_MORE, "content": '["MCP-Hidden"]'},
         )
-        after = body(await world.client.call_tool("list_vault_files", {"directory": "Protected"}))
+        after = body(await world.client.call_tool("list_vault_files", {"folder": "Protected"}))
         read = await world.client.call_tool("get_vault_file", {"filename": PROTECTED})
 
     assert PROTECTED in before

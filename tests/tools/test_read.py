@@ -62,7 +62,7 @@ async def test_root_listing_is_one_level_sorted_with_folders_marked(
 
 
 async def test_folder_listing_gives_vault_relative_paths(client: Client) -> None:
-    page = payload(await client.call_tool("list_vault_files", {"directory": "Daily"}))
+    page = payload(await client.call_tool("list_vault_files", {"folder": "Daily"}))
 
     assert page["files"]
     assert all(path.startswith("Daily/") for path in page["files"])
@@ -82,7 +82,7 @@ async def test_recursive_pages_come_from_the_cached_walk(
     first = payload(await client.call_tool("list_vault_files", {"recursive": True, "limit": 5}))
     (vault / "Inbox" / "added later.md").write_text("new\n", encoding="utf-8")
     emulator.state.refresh()
-    fresh = payload(await client.call_tool("list_vault_files", {"directory": "Inbox"}))
+    fresh = payload(await client.call_tool("list_vault_files", {"folder": "Inbox"}))
     assert "Inbox/added later.md" in fresh["files"]
 
     second = payload(
@@ -155,7 +155,7 @@ async def test_a_tree_of_one_level_keeps_folders_as_entries_of_their_parent(
     root = payload(await client.call_tool("list_vault_files", {"layout": "tree"}))
     flat_root = payload(await client.call_tool("list_vault_files", {}))
     projects = payload(
-        await client.call_tool("list_vault_files", {"directory": "Projects", "layout": "tree"})
+        await client.call_tool("list_vault_files", {"folder": "Projects", "layout": "tree"})
     )
 
     assert root["folders"] == {"": flat_root["files"]}  # the vault root is the folder ""
@@ -177,7 +177,7 @@ async def test_tree_and_flat_pages_cut_at_the_same_file_when_the_budget_binds(
             (folder / f"{m} {'a long note name 😀 ' * 10}.md").write_text("x", encoding="utf-8")
     emulator.state.refresh()
 
-    pages = await walk_both_layouts(client, directory="Deep", recursive=True, limit=100)
+    pages = await walk_both_layouts(client, folder="Deep", recursive=True, limit=100)
 
     assert len(pages) > 1  # the budget cut the first page, not the limit
     for flat, tree in pages:
@@ -190,8 +190,8 @@ async def test_tree_and_flat_pages_cut_at_the_same_file_when_the_budget_binds(
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
-        pytest.param({"directory": "No such folder"}, "not found", id="missing-folder"),
-        pytest.param({"directory": "../outside"}, "Invalid vault path", id="traversal"),
+        pytest.param({"folder": "No such folder"}, "not found", id="missing-folder"),
+        pytest.param({"folder": "../outside"}, "Invalid vault path", id="traversal"),
         pytest.param({"offset": 10_000}, "past the end", id="offset-past-end"),
         pytest.param({"pattern": "{1..1000000}"}, "not a valid glob", id="bad-glob"),
         pytest.param({"pattern": "/Daily/*.md"}, "Try 'Daily/*.md'", id="absolute-glob"),
@@ -596,7 +596,7 @@ async def test_a_recursive_walk_reports_a_few_rising_steps_and_the_last_one(
 
 async def test_a_recursive_listing_of_a_missing_folder_says_so(client: Client) -> None:
     message = error_text(
-        await client.call_tool("list_vault_files", {"directory": "Nowhere", "recursive": True})
+        await client.call_tool("list_vault_files", {"folder": "Nowhere", "recursive": True})
     )
 
     assert "'Nowhere/' was not found" in message

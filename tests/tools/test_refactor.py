@@ -221,7 +221,7 @@ async def test_a_regex_replaces_with_groups_through_the_dispatcher(
     arguments = {
         "operation": "replace",
         "find": r"^- (\d{4})-(\d{2})-(\d{2})",
-        "content": r"- \3/\2/\1",
+        "replacement": r"- \3/\2/\1",
         "regex": True,
         "filename": LAUNCH,
     }

@@ -97,7 +97,6 @@ async def test_read_only_dispatchers_offer_only_reading_operations(
     assert vault_tool.input_schema["properties"]["operation"]["enum"] == [
         "list",
         "read",
-        "map",
         "search",
         "search_structured",
         "search_smart",
@@ -273,7 +272,7 @@ async def test_denied_paths_vanish_from_search_results(emulator_factory: Emulato
             "patch_vault_file",
             {
                 "filename": "Areas/Health/Running log.md",
-                "operation": "append",
+                "patchOperation": "append",
                 "targetType": "frontmatter",
                 "target": "x",
                 "content": "y",

@@ -53,7 +53,7 @@ async def append_to_active_file(ctx: ToolContext, content: Content) -> Blocks:
 @model_facing_errors
 async def patch_active_file(
     ctx: ToolContext,
-    operation: PatchOperation,
+    patchOperation: PatchOperation,
     targetType: PatchTargetType,
     target: PatchTarget,
     content: PatchContent,
@@ -63,7 +63,9 @@ async def patch_active_file(
     """Insert or replace text relative to a heading, block or frontmatter key of the note open
     in Obsidian, as patch_vault_file does."""
     state = app_state(ctx)
-    spec = PatchSpec(operation, targetType, target, content, contentType, createTargetIfMissing)
+    spec = PatchSpec(
+        patchOperation, targetType, target, content, contentType, createTargetIfMissing
+    )
     message = await editing.patch_note(state.client, None, spec)
     state.vault_changed()
     return [text(message)]

@@ -1,4 +1,5 @@
-"""The catalogue `discover` pages through: every dispatcher operation and every single tool.
+"""The catalogue `discover` pages through: every dispatcher operation and every single tool,
+each marked with whether this server's profile offers it (discover lists only those).
 
 Entries are built from the tool functions themselves (their docstrings and the SDK's model of
 their signatures), so the catalogue cannot drift from what the tools accept.
@@ -35,7 +36,7 @@ CATEGORIES: Mapping[str, str] = {
 }
 
 EXAMPLES: Mapping[str, dict[str, Any]] = {
-    "list_vault_files": {"directory": "Projects", "recursive": True, "layout": "tree"},
+    "list_vault_files": {"folder": "Projects", "recursive": True, "layout": "tree"},
     "get_vault_file": {"filename": "Daily/2026-11-21.md", "section": "Tasks"},
     "get_active_file": {"maxLength": 5000},
     "search_vault_simple": {"query": "meeting notes", "limit": 10},
@@ -46,7 +47,7 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "append_to_vault_file": {"filename": "Inbox/idea.md", "content": "- one more thing\n"},
     "patch_vault_file": {
         "filename": "Projects/plan.md",
-        "operation": "append",
+        "patchOperation": "append",
         "targetType": "heading",
         "target": "Risks",
         "content": "- A new risk\n",
@@ -62,7 +63,7 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "update_active_file": {"content": "# Rewritten\n"},
     "append_to_active_file": {"content": "- noted\n"},
     "patch_active_file": {
-        "operation": "append",
+        "patchOperation": "append",
         "targetType": "heading",
         "target": "Log",
         "content": "- 10:00 call\n",
@@ -124,6 +125,7 @@ class Entry:
     route: Route
     callable_as: str  # how this profile reaches it
     writes: bool
+    offered: bool  # callable here under its own name
 
     @property
     def summary(self) -> str:
@@ -137,8 +139,6 @@ class Entry:
         """The full description; ``rename`` spells the tools its docstring names."""
         lines = [f"{self.name} — {rename(inspect.getdoc(self.route.tool) or '')}", ""]
         lines.append(f"Call: {self.example()}")
-        if self.callable_as != self.name:
-            lines.append(f"(In this server's tool set it is reached as {self.callable_as}.)")
         if self.writes and read_only:
             lines.append("Not available: this server is read-only.")
         lines.append("Parameters:")
@@ -153,11 +153,6 @@ class Entry:
 
     def example(self) -> str:
         arguments = dict(EXAMPLES.get(self.route.tool_name, {}))
-        for dispatcher_name, tool_name in self.route.renames.items():
-            if tool_name in arguments:
-                arguments[dispatcher_name] = arguments.pop(tool_name)
-        for name in self.route.fixed:
-            arguments.pop(name, None)
         for parameter in self.route.parameters:
             if parameter.required and parameter.name not in arguments:
                 arguments[parameter.name] = f"<{parameter.name}>"
@@ -198,7 +193,8 @@ def _type_name(schema: Mapping[str, Any]) -> str:
 def build_catalogue(
     modules: Iterable[tuple[str, list[ToolSpec]]], registered: set[str]
 ) -> list[Entry]:
-    """Dispatcher operations first, then the single tools, each with how to reach it here."""
+    """Dispatcher operations first, then the single tools, each with how to reach it here
+    (``registered``: the tools this server offers)."""
     category_of: dict[str, str] = {}
     entries: list[Entry] = []
     singles: list[Entry] = []
@@ -213,6 +209,7 @@ def build_catalogue(
                     route=Route(tool),
                     callable_as=tool.__name__,
                     writes=not hints.read_only_hint,
+                    offered=tool.__name__ in registered,
                 )
             )
     for dispatcher, (routes, operations) in DISPATCHERS.items():
@@ -228,13 +225,38 @@ def build_catalogue(
                     route=route,
                     callable_as=f"{dispatcher}.{operation}",
                     writes=route.writes,
+                    offered=dispatcher in registered,
                 )
             )
     for single in singles:
         via = next(
-            (e.name for e in entries if single.name in e.route.single_tools and not e.route.fixed),
+            (e.name for e in entries if e.offered and single.name in e.route.single_tools),
             single.name,
         )
-        reachable = single.name if single.name in registered else via
-        entries.append(Entry(single.name, single.category, single.route, reachable, single.writes))
+        reachable = single.name if single.offered else via
+        entries.append(
+            Entry(
+                single.name,
+                single.category,
+                single.route,
+                reachable,
+                single.writes,
+                single.offered,
+            )
+        )
     return entries
+
+
+def listed_entries(catalogue: list[Entry]) -> list[Entry]:
+    """What discover lists: each thing this server offers, once, by the name the model has.
+
+    An operation whose single tool is offered too (the full profile, or a list naming both)
+    is left out for that tool: the same call, under the name the model sees in its tool list.
+    """
+    offered_tools = {e.name for e in catalogue if e.offered and "." not in e.name}
+    return [
+        entry
+        for entry in catalogue
+        if entry.offered
+        and not ("." in entry.name and offered_tools & set(entry.route.single_tools))
+    ]

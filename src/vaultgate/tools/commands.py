@@ -31,8 +31,9 @@ async def list_commands(
     limit: Annotated[int, Field(ge=1, le=500, description="Commands per page.")] = 100,
     offset: Annotated[int, Field(ge=0, description="Commands to skip; use nextOffset.")] = 0,
 ) -> Blocks:
-    """Obsidian's commands as {id, name}, sorted by id. Run one with execute_command(id).
-    When pagination.hasMore is true, call again with offset=nextOffset."""
+    """Obsidian's commands as {id, name}, sorted by id. Run one with
+    execute_command(commandId=<id>). When pagination.hasMore is true, call again with
+    offset=nextOffset."""
     commands = await app_state(ctx).client.list_commands()
     if filter:
         needle = filter.casefold()

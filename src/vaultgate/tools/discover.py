@@ -1,4 +1,9 @@
-"""`discover`: the paged catalogue of every operation and tool, and what the plugin supports."""
+"""`discover`: the paged catalogue of what this server offers, and what the plugin supports.
+
+It lists only the operations and tools the running profile offers (a tool the model cannot
+call would answer "Unknown tool"); asked about one it does not offer but reaches another way
+(``get_vault_file`` on the compact profile), it explains that one (``vault.read``).
+"""
 
 from __future__ import annotations
 
@@ -20,13 +25,14 @@ from vaultgate.tools.base import (
     model_facing_errors,
     text,
 )
-from vaultgate.tools.catalogue import Entry, Rename
+from vaultgate.tools.catalogue import Entry, Rename, listed_entries
 
 
 def make_discover(catalogue: list[Entry]) -> ToolFunction:
     """The discover tool over this server's catalogue (which depends on its tool profile)."""
     by_name = {entry.name: entry for entry in catalogue}
-    categories = sorted({entry.category for entry in catalogue})
+    listed = listed_entries(catalogue)
+    categories = sorted({entry.category for entry in listed})
     in_profile = _renamer(catalogue)
 
     @model_facing_errors
@@ -41,23 +47,23 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
         offset: Annotated[int, Field(ge=0, description="Use nextOffset.")] = 0,
     ) -> Blocks:
-        """Start here: every operation with its parameters, and what the user's Obsidian
-        plugin supports; operation='vault.read' gives one's parameters and an example call."""
+        """Start here: what you can call, with parameters, and what the user's Obsidian
+        plugin supports; operation='vault.read' explains one, with an example."""
         read_only = app_state(ctx).settings.safety.read_only
         if operation is not None:
-            entry = by_name.get(operation.strip())
+            entry = _offered(by_name, operation.strip())
             if entry is None:
-                examples = ", ".join(repr(entry.callable_as) for entry in catalogue[:2])
+                examples = ", ".join(repr(entry.name) for entry in listed[:2])
                 raise InvalidArgument(
-                    f"No operation or tool {operation!r}. Call discover() for the list; names "
-                    f"look like {examples}."
+                    f"This server offers no operation or tool {operation!r}. Call discover() "
+                    f"for the list; names look like {examples}."
                 )
             return [text(entry.describe(read_only=read_only, rename=in_profile))]
         if category is not None and category not in categories:
             raise InvalidArgument(
                 f"No category {category!r}; the categories are: {', '.join(categories)}."
             )
-        chosen = [e for e in catalogue if category is None or e.category == category]
+        chosen = [e for e in listed if category is None or e.category == category]
         lines = [_line(e, read_only, in_profile) for e in chosen]
         page = page_within_budget(
             lines, limit=limit, offset=offset, budget=items_budget(), render=compact_json
@@ -67,6 +73,15 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
         )
 
     return discover
+
+
+def _offered(by_name: dict[str, Entry], name: str) -> Entry | None:
+    """The entry for ``name`` as this server offers it: itself, or the operation that
+    reaches it here; None when nothing here reaches it."""
+    entry = by_name.get(name)
+    if entry is not None and not entry.offered:
+        entry = by_name.get(entry.callable_as)
+    return entry if entry is not None and entry.offered else None
 
 
 def _renamer(catalogue: list[Entry]) -> Rename:

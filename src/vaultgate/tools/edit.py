@@ -80,7 +80,7 @@ async def append_to_vault_file(ctx: ToolContext, filename: Filename, content: Co
 async def patch_vault_file(
     ctx: ToolContext,
     filename: Filename,
-    operation: PatchOperation,
+    patchOperation: PatchOperation,
     targetType: PatchTargetType,
     target: PatchTarget,
     content: PatchContent,
@@ -94,7 +94,9 @@ async def patch_vault_file(
     patched part only.
     """
     state = app_state(ctx)
-    spec = PatchSpec(operation, targetType, target, content, contentType, createTargetIfMissing)
+    spec = PatchSpec(
+        patchOperation, targetType, target, content, contentType, createTargetIfMissing
+    )
     message = await editing.patch_note(state.client, filename, spec)
     state.vault_changed()
     return [text(message)]
@@ -144,7 +146,7 @@ async def bulk_delete_files(
     pattern: Annotated[
         str, Field(description="Glob on vault paths, e.g. 'Inbox/*.md', 'Archive/2024/**'.")
     ],
-    directory: Annotated[str, Field(description="Only below this folder; '' = root.")] = "",
+    folder: Annotated[str, Field(description="Only below this folder; '' = root.")] = "",
     exclude: Annotated[str | None, Field(description="Glob of paths to keep.")] = None,
     dryRun: Annotated[bool, Field(description="List what would be deleted (default).")] = True,
     limit: Annotated[int, Field(ge=1, le=REAL_RUN_LIMIT, description="Files per call.")] = 50,
@@ -158,7 +160,7 @@ async def bulk_delete_files(
     delete up to limit of them. Only files a dry run listed are ever deleted; notes tagged
     mcp-protected or mcp-readonly never are ("kept" names them)."""
     state = app_state(ctx)
-    selection = Selection(pattern, directory, exclude)
+    selection = Selection(pattern, folder, exclude)
     if not confirmAll:
         await state.bulk.refuse_whole_vault(selection, await state.bulk.matches(selection))
     if dryRun:

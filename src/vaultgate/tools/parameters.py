@@ -2,7 +2,7 @@
 is named, never dumped.
 
 The SDK drops arguments its model of a tool does not know, so ``vault(operation="list",
-path="Projects")`` would list the root: the model meant ``directory`` and would never learn
+path="Projects")`` would list the root: the model meant ``folder`` and would never learn
 it. Every call is checked here first (server.py), and the refusal names what the call takes
 and, when one is likely, the parameter the model meant.
 
@@ -22,24 +22,37 @@ from pydantic import ValidationError
 
 from vaultgate.errors import InvalidArgument
 
+# Names this server used before one idea got one name (issue 24), with the name that replaced
+# each: a call using one is refused, nothing done, with the exact new name (docs/design.md).
+RENAMED: Mapping[str, str] = {
+    "directory": "folder",
+    "folders": "folder",
+    "operation": "patchOperation",  # of patch_vault_file and patch_active_file
+    "content": "replacement",  # of vault.replace
+    "target": "key",  # of vault.set_property and vault.delete_property
+}
+
 # Spellings models reach for, by folded name (see _fold), with what they usually mean, in
-# order of preference: the first one the call takes is suggested.
+# order of preference: the first one the call takes, and not given already, is suggested.
 ALIASES: Mapping[str, tuple[str, ...]] = {
-    "path": ("filename", "directory", "source"),
+    "path": ("filename", "folder", "source"),
     "file": ("filename",),
     "filepath": ("filename",),
     "note": ("filename",),
     "notepath": ("filename",),
-    "name": ("filename", "title"),
-    "dir": ("directory",),
-    "folder": ("directory",),
-    "folderpath": ("directory",),
+    "name": ("key", "filename", "title"),  # key first: filename is usually given too
+    "dir": ("folder",),
+    "directory": ("folder",),
+    "folders": ("folder",),
+    "folderpath": ("folder",),
+    "folder": ("directory",),  # memory's session_start: the working directory
     "q": ("query",),
     "search": ("query",),
     "term": ("query",),
     "keywords": ("query",),
-    "text": ("content", "query"),
+    "text": ("content", "replacement", "query"),
     "body": ("content",),
+    "content": ("replacement",),
     "length": ("maxLength",),
     "maxchars": ("maxLength",),
     "start": ("startIndex",),
@@ -58,14 +71,18 @@ ALIASES: Mapping[str, tuple[str, ...]] = {
     "notes": ("filenames",),
     "detail": ("detail_level",),
     "level": ("detail_level",),
-    # issue 13's writing operations: the vault dispatcher names a property key `target` (as
-    # patch does) and a replacement `content`; the single tools say key and replacement
-    "key": ("target",),
-    "property": ("target", "key"),
+    "property": ("key",),
+    "propertyname": ("key",),
+    "field": ("key",),
     "target": ("key",),
-    "replacement": ("content",),
-    "replacewith": ("content", "replacement"),
-    "with": ("content", "replacement"),
+    "replace": ("replacement",),
+    "replacewith": ("replacement",),
+    "with": ("replacement",),
+    "newtext": ("replacement", "content"),
+    "operation": ("patchOperation",),
+    "op": ("patchOperation",),
+    "patchop": ("patchOperation",),
+    "mode": ("patchOperation",),
     "tags": ("tag",),
     "isregex": ("regex",),
     "useregex": ("regex",),
@@ -74,13 +91,20 @@ ALIASES: Mapping[str, tuple[str, ...]] = {
 
 def refuse_unknown(call: str, given: Iterable[str], accepted: Sequence[str]) -> None:
     """Raise InvalidArgument when ``given`` holds a name ``call`` does not take."""
+    given = list(given)
     unknown = [name for name in given if name not in accepted]
     if not unknown:
         return
+    given_known = [name for name in given if name in accepted]
     problems = []
     for name in unknown:
-        meant = likely_parameter(name, accepted)
-        problems.append(f"{name!r} (did you mean {meant!r}?)" if meant else repr(name))
+        meant = likely_parameter(name, [a for a in accepted if a not in given_known])
+        if meant is not None and RENAMED.get(name) == meant:
+            problems.append(f"{name!r} (now called {meant!r})")
+        elif meant is not None:
+            problems.append(f"{name!r} (did you mean {meant!r}?)")
+        else:
+            problems.append(repr(name))
     takes = ", ".join(accepted) if accepted else "no parameters"
     raise InvalidArgument(
         f"{call} does not take {', '.join(problems)}; nothing was done. It takes: {takes}."
@@ -107,13 +131,11 @@ def _fold(name: str) -> str:
 _SHOWN_VALUE = 60  # characters of a refused value quoted back; a longer one is not repeated
 
 
-def value_problems(error: ValidationError, rename: Mapping[str, str] | None = None) -> str:
-    """What ``error`` found wrong, as ``parameter: problem (got value)`` for each fault;
-    ``rename`` spells a parameter as the caller does (a dispatcher's ``patchOperation``)."""
-    names = rename or {}
+def value_problems(error: ValidationError) -> str:
+    """What ``error`` found wrong, as ``parameter: problem (got value)`` for each fault."""
     problems: list[str] = []
     for fault in error.errors(include_url=False):
-        location = _location(fault["loc"], names)
+        location = _location(fault["loc"])
         shown = "" if fault["type"] == "missing" else _shown(fault.get("input"))
         problem = f"{location}: {fault['msg']}{shown}"
         if problem not in problems:  # one per branch of a union may say the same
@@ -126,7 +148,7 @@ def value_problems(error: ValidationError, rename: Mapping[str, str] | None = No
 _UNION_BRANCHES = frozenset({"str", "int", "float", "bool", "bytes", "none", "list", "dict"})
 
 
-def _location(loc: tuple[int | str, ...], names: Mapping[str, str]) -> str:
+def _location(loc: tuple[int | str, ...]) -> str:
     """('folders', 2) → 'folders[2]'; ('arguments', 'a') → 'arguments.a'; ('query', 'str')
     → 'query'."""
     text = ""
@@ -134,7 +156,7 @@ def _location(loc: tuple[int | str, ...], names: Mapping[str, str]) -> str:
         if isinstance(part, int):
             text += f"[{part}]"
         elif not text:
-            text = names.get(part, part)
+            text = part
         elif "[" not in part and part not in _UNION_BRANCHES:
             text += f".{part}"
     return text or "arguments"

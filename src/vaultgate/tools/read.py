@@ -35,7 +35,7 @@ def list_budget(limit: int) -> int:
     return items_budget(min(HARD_BUDGET, max(RESPONSE_BUDGET, limit * CHARS_PER_LISTED_ITEM)))
 
 
-Directory = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]
+Folder = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]
 Limit = Annotated[int, Field(ge=1, le=LIST_LIMIT_MAX, description="Items per page (1-1000).")]
 Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset to continue.")]
 MaxLength = Annotated[
@@ -54,7 +54,7 @@ ListLayout = Annotated[
 @model_facing_errors
 async def list_vault_files(
     ctx: ToolContext,
-    directory: Directory = "",
+    folder: Folder = "",
     recursive: Annotated[bool, Field(description="Every file below the folder.")] = False,
     pattern: Annotated[
         str | None, Field(description="Glob on vault paths, e.g. '**/*.md', 'Daily/2026-*'.")
@@ -76,10 +76,10 @@ async def list_vault_files(
     matcher = compile_glob(pattern) if pattern is not None else None
     if recursive:
         async with reporting(ctx.report_progress):
-            files = await state.lister.list_recursive(directory, report)
+            files = await state.lister.list_recursive(folder, report)
     else:
         async with reporting(ctx.report_progress):
-            files = await state.lister.list_folder(directory)
+            files = await state.lister.list_folder(folder)
     if matcher is not None:
         files = [path for path in files if matcher(path)]
     page = page_fitting(

@@ -1,10 +1,9 @@
 """How a dispatcher operation reaches its single tool: the same function, the same validation.
 
-A Route names the tool function an operation calls, any parameter the dispatcher spells
-differently (``patchOperation`` → ``operation``, since ``operation`` picks the operation), and
-any argument the operation fixes (``map`` is ``get_vault_file`` with ``format="map"``). The
-arguments are validated by the SDK's own model of the tool's signature, so an operation accepts
-exactly what its single tool accepts, with the same defaults and bounds.
+A Route names the tool function an operation calls. An operation's parameters are its single
+tool's, under the same names (one name per idea, docs/design.md), and the arguments are
+validated by the SDK's own model of the tool's signature, so an operation accepts exactly what
+its single tool accepts, with the same defaults and bounds.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
@@ -27,7 +26,7 @@ CONTEXT_PARAMETER = "ctx"
 
 @dataclass(frozen=True, slots=True)
 class Parameter:
-    name: str  # as the dispatcher spells it
+    name: str
     required: bool
     default: Any
     schema: Mapping[str, Any]  # the tool's JSON schema for it (type, bounds, description)
@@ -41,8 +40,6 @@ class Parameter:
 @dataclass(frozen=True, slots=True)
 class Route:
     tool: ToolFunction
-    renames: Mapping[str, str] = field(default_factory=dict)  # dispatcher name → tool name
-    fixed: Mapping[str, Any] = field(default_factory=dict)
     writes: bool = False  # to the vault: refused, and left out of the schema, when read-only
     # Single tools this operation also answers for (memory's `get` is mem_get_observation
     # given an id and mem_get_observations given ids), so hints naming them reach it.
@@ -58,7 +55,7 @@ class Route:
 
     @property
     def parameters(self) -> list[Parameter]:
-        return _parameters(self.tool, tuple(self.renames.items()), tuple(self.fixed))
+        return _parameters(self.tool)
 
     def describe_parameters(self) -> str:
         return ", ".join(p.signature() for p in self.parameters)
@@ -71,13 +68,11 @@ class Route:
                 f"Operation {operation!r} needs {', '.join(missing)}. Its parameters: "
                 f"{self.describe_parameters() or '(none)'}."
             )
-        to_tool = {v: k for k, v in self.renames.items()}
-        arguments = {self.renames.get(k, k): v for k, v in given.items()} | dict(self.fixed)
         try:
-            validated = _metadata(self.tool).validate_arguments(arguments)
+            validated = _metadata(self.tool).validate_arguments(dict(given))
         except ValidationError as exc:
             raise InvalidArgument(
-                f"Operation {operation!r}: {value_problems(exc, to_tool)}. "
+                f"Operation {operation!r}: {value_problems(exc)}. "
                 f"Its parameters: {self.describe_parameters()}."
             ) from None
         return await self.tool(ctx, **validated)
@@ -85,7 +80,7 @@ class Route:
 
 def tool_parameters(tool: ToolFunction) -> list[str]:
     """The parameters ``tool`` takes, as its schema names them."""
-    return [p.name for p in _parameters(tool, (), ())]
+    return [p.name for p in _parameters(tool)]
 
 
 @functools.cache
@@ -94,19 +89,15 @@ def _metadata(tool: ToolFunction) -> FuncMetadata:
 
 
 @functools.cache
-def _parameters(
-    tool: ToolFunction, renames: tuple[tuple[str, str], ...], fixed: tuple[str, ...]
-) -> list[Parameter]:
-    to_dispatcher = {tool_name: name for name, tool_name in renames}
+def _parameters(tool: ToolFunction) -> list[Parameter]:
     schema = _metadata(tool).arg_model.model_json_schema(by_alias=True)
     required = set(schema.get("required", []))
     return [
         Parameter(
-            name=to_dispatcher.get(name, name),
+            name=name,
             required=name in required,
             default=prop.get("default"),
             schema=prop,
         )
         for name, prop in schema.get("properties", {}).items()
-        if name not in fixed
     ]

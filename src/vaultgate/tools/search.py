@@ -116,7 +116,9 @@ async def search_vault(
 async def search_vault_smart(
     ctx: ToolContext,
     query: Annotated[str, Field(description="What you are looking for, in plain words.")],
-    folders: Annotated[list[str] | None, Field(description="Only these folders.")] = None,
+    folder: Annotated[
+        str | list[str] | None, Field(description="Only this folder, or these folders.")
+    ] = None,
     excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
     limit: Annotated[int, Field(ge=1, le=50, description="Results (1-50).")] = 20,
 ) -> Blocks:
@@ -126,7 +128,10 @@ async def search_vault_smart(
     get_vault_file(path).
     """
     results = await app_state(ctx).searcher.smart(
-        query, folders=folders, exclude_folders=excludeFolders, limit=limit
+        query,
+        folders=[folder] if isinstance(folder, str) else folder,
+        exclude_folders=excludeFolders,
+        limit=limit,
     )
     page = page_within_budget(
         results, limit=limit, offset=0, budget=items_budget(), render=compact_json

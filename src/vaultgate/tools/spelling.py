@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from vaultgate.calls import render_call
 from vaultgate.tools.dispatch import DISPATCHERS
-from vaultgate.tools.routes import Route
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,29 +21,21 @@ class OfferedTools:
     def call(self, tool: str, arguments: Mapping[str, object]) -> str:
         if tool in self.names:
             return render_call(tool, arguments)
-        reached = self._operation(tool, arguments)
+        reached = self._operation(tool)
         if reached is None:
             return render_call(tool, arguments)  # offered by no tool here: say what it is
-        dispatcher, operation, route = reached
-        to_dispatcher = {tool_name: name for name, tool_name in route.renames.items()}
-        rest = {
-            to_dispatcher.get(name, name): value
-            for name, value in arguments.items()
-            if name not in route.fixed
-        }
-        return render_call(dispatcher, {"operation": operation, **rest})
+        dispatcher, operation = reached
+        return render_call(dispatcher, {"operation": operation, **arguments})
 
-    def _operation(
-        self, tool: str, arguments: Mapping[str, object]
-    ) -> tuple[str, str, Route] | None:
-        """The operation answering for ``tool``; one fixing given arguments (map) first."""
-        candidates = [
-            (dispatcher, operation, route)
-            for dispatcher, (routes, operations) in DISPATCHERS.items()
-            if dispatcher in self.names
-            for operation in operations
-            if tool in (route := routes[operation]).single_tools
-            and all(k in arguments and arguments[k] == v for k, v in route.fixed.items())
-        ]
-        candidates.sort(key=lambda candidate: -len(candidate[2].fixed))
-        return candidates[0] if candidates else None
+    def _operation(self, tool: str) -> tuple[str, str] | None:
+        """The dispatcher operation answering for ``tool``, if this server offers it."""
+        return next(
+            (
+                (dispatcher, operation)
+                for dispatcher, (routes, operations) in DISPATCHERS.items()
+                if dispatcher in self.names
+                for operation in operations
+                if tool in routes[operation].single_tools
+            ),
+            None,
+        )

@@ -251,6 +251,7 @@ async def vault(
     contextLength: int | None = None,
     folder: str | None = None,
     maxMatchesPerFile: int | None = None,
+    withOffsets: bool | None = None,
     folders: list[str] | None = None,
     excludeFolders: list[str] | None = None,
     content: str | None = None,

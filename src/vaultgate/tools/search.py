@@ -54,15 +54,14 @@ async def search_vault_simple(
         int, Field(ge=1, le=20, description="Match contexts shown per note (1-20).")
     ] = 1,
     withOffsets: Annotated[
-        bool, Field(description="Give each match as {context, start, end} offsets.")
+        bool, Field(description="Matches as {context, start, end}.")
     ] = False,
 ) -> Blocks:
     """Full-text search over note contents and names, best matches first.
 
-    Each result has filename, the first maxMatchesPerFile match contexts (whole words; raise
-    maxMatchesPerFile for more), matchCount when more matched, and score when scores differ.
-    When pagination.hasMore is true, call again with offset=nextOffset: later pages come
-    from a cached result and cost no new search.
+    Each result: filename, score (when scores differ), matchCount (when more matched than
+    shown) and matches (maxMatchesPerFile contexts). When pagination.hasMore is true, call
+    again with offset=nextOffset (cached, no new search).
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching the vault")
@@ -129,17 +128,23 @@ async def search_vault_smart(
     folders: Annotated[list[str] | None, Field(description="Only these folders.")] = None,
     excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
     limit: Annotated[int, Field(ge=1, le=50, description="Results (1-50).")] = 20,
+    offset: Annotated[int, Field(ge=0, description="Results to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """Semantic search (needs the MCP Tools and Smart Connections plugins in Obsidian).
 
-    Results are {path, text, score, breadcrumbs} with text trimmed; read a hit in full with
-    get_vault_file(path).
+    Results are {path, text, score, breadcrumbs?}; read one with get_vault_file(path). When
+    pagination.hasMore is true, call again with offset=nextOffset.
     """
+    # the plugin pages nothing: ask for the results up to this page's end, show the page
     results = await app_state(ctx).searcher.smart(
-        query, folders=folders, exclude_folders=excludeFolders, limit=limit
+        query, folders=folders, exclude_folders=excludeFolders, limit=offset + limit
     )
     page = page_within_budget(
-        results, limit=limit, offset=0, budget=items_budget(SEARCH_BUDGET), render=compact_json
+        results,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(SEARCH_BUDGET),
+        render=compact_json,
     )
     return json_blocks(page.envelope("results"))
 

@@ -24,10 +24,10 @@ from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.models import SimpleHit as PluginHit
 from vaultgate.obsidian.models import SimpleMatch
 from vaultgate.paths import normalize_directory
-from vaultgate.vault.snippets import trimmed_context
+from vaultgate.vault.snippets import trimmed_context, words_within
 
 SEARCH_TTL_SECONDS = 60.0
-SMART_TEXT_LIMIT = 300
+SMART_TEXT_LIMIT = 120
 PATTERN_CHARS = 1_000
 _PATTERN_OPERATIONS = ("regexp", "glob")
 
@@ -187,21 +187,32 @@ class VaultSearcher:
         exclude_folders: list[str] | None,
         limit: int,
     ) -> list[dict[str, Any]]:
-        """Semantic matches from the MCP Tools companion plugin, text trimmed, scores rounded."""
+        """The first ``limit`` semantic matches from the MCP Tools companion plugin, text
+        trimmed to whole words, scores rounded, breadcrumbs only where they say more than
+        the path (a block's headings)."""
         if not query.strip():
             raise InvalidArgument("query is empty. Describe what you are looking for.")
         raw = await self._client.search_smart(
             query, folders=folders, exclude_folders=exclude_folders, limit=limit
         )
-        return [
-            {
-                "path": item.get("path"),
-                "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
-                "score": significant(item.get("score")),
-                "breadcrumbs": item.get("breadcrumbs"),
-            }
-            for item in raw[:limit]
-        ]
+        return [_smart_row(item) for item in raw[:limit]]
+
+
+def _smart_row(item: dict[str, Any]) -> dict[str, Any]:
+    path, breadcrumbs = item.get("path"), item.get("breadcrumbs")
+    row = {
+        "path": path,
+        "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
+        "score": significant(item.get("score")),
+    }
+    if not isinstance(path, str) or breadcrumbs != _path_crumbs(path):
+        row["breadcrumbs"] = breadcrumbs
+    return row
+
+
+def _path_crumbs(path: str) -> str:
+    """The breadcrumbs Smart Connections gives a whole note: its folders and name."""
+    return " > ".join(path.removesuffix(".md").split("/"))
 
 
 def _simple_hit(item: PluginHit, context_length: int) -> SimpleHit:
@@ -249,4 +260,9 @@ def refuse_long_patterns(query: Any) -> None:
 
 
 def _trim(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """``text`` with its whitespace collapsed, cut to whole words (or whole grapheme
+    clusters, where a word is longer) within ``limit`` characters, "…" marking a cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return words_within(text, limit - 1) + "…"

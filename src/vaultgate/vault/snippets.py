@@ -42,6 +42,16 @@ def trimmed_context(
     return _tidy(before + match + after)
 
 
+def words_within(text: str, limit: int) -> str:
+    """``text`` cut to whole words (or whole grapheme clusters, where a word is longer)
+    within ``limit`` characters; ``text`` itself when it fits."""
+    if len(text) <= limit:
+        return text
+    if text[limit].isspace():
+        return _tidy(text[:limit])
+    return _tidy(_before_last_cut(text[:limit]))
+
+
 def _after_first_cut(text: str) -> str:
     """``text`` from its first whole word; without whitespace, without its first cluster."""
     found = _WHITESPACE.search(text)

@@ -53,9 +53,7 @@ async def search_vault_simple(
     maxMatchesPerFile: Annotated[
         int, Field(ge=1, le=20, description="Match contexts shown per note (1-20).")
     ] = 1,
-    withOffsets: Annotated[
-        bool, Field(description="Matches as {context, start, end}.")
-    ] = False,
+    withOffsets: Annotated[bool, Field(description="Matches as {context, start, end}.")] = False,
 ) -> Blocks:
     """Full-text search over note contents and names, best matches first.
 
@@ -127,7 +125,7 @@ async def search_vault_smart(
     query: Annotated[str, Field(description="What you are looking for, in plain words.")],
     folders: Annotated[list[str] | None, Field(description="Only these folders.")] = None,
     excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
-    limit: Annotated[int, Field(ge=1, le=50, description="Results (1-50).")] = 20,
+    limit: Annotated[int, Field(ge=1, le=50, description="Results per page (1-50).")] = 20,
     offset: Annotated[int, Field(ge=0, description="Results to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """Semantic search (needs the MCP Tools and Smart Connections plugins in Obsidian).

@@ -54,7 +54,7 @@ class SimpleHit:
     filename: str
     score: float
     raw_matches: Sequence[SimpleMatch]
-    context_length: int = 0
+    context_length: int
 
     def render(
         self, max_matches: int, *, with_score: bool = True, with_offsets: bool = False

@@ -135,8 +135,8 @@ def test_a_note_changed_between_its_score_and_its_page_shows_and_counts_its_new_
     assert hits is not None
     crlf = next(hit for hit in hits if hit["filename"] == "CRLF note.md")  # 2 matches indexed
     (awkward_vault / "CRLF note.md").write_text("🚀project\r\n" * 5, encoding="utf-8")
-    shown = ShownHit(crlf["filename"], crlf.get("score", 0.0), crlf.get("matches", []))
-    rendered = shown.render(3)
+    shown = ShownHit(crlf["filename"], crlf.get("score", 0.0), crlf.get("matches", []), 20)
+    rendered = shown.render(3, with_offsets=True)
     assert rendered["matchCount"] == 5
     assert [match["start"] for match in rendered["matches"]] == [2, 13, 24]
 
@@ -223,9 +223,10 @@ def test_a_page_shows_what_every_match_would_show_building_only_those(
         lazy = hit.get("matches")
         assert isinstance(lazy, LazyMatches)
         for shown in (1, 3, 20):
-            paged = ShownHit(hit["filename"], hit.get("score", 0.0), lazy).render(shown)
-            every = ShownHit(hit["filename"], hit.get("score", 0.0), full[hit["filename"]])
-            assert paged == every.render(shown)
+            score = hit.get("score", 0.0)
+            paged = ShownHit(hit["filename"], score, lazy, 20).render(shown, with_offsets=True)
+            every = ShownHit(hit["filename"], score, full[hit["filename"]], 20)
+            assert paged == every.render(shown, with_offsets=True)
         assert not lazy.built
 
 

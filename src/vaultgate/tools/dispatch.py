@@ -245,6 +245,7 @@ async def vault(
     queryType: QueryType | None = None,
     contextLength: int | None = None,
     maxMatchesPerFile: int | None = None,
+    withOffsets: bool | None = None,
     excludeFolders: list[str] | None = None,
     content: str | None = None,
     replacement: str | None = None,

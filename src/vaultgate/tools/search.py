@@ -11,7 +11,6 @@ from vaultgate.paging import compact_json, page_within_budget
 from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
-    RESPONSE_BUDGET,
     Blocks,
     ToolContext,
     ToolSpec,
@@ -21,7 +20,7 @@ from vaultgate.tools.base import (
     model_facing_errors,
     titled,
 )
-from vaultgate.vault.search import QueryType
+from vaultgate.vault.search import QueryType, SimpleHit, scores_order_something
 
 STRUCTURED_RESULT_LIMIT = 1_000
 RESULT_CUT_NOTICE = Later(
@@ -30,6 +29,10 @@ RESULT_CUT_NOTICE = Later(
         f"{call('get_vault_file', filename=Raw('<filename>'), format='json')} reads all of it."
     )
 )
+
+# A search answers within the response-size seed's default of about 5,000 characters: 20
+# notes with one trimmed context each fit; more contexts or notes are a parameter away.
+SEARCH_BUDGET = 5_000
 
 BUDGET_NOTICE = (
     "This page was cut to about {budget} characters because its matches are long; "
@@ -43,20 +46,20 @@ async def search_vault_simple(
     query: Annotated[str, Field(description="Words to find (all must occur), case-insensitive.")],
     contextLength: Annotated[
         int, Field(ge=0, le=500, description="Characters of context around each match.")
-    ] = 100,
+    ] = 60,
     limit: Annotated[int, Field(ge=1, le=100, description="Notes per page (1-100).")] = 20,
     offset: Annotated[int, Field(ge=0, description="Notes to skip; use nextOffset.")] = 0,
     folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
     maxMatchesPerFile: Annotated[
         int, Field(ge=1, le=20, description="Match contexts shown per note (1-20).")
-    ] = 3,
+    ] = 1,
+    withOffsets: Annotated[bool, Field(description="Matches as {context, start, end}.")] = False,
 ) -> Blocks:
     """Full-text search over note contents and names, best matches first.
 
-    Each result has filename, score and up to maxMatchesPerFile match contexts (start/end are
-    offsets into the note), plus matchCount when more matched. When pagination.hasMore is true,
-    call again with offset=nextOffset: later pages come from a cached result and cost no new
-    search.
+    Each result: filename, score (when scores differ), matchCount (when more matched than
+    shown) and matches (maxMatchesPerFile contexts). When pagination.hasMore is true, call
+    again with offset=nextOffset (cached, no new search).
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching the vault")
@@ -64,18 +67,22 @@ async def search_vault_simple(
             query, context_length=contextLength, folder=folder
         )
         await report(1, 1, f"{len(hits)} notes match")
+    with_score = scores_order_something(hits)
+
+    def render(hit: SimpleHit) -> dict[str, Any]:
+        return hit.render(maxMatchesPerFile, with_score=with_score, with_offsets=withOffsets)
+
     page = page_within_budget(
         hits,
         limit=limit,
         offset=offset,
-        budget=items_budget(),
-        render=lambda hit: compact_json(hit.render(maxMatchesPerFile)),
+        budget=items_budget(SEARCH_BUDGET),
+        render=lambda hit: compact_json(render(hit)),
     )
     notice = None
     if page.has_more and len(page.items) < min(limit, page.total - offset):
-        notice = BUDGET_NOTICE.format(budget=RESPONSE_BUDGET, next_offset=page.next_offset)
-    rendered = [hit.render(maxMatchesPerFile) for hit in page.items]
-    return json_blocks(page.envelope("results", rendered, notice=notice))
+        notice = BUDGET_NOTICE.format(budget=SEARCH_BUDGET, next_offset=page.next_offset)
+    return json_blocks(page.envelope("results", [render(hit) for hit in page.items], notice=notice))
 
 
 @model_facing_errors
@@ -106,7 +113,7 @@ async def search_vault(
         await report(1, 1, f"{len(rows)} notes match")
     shown = [_bounded_row(row) for row in rows]
     page = page_within_budget(
-        shown, limit=limit, offset=offset, budget=items_budget(), render=compact_json
+        shown, limit=limit, offset=offset, budget=items_budget(SEARCH_BUDGET), render=compact_json
     )
     cut = any("resultTruncated" in row for row in page.items)
     return json_blocks(page.envelope("results", notice=str(RESULT_CUT_NOTICE) if cut else None))
@@ -120,21 +127,27 @@ async def search_vault_smart(
         str | list[str] | None, Field(description="Only this folder, or these folders.")
     ] = None,
     excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
-    limit: Annotated[int, Field(ge=1, le=50, description="Results (1-50).")] = 20,
+    limit: Annotated[int, Field(ge=1, le=50, description="Results per page (1-50).")] = 20,
+    offset: Annotated[int, Field(ge=0, description="Results to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """Semantic search (needs the MCP Tools and Smart Connections plugins in Obsidian).
 
-    Results are {path, text, score, breadcrumbs} with text trimmed; read a hit in full with
-    get_vault_file(path).
+    Results are {path, text, score, breadcrumbs?}; read one with get_vault_file(path). When
+    pagination.hasMore is true, call again with offset=nextOffset.
     """
+    # the plugin pages nothing: ask for the results up to this page's end, show the page
     results = await app_state(ctx).searcher.smart(
         query,
         folders=[folder] if isinstance(folder, str) else folder,
         exclude_folders=excludeFolders,
-        limit=limit,
+        limit=offset + limit,
     )
     page = page_within_budget(
-        results, limit=limit, offset=0, budget=items_budget(), render=compact_json
+        results,
+        limit=limit,
+        offset=offset,
+        budget=items_budget(SEARCH_BUDGET),
+        render=compact_json,
     )
     return json_blocks(page.envelope("results"))
 

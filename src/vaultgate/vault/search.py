@@ -24,9 +24,10 @@ from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.models import SimpleHit as PluginHit
 from vaultgate.obsidian.models import SimpleMatch
 from vaultgate.paths import normalize_directory
+from vaultgate.vault.snippets import trimmed_context, words_within
 
 SEARCH_TTL_SECONDS = 60.0
-SMART_TEXT_LIMIT = 300
+SMART_TEXT_LIMIT = 120
 PATTERN_CHARS = 1_000
 _PATTERN_OPERATIONS = ("regexp", "glob")
 
@@ -47,17 +48,24 @@ class PagedMatches(Protocol):
 class SimpleHit:
     """One matching note. Matches stay as the plugin sent them until a page renders them:
     a broad query has thousands of hits and most are never shown (the folder backend builds
-    a hit's matches only then)."""
+    a hit's matches only then). ``context_length``: the context asked of the backend, which
+    says whether a context's side was cut or reached the note's start or end."""
 
     filename: str
     score: float
     raw_matches: Sequence[SimpleMatch]
+    context_length: int
 
-    def render(self, max_matches: int) -> dict[str, Any]:
-        """Content matches first, in document order, then file-name matches.
+    def render(
+        self, max_matches: int, *, with_score: bool = True, with_offsets: bool = False
+    ) -> dict[str, Any]:
+        """``{"filename", "score"?, "matchCount"?, "matches"}``: content matches first, in
+        document order, then file-name matches, each a context trimmed to whole words, or
+        ``{"context", "start", "end"}`` ``with_offsets``.
 
         ``matchCount`` is there only when ``max_matches`` left some out: otherwise it is the
-        length of ``matches``.
+        length of ``matches``. ``with_score`` False: the caller found every score of the
+        result equal, so a score orders nothing.
         """
         raw = self.raw_matches
         if isinstance(raw, PagedMatches):
@@ -65,11 +73,21 @@ class SimpleHit:
         else:
             ordered = sorted(raw, key=_match_order)
             shown, count = ordered[:max_matches], len(ordered)
-        rendered: dict[str, Any] = {"filename": self.filename, "score": significant(self.score)}
+        rendered: dict[str, Any] = {"filename": self.filename}
+        if with_score:
+            rendered["score"] = significant(self.score)
         if count > max_matches:
             rendered["matchCount"] = count
-        rendered["matches"] = [_match(match) for match in shown]
+        rendered["matches"] = [
+            _match(match, self.context_length, with_offsets=with_offsets) for match in shown
+        ]
         return rendered
+
+
+def scores_order_something(hits: Sequence[SimpleHit]) -> bool:
+    """Whether the scores, as a page shows them, differ anywhere in the result: when they
+    are all equal they order nothing and are left out of every page."""
+    return len({significant(hit.score) for hit in hits}) > 1
 
 
 SCORE_DIGITS = 3
@@ -90,9 +108,18 @@ def _match_order(raw: SimpleMatch) -> tuple[bool, int]:
     return (span.get("source", "content") != "content", span["start"])
 
 
-def _match(raw: SimpleMatch) -> dict[str, Any]:
+def _match(raw: SimpleMatch, context_length: int, *, with_offsets: bool) -> Any:
     span = raw["match"]
-    return {"context": raw["context"], "start": span["start"], "end": span["end"]}
+    context = trimmed_context(
+        raw["context"],
+        start=span["start"],
+        end=span["end"],
+        context_length=context_length,
+        in_content=span.get("source", "content") == "content",
+    )
+    if not with_offsets:
+        return context
+    return {"context": context, "start": span["start"], "end": span["end"]}
 
 
 class VaultSearcher:
@@ -119,7 +146,10 @@ class VaultSearcher:
         hits = self._simple.get(key)
         if hits is None:
             raw = await self._client.search_simple(query, context_length)
-            hits = sorted((_simple_hit(item) for item in raw), key=lambda h: (-h.score, h.filename))
+            hits = sorted(
+                (_simple_hit(item, context_length) for item in raw),
+                key=lambda h: (-h.score, h.filename),
+            )
             self._simple.put(key, hits)
         if folder:
             prefix = normalize_directory(folder)
@@ -157,28 +187,40 @@ class VaultSearcher:
         exclude_folders: list[str] | None,
         limit: int,
     ) -> list[dict[str, Any]]:
-        """Semantic matches from the MCP Tools companion plugin, text trimmed, scores rounded."""
+        """The first ``limit`` semantic matches from the MCP Tools companion plugin, text
+        trimmed to whole words, scores rounded, breadcrumbs only where they say more than
+        the path (a block's headings)."""
         if not query.strip():
             raise InvalidArgument("query is empty. Describe what you are looking for.")
         raw = await self._client.search_smart(
             query, folders=folders, exclude_folders=exclude_folders, limit=limit
         )
-        return [
-            {
-                "path": item.get("path"),
-                "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
-                "score": significant(item.get("score")),
-                "breadcrumbs": item.get("breadcrumbs"),
-            }
-            for item in raw[:limit]
-        ]
+        return [_smart_row(item) for item in raw[:limit]]
 
 
-def _simple_hit(item: PluginHit) -> SimpleHit:
+def _smart_row(item: dict[str, Any]) -> dict[str, Any]:
+    path, breadcrumbs = item.get("path"), item.get("breadcrumbs")
+    row = {
+        "path": path,
+        "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
+        "score": significant(item.get("score")),
+    }
+    if not isinstance(path, str) or breadcrumbs != _path_crumbs(path):
+        row["breadcrumbs"] = breadcrumbs
+    return row
+
+
+def _path_crumbs(path: str) -> str:
+    """The breadcrumbs Smart Connections gives a whole note: its folders and name."""
+    return " > ".join(path.removesuffix(".md").split("/"))
+
+
+def _simple_hit(item: PluginHit, context_length: int) -> SimpleHit:
     return SimpleHit(
         filename=item["filename"],
         score=item.get("score", 0.0),
         raw_matches=item.get("matches", ()),
+        context_length=context_length,
     )
 
 
@@ -218,4 +260,9 @@ def refuse_long_patterns(query: Any) -> None:
 
 
 def _trim(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """``text`` with its whitespace collapsed, cut to whole words (or whole grapheme
+    clusters, where a word is longer) within ``limit`` characters, "…" marking a cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    return words_within(text, limit - 1) + "…"

@@ -89,10 +89,11 @@ async def test_a_search_with_emoji_next_to_every_match_answers_on_every_version(
         "rocket.md",
         "Journal 📓/every line.md",
     }
-    contexts = [m["context"] for hit in found["results"] for m in hit["matches"]]
+    contexts = [context for hit in found["results"] for context in hit["matches"]]
     assert all("zz" in context for context in contexts)
-    if version != "5.1.1":
-        assert any("\ufffd" in context for context in contexts)
+    # the half emoji is dropped whole with the cut side's partial word (vault/snippets.py)
+    assert not any("\ufffd" in context for context in contexts)
+    assert all(context.encode("utf-8") for context in contexts)
 
 
 async def test_a_folder_given_to_delete_is_refused_and_nothing_moves(tmp_path: Path) -> None:

@@ -204,3 +204,16 @@ async def test_a_value_that_does_not_fit_is_named_without_pydantics_dump(
     assert "validation error for" not in text  # pydantic's header, naming its own model
     assert "[type=" not in text
     text.encode("utf-8")  # what the answer carries can be sent: no value it cannot encode
+
+
+@pytest.mark.parametrize("arguments", [{}, {"filename": "Welcome.md", "maxLength": 500}])
+async def test_a_removed_operation_names_the_call_that_replaced_it(
+    arguments: dict[str, Any],
+) -> None:
+    async with no_obsidian() as client:
+        result = await client.call_tool("vault", {"operation": "map", **arguments})
+
+    text = model_error(result, "vault")
+    assert text.startswith('vault(operation="map") was removed: ')
+    assert 'vault(operation="read", format="map") does the same' in text
+    assert "Nothing was done." in text

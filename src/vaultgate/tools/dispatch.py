@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import Field
 
 from vaultgate.calls import render_call
-from vaultgate.errors import WritingCall
+from vaultgate.errors import InvalidArgument, WritingCall
 from vaultgate.memory.models import Scope
 from vaultgate.memory.render import DetailLevel
 from vaultgate.patch_request import Operation as PatchOperation
@@ -167,6 +167,29 @@ DISPATCHERS: dict[str, tuple[dict[str, Route], tuple[str, ...]]] = {
     "active_file": (ACTIVE_ROUTES, get_args(ActiveOperation)),
     "memory": (MEMORY_ROUTES, get_args(MemoryOperation)),
 }
+
+
+# Operations this server offered before (issue 24), with the call that does the same now: a
+# model with an old habit hears the new call instead of a list of every operation.
+RETIRED_OPERATIONS: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
+    ("vault", "map"): ("vault", {"operation": "read", "format": "map"}),
+}
+
+
+def retired_operation(dispatcher: str, arguments: Mapping[str, Any]) -> InvalidArgument | None:
+    """The refusal of an operation this server no longer offers, naming its replacement."""
+    operation = arguments.get("operation")
+    if not isinstance(operation, str):
+        return None
+    replacement = RETIRED_OPERATIONS.get((dispatcher, operation))
+    if replacement is None:
+        return None
+    tool, fixed = replacement
+    return InvalidArgument(
+        f"{render_call(dispatcher, {'operation': operation})} was removed: "
+        f"{render_call(tool, fixed)} does the same, with the same other parameters. Nothing "
+        "was done."
+    )
 
 
 def reading_operations(dispatcher: str) -> tuple[str, ...]:

@@ -137,7 +137,8 @@ DQL_READS_LINKS = (
 )
 _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 # Notes to read one by one before one search for their texts costs less (it reads them all:
-# about 0.5 s on 3,000 notes through the plugin, a read a few ms; docs/benchmarks.md).
+# about 0.5 s on 3,000 notes through the plugin, a read a few ms: bench/hidden_queries.py,
+# docs/design.md).
 READS_BEFORE_SEARCH = 32
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
 # Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.

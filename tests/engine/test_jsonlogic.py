@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import pytest
 
+from vaultgate.engine import jsonlogic
 from vaultgate.engine.jsonlogic import JsonLogicError, apply, is_sane_truthy, truthy
 
 DATA = {
@@ -128,3 +130,21 @@ def test_truthiness_inside_logic_and_in_the_plugins_filter(
 ) -> None:
     assert truthy(value) is inside
     assert is_sane_truthy(value) is filtered
+
+
+def test_only_matching_spends_a_searchs_pattern_budget() -> None:
+    # a search reads notes between matches (seconds on a big vault, cold): that time is not
+    # the pattern's, so a quick pattern still matches after it
+    with jsonlogic.regex_budget(1.0):
+        time.sleep(1.1)
+        # (a|aa)+$ on 24 a's: tens of milliseconds of backtracking, far within the budget
+        assert jsonlogic.apply({"regexp": ["(a|aa)+$", "a" * 24 + "b"]}) is False
+        assert jsonlogic.apply({"glob": ["*.md", "日本 🚀.md"]}) is True
+
+
+def test_a_pattern_past_the_budget_is_stopped_with_why() -> None:
+    with (
+        jsonlogic.regex_budget(0.2),
+        pytest.raises(JsonLogicError, match=r"took more than 0\.2 s of matching"),
+    ):
+        jsonlogic.apply({"regexp": ["(a|aa)+$", "a" * 60 + "b"]})

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 import regex
@@ -33,19 +34,28 @@ _NUMBER = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
 _STRICT_NUMBER = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|Infinity)")
 _MAX_DEPTH = 200
 REGEX_SECONDS = 10.0  # of matching, for all the notes one search evaluates
-_regex_deadline: ContextVar[float | None] = ContextVar("regex_deadline", default=None)
+
+
+@dataclass(slots=True)
+class _Budget:
+    seconds: float  # of matching, for the whole search
+    left: float  # of those, still to spend
+
+
+_regex_budget: ContextVar[_Budget | None] = ContextVar("regex_budget", default=None)
 
 
 @contextmanager
 def regex_budget(seconds: float | None = None) -> Iterator[None]:
     """The ``regexp`` and ``glob`` matches of every query evaluated inside share ``seconds``
-    (REGEX_SECONDS unless said; one search evaluates its query once per note)."""
-    budget = REGEX_SECONDS if seconds is None else seconds
-    token = _regex_deadline.set(time.monotonic() + budget)
+    of matching (REGEX_SECONDS unless said; one search evaluates its query once per note).
+    Only the matches count: reading the notes between them does not."""
+    total = REGEX_SECONDS if seconds is None else seconds
+    token = _regex_budget.set(_Budget(total, total))
     try:
         yield
     finally:
-        _regex_deadline.reset(token)
+        _regex_budget.reset(token)
 
 
 class JsonLogicError(Exception):
@@ -328,7 +338,7 @@ def _glob_regex(pattern: str) -> regex.Pattern[str]:
 def _glob(pattern: Any = None, value: Any = None) -> bool:
     if not isinstance(pattern, str) or not isinstance(value, str):
         return False
-    return _matched(pattern, lambda: _glob_regex(pattern).fullmatch(value, timeout=_timeout()))
+    return _matched(pattern, lambda timeout: _glob_regex(pattern).fullmatch(value, timeout=timeout))
 
 
 def _regexp(pattern: Any = None, value: Any = None) -> bool:
@@ -338,25 +348,26 @@ def _regexp(pattern: Any = None, value: Any = None) -> bool:
         compiled = regex.compile(pattern)
     except regex.error as exc:
         raise JsonLogicError(f"Invalid regular expression: /{pattern}/: {exc}") from None
-    return _matched(pattern, lambda: compiled.search(value, timeout=_timeout()))
+    return _matched(pattern, lambda timeout: compiled.search(value, timeout=timeout))
 
 
-def _timeout() -> float:
-    deadline = _regex_deadline.get()
-    if deadline is None:
-        return REGEX_SECONDS
-    return max(deadline - time.monotonic(), 0.001)
-
-
-def _matched(pattern: str, match: Callable[[], regex.Match[str] | None]) -> bool:
+def _matched(pattern: str, match: Callable[[float], regex.Match[str] | None]) -> bool:
+    """``match(timeout)`` with what is left of the search's budget, which it then spends."""
+    budget = _regex_budget.get()
+    allowed = REGEX_SECONDS if budget is None else budget.seconds
+    timeout = REGEX_SECONDS if budget is None else max(budget.left, 0.001)
+    started = time.monotonic()
     try:
-        return match() is not None
+        return match(timeout) is not None
     except TimeoutError:
         raise JsonLogicError(
-            f"The pattern /{pattern}/ took more than {REGEX_SECONDS:g} s of matching in this "
+            f"The pattern /{pattern}/ took more than {allowed:g} s of matching in this "
             "search, so it was stopped: nested repetition such as (a+)+ or (a|aa)+ can take "
             "exponential time. Simplify it, or narrow the search first."
         ) from None
+    finally:
+        if budget is not None:
+            budget.left -= time.monotonic() - started
 
 
 def _compare(check: Callable[[Any, Any], bool]) -> Callable[..., bool]:

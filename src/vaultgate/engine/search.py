@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from vaultgate.engine import jsonlogic
@@ -20,7 +21,6 @@ from vaultgate.engine.vault import Vault
 _ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
 
 
-@jsonlogic.regex_budget()
 def jsonlogic_search(vault: Vault, behaviour: Behaviour, query: Any) -> list[dict[str, Any]]:
     """``{"filename", "result"}`` for each note whose JSON the query finds truthy.
 
@@ -29,18 +29,36 @@ def jsonlogic_search(vault: Vault, behaviour: Behaviour, query: Any) -> list[dic
     backlinks index once and read content only when the query mentions "content". A query
     that fails on a note is InvalidQuery naming that note.
     """
-    include_content = not behaviour.lazy_content or '"content"' in json.dumps(
-        query, ensure_ascii=False, separators=(",", ":")
-    )
+    include_content = not behaviour.lazy_content or names_content(query)
     backlinks = vault.backlinks_index() if behaviour.backlinks_index else None
+
+    def notes() -> Iterator[tuple[str, Any]]:
+        for path in vault.markdown_files():
+            try:
+                yield (
+                    path,
+                    note_json(
+                        vault, path, behaviour, include_content=include_content, backlinks=backlinks
+                    ),
+                )
+            except OSError:
+                continue
+
+    return evaluate_notes(query, notes())
+
+
+def names_content(query: Any) -> bool:
+    """Does ``query`` mention "content"? 4.0.3+ read a note's text only then."""
+    return '"content"' in json.dumps(query, ensure_ascii=False, separators=(",", ":"))
+
+
+@jsonlogic.regex_budget()
+def evaluate_notes(query: Any, notes: Iterable[tuple[str, Any]]) -> list[dict[str, Any]]:
+    """``{"filename", "result"}`` for each ``(path, note JSON)`` the query finds truthy, as
+    the plugin answers (json-logic-js, then its filter); InvalidQuery names the note it
+    failed on. The notes share one budget of pattern matching (jsonlogic.regex_budget)."""
     results: list[dict[str, Any]] = []
-    for path in vault.markdown_files():
-        try:
-            data = note_json(
-                vault, path, behaviour, include_content=include_content, backlinks=backlinks
-            )
-        except OSError:
-            continue
+    for path, data in notes:
         try:
             result = jsonlogic.apply(query, data)
         except jsonlogic.JsonLogicError as exc:

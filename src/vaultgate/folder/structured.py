@@ -15,15 +15,14 @@ next query (:class:`LinkedNotes`), as the Vault keeps its parses.
 
 from __future__ import annotations
 
-import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from vaultgate.engine import jsonlogic
 from vaultgate.engine.behaviour import Behaviour
-from vaultgate.engine.errors import InvalidQuery
 from vaultgate.engine.index import IndexedNote, VaultIndex
+from vaultgate.engine.search import evaluate_notes, names_content
 from vaultgate.engine.vault import FileStat, NoteMeta, Vault, file_stat
 from vaultgate.folder.search import NoteTexts
 
@@ -84,7 +83,6 @@ class LinkedNotes:
         return [(path, self._notes[path], stats[path]) for path in keys]
 
 
-@jsonlogic.regex_budget()
 def indexed_jsonlogic(
     vault: Vault,
     index: VaultIndex,
@@ -100,37 +98,34 @@ def indexed_jsonlogic(
     notes = linked.current(vault, index)
     if notes is None:
         return None
-    include_content = '"content"' in json.dumps(query, ensure_ascii=False, separators=(",", ":"))
+    include_content = names_content(query)
     backlinks: dict[str, list[str]] = {}
     for path, note, _ in notes:
         for target in note.resolved:
             backlinks.setdefault(target, []).append(path)
-    results: list[dict[str, Any]] = []
-    for path, note, stat in notes:
-        meta = note.meta
-        try:
-            content = texts.text(path) if include_content else ""
-        except OSError:
-            continue
-        data: dict[str, Any] = {
-            "tags": list(meta.tags),
-            "frontmatter": dict(meta.frontmatter),
-            "stat": {"ctime": stat.ctime, "mtime": stat.mtime, "size": stat.size},
-            "path": path,
-            "content": content,
-        }
-        if behaviour.links:
-            data["links"] = list(note.resolved)
-            data["backlinks"] = list(backlinks.get(path, []))
-            if behaviour.unresolved_links:
-                data["unresolvedLinks"] = list(note.unresolved)
-        try:
-            result = jsonlogic.apply(query, data)
-        except jsonlogic.JsonLogicError as exc:
-            raise InvalidQuery(str(exc), path=path) from exc
-        if jsonlogic.is_sane_truthy(result):
-            results.append({"filename": path, "result": result})
-    return results
+
+    def note_jsons() -> Iterator[tuple[str, Any]]:
+        for path, note, stat in notes:
+            meta = note.meta
+            try:
+                content = texts.text(path) if include_content else ""
+            except OSError:
+                continue
+            data: dict[str, Any] = {
+                "tags": list(meta.tags),
+                "frontmatter": dict(meta.frontmatter),
+                "stat": {"ctime": stat.ctime, "mtime": stat.mtime, "size": stat.size},
+                "path": path,
+                "content": content,
+            }
+            if behaviour.links:
+                data["links"] = list(note.resolved)
+                data["backlinks"] = list(backlinks.get(path, []))
+                if behaviour.unresolved_links:
+                    data["unresolvedLinks"] = list(note.unresolved)
+            yield path, data
+
+    return evaluate_notes(query, note_jsons())
 
 
 def _meta(vault: Vault, row: IndexedNote | None, key: tuple[int, int], path: str) -> NoteMeta:

@@ -59,6 +59,7 @@ import anyio
 from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
 from vaultgate.cache import TTLCache
 from vaultgate.engine.errors import InvalidQuery
+from vaultgate.engine.search import evaluate_notes
 from vaultgate.errors import (
     AccessDenied,
     DestinationExists,
@@ -115,7 +116,6 @@ from vaultgate.vault.policy import AccessPolicy
 from vaultgate.vault.unseen import (
     as_if_missing,
     dql_link_field,
-    evaluate,
     linking_unreachable,
     note_links_of,
     reads_links,
@@ -413,7 +413,7 @@ class GuardedClient:
         try:
             # in a worker thread: a query may match patterns for seconds (engine/jsonlogic.py)
             notes = rebuilt_notes(rows, relinked)
-            return await anyio.to_thread.run_sync(evaluate, query, notes)
+            return await anyio.to_thread.run_sync(evaluate_notes, query, notes)
         except InvalidQuery as error:
             raise query_failed(str(error)) from None
 

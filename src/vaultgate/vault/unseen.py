@@ -19,15 +19,13 @@ so :func:`dql_link_field` names the first field of a DQL query that may hold one
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from vaultgate import markdown
 from vaultgate.backend import NoteLinks
-from vaultgate.engine import jsonlogic
-from vaultgate.engine.errors import InvalidQuery
+from vaultgate.engine.search import names_content
 
 Resolve = Callable[[str, str], str | None]  # (link text, linking note) → vault path or None
 
@@ -78,8 +76,7 @@ def whole_notes_query(query: Any) -> Any:
     """The query that returns every note's JSON as the plugin would hand it to ``query``:
     with the note's text exactly when ``query`` mentions "content" (the plugin reads the
     text only then, from 4.0.3), which the default of the ``var`` does here."""
-    text = json.dumps(query, ensure_ascii=False, separators=(",", ":"))
-    return {"var": ["", "content"]} if '"content"' in text else {"var": ""}
+    return {"var": ["", "content"]} if names_content(query) else {"var": ""}
 
 
 def linking_unreachable(notes: Iterable[NoteLinks], reachable: Callable[[str], bool]) -> list[str]:
@@ -149,21 +146,6 @@ def rebuilt_notes(
             data["unresolvedLinks"] = list(note.unresolved)
         notes.append((path, data))
     return notes
-
-
-@jsonlogic.regex_budget()
-def evaluate(query: Any, notes: Iterable[tuple[str, Any]]) -> list[dict[str, Any]]:
-    """``{"filename", "result"}`` for each note JSON the query finds truthy, as the plugin
-    answers (json-logic-js, then its filter); InvalidQuery names the note it failed on."""
-    rows: list[dict[str, Any]] = []
-    for path, data in notes:
-        try:
-            result = jsonlogic.apply(query, data)
-        except jsonlogic.JsonLogicError as exc:
-            raise InvalidQuery(str(exc), path=path) from exc
-        if jsonlogic.is_sane_truthy(result):
-            rows.append({"filename": path, "result": result})
-    return rows
 
 
 def note_links_of(rows: Iterable[Mapping[str, Any]]) -> list[NoteLinks]:

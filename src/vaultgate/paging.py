@@ -77,6 +77,25 @@ class Page(Generic[T]):
         body.update({k: v for k, v in extra.items() if v is not None})
         return compact_json(body)
 
+    def lean_envelope(
+        self,
+        key: str,
+        rendered: Sequence[Any] | Mapping[str, Any] | None = None,
+        *,
+        tell_total: bool,
+    ) -> str:
+        """``{"<key>": [...], "total": N?, "nextOffset": N?}``: the list envelope without what
+        repeats from page to page. ``offset`` and ``limit`` only echo the request and
+        ``hasMore`` is the presence of ``nextOffset``; ``total`` comes when ``tell_total`` (the
+        first page, and any page whose total differs from the one told before)."""
+        items: Sequence[Any] | Mapping[str, Any] = self.items if rendered is None else rendered
+        body: dict[str, Any] = {key: dict(items) if isinstance(items, Mapping) else list(items)}
+        if tell_total:
+            body["total"] = self.total
+        if self.has_more:
+            body["nextOffset"] = self.next_offset
+        return compact_json(body)
+
 
 def check_limit(limit: int, *, maximum: int, name: str = "limit") -> None:
     if not 1 <= limit <= maximum:

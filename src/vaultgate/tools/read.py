@@ -6,7 +6,7 @@ from typing import Annotated, assert_never
 
 from pydantic import Field
 
-from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
+from vaultgate.paths import normalize_directory, refuse_hidden_pattern, validate_vault_path
 from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
@@ -22,7 +22,6 @@ from vaultgate.tools.base import (
     window_blocks,
 )
 from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_document
-from vaultgate.paths import normalize_directory
 from vaultgate.vault.listing import (
     Layout,
     compile_glob,

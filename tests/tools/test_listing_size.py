@@ -20,7 +20,7 @@ from vaultgate.config import Settings
 from vaultgate.server import build_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from generate_vault import _write_vault  # noqa: E402
+from generate_vault import _write_vault
 
 pytestmark = pytest.mark.anyio
 

@@ -108,7 +108,7 @@ def test_offset_zero_on_an_empty_list_is_an_empty_last_page() -> None:
 
     assert list(page.items) == []
     assert not page.has_more
-    assert page.pagination() == {"total": 0, "offset": 0, "limit": 10, "hasMore": False}
+    assert json.loads(page.envelope("files")) == {"files": [], "total": 0}
 
 
 def test_a_negative_offset_is_refused() -> None:
@@ -202,7 +202,7 @@ def test_an_envelope_keeps_a_mapping_as_an_object() -> None:
 
     assert json.loads(rendered) == {
         "folders": {"a/": ["x", "y"]},
-        "pagination": {"total": 3, "offset": 0, "limit": 2, "hasMore": True},
+        "total": 3,
         "nextOffset": 2,
     }
 
@@ -350,7 +350,11 @@ def test_envelope_is_compact_json_with_next_offset_only_when_more_remains(
 
         assert envelope == json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         assert body["files"] == rendered
-        assert body["pagination"] == page.pagination()
+        assert set(body) <= {"files", "total", "nextOffset"}
+        # The total on the first page, and on none after it: a walk pays for it once.
+        assert ("total" in body) == (page.offset == 0)
+        if page.offset == 0:
+            assert body["total"] == len(items)
         assert ("nextOffset" in body) == page.has_more
         if page.has_more:
             assert body["nextOffset"] == page.next_offset
@@ -361,9 +365,18 @@ def test_envelope_keeps_unicode_drops_none_extras_and_adds_the_rest() -> None:
 
     envelope = page.envelope("names", hint="more", skipped=None)
 
-    assert envelope == (
-        '{"names":["café"],"pagination":{"total":2,"offset":0,"limit":1,"hasMore":true},'
-        '"nextOffset":1,"hint":"more"}'
+    assert envelope == ('{"names":["café"],"total":2,"nextOffset":1,"hint":"more"}')
+
+
+def test_a_page_past_the_end_tells_the_total_and_a_told_total_is_repeated() -> None:
+    past = Page(items=[], total=3, offset=5, limit=2)
+    later = page_items(["a", "b", "c"], limit=1, offset=1)
+
+    assert json.loads(past.envelope("files")) == {"files": [], "total": 3}
+    assert json.loads(later.envelope("files")) == {"files": ["b"], "nextOffset": 2}
+    assert json.loads(later.envelope("files", tell_total=True))["total"] == 3
+    assert "total" not in json.loads(
+        page_items(["a"], limit=1, offset=0).envelope("files", tell_total=False)
     )
 
 

@@ -237,7 +237,8 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
             "vault",
             {"operation": "list", "recursive": True, "limit": 5},
         )
-        first = json.loads(listed[0])["files"]
+        folders: dict[str, list[str]] = json.loads(listed[0])["folders"]
+        first = [folder + name for folder, names in folders.items() for name in names]
         note = next((path for path in first if path.endswith(".md")), LONG_NOTE)
         await run.call(
             "Read a note", "vault", {"operation": "read", "filename": note, "maxLength": 400}

@@ -54,28 +54,37 @@ class Page(Generic[T]):
     def has_more(self) -> bool:
         return self.next_offset < self.total
 
-    def pagination(self) -> dict[str, Any]:
-        return {
-            "total": self.total,
-            "offset": self.offset,
-            "limit": self.limit,
-            "hasMore": self.has_more,
-        }
-
     def envelope(
-        self, key: str, rendered: Sequence[Any] | Mapping[str, Any] | None = None, **extra: Any
+        self,
+        key: str,
+        rendered: Sequence[Any] | Mapping[str, Any] | None = None,
+        *,
+        tell_total: bool | None = None,
+        **extra: Any,
     ) -> str:
-        """``{"<key>": [...], "pagination": {...}, "nextOffset": N?, ...extra}`` as compact JSON.
+        """``{"<key>": [...], "total": N?, "nextOffset": N?, ...extra}`` as compact JSON.
 
+        The one envelope of every list page. Nothing in it repeats from page to page: ``offset``
+        and ``limit`` would only echo the request, "more is left" is the presence of
+        ``nextOffset``, and ``total`` is told on the first page, on a page past the end, and
+        whenever ``tell_total`` says the caller's last-told total is out of date (listings track
+        that; other lists are cached per query, so their total holds for the walk).
         ``rendered`` replaces the items: a list, or a mapping (e.g. files grouped by folder).
         """
         items: Sequence[Any] | Mapping[str, Any] = self.items if rendered is None else rendered
         body: dict[str, Any] = {key: dict(items) if isinstance(items, Mapping) else list(items)}
-        body["pagination"] = self.pagination()
+        if tell_total or (tell_total is None and self.tells_total):
+            body["total"] = self.total
         if self.has_more:
             body["nextOffset"] = self.next_offset
         body.update({k: v for k, v in extra.items() if v is not None})
         return compact_json(body)
+
+    @property
+    def tells_total(self) -> bool:
+        """Whether a page says its total by default: the first page, and one past the end
+        (where an empty page would otherwise say nothing about why)."""
+        return self.offset == 0 or self.offset >= self.total
 
 
 def check_limit(limit: int, *, maximum: int, name: str = "limit") -> None:
@@ -129,8 +138,8 @@ def page_within_budget(
 ) -> Page[T]:
     """A list page of at most ``limit`` items whose rendered size stays within ``budget``.
 
-    When the budget cuts the page, ``hasMore`` and ``nextOffset`` point at the first item left
-    out, so nothing is skipped.
+    When the budget cuts the page, ``nextOffset`` points at the first item left out, so nothing
+    is skipped.
     """
     return page_fitting(
         items,

@@ -158,7 +158,9 @@ def test_sigkill_mid_write_leaves_whole_notes_and_the_next_start_agrees(
         assert [hit["filename"] for hit in found["results"]] == [BIG]
         missing = json.loads(restarted.call("search_vault_simple", {"query": other}))
         assert missing["results"] == []
-        listed = json.loads(restarted.call("list_vault_files", {"recursive": True, "limit": 500}))
+        listed = json.loads(
+            restarted.call("list_vault_files", {"recursive": True, "limit": 500, "layout": "flat"})
+        )
         assert sorted(listed["files"]) == sorted(
             path for path in after if not any(part.startswith(".") for part in path.split("/"))
         )

@@ -15,9 +15,9 @@ READ_TOOLS = {
         "folder": "",
         "recursive": False,
         "pattern": None,
-        "limit": 100,
+        "limit": None,
         "offset": 0,
-        "layout": "flat",
+        "layout": None,
     },
     "get_vault_file": {
         "filename": ...,

@@ -247,7 +247,7 @@ def same_refusal(
 
 async def probe_list(call: Call, world: World) -> None:
     for arguments in (
-        {"recursive": True, "limit": 1000},
+        {"recursive": True, "limit": 1000, "layout": "flat"},
         {"recursive": True, "layout": "tree", "limit": 1000},
         {"recursive": True, "pattern": "**/*.md", "limit": 1000},
         {"folder": ""},
@@ -257,7 +257,7 @@ async def probe_list(call: Call, world: World) -> None:
         result = await call(arguments)
         assert not result.is_error, body(result)[:300]
         no_leak(result)
-    listed = body(await call({"recursive": True, "limit": 1000}))
+    listed = body(await call({"recursive": True, "limit": 1000, "layout": "flat"}))
     for path in (PLAIN, "Notes/Case.md", "Notes/case.md", "Public/normal.md"):
         assert path in listed, path
     for folder in ("ext", "Notes/ssh", "Notes/trashdir", "loop/Private", "private", "PRIVATE"):

@@ -238,7 +238,7 @@ async def test_discover_lists_every_operation_and_pages(
             result = await client.call_tool("discover", {"limit": 25, "offset": offset})
             page = json.loads(texts(result)[0])
             names.extend(line.split("(", 1)[0] for line in page["operations"])
-            if not page["pagination"]["hasMore"]:
+            if "nextOffset" not in page:
                 break
             offset = page["nextOffset"]
         described = texts(await client.call_tool("discover", {"operation": "vault.patch"}))[0]

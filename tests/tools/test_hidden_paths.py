@@ -175,7 +175,8 @@ async def test_listings_and_searches_never_show_hidden_paths(
     async with Client(build_server(settings_for(emulator))) as client:
         listed = payload(
             await client.call_tool(
-                "list_vault_files", {"recursive": True, "limit": 1000, "pattern": "**"}
+                "list_vault_files",
+                {"recursive": True, "limit": 1000, "pattern": "**", "layout": "flat"},
             )
         )
         found = payload(await client.call_tool("search_vault_simple", {"query": "zebras"}))

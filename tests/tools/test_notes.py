@@ -142,7 +142,7 @@ async def test_recent_walks_the_week_newest_first_on_every_version(
 
     shown = [note for page in pages for note in page["notes"]]
     assert [note["filename"] for note in shown] == list(RECENT)
-    assert {page["pagination"]["total"] for page in pages} == {5}
+    assert [page.get("total") for page in pages] == [5] + [None] * (len(pages) - 1)
     mtime = datetime.datetime.strptime(shown[0]["mtime"], "%Y-%m-%dT%H:%M:%S%z")
     assert abs((now - mtime).total_seconds() - 0.5 * 86_400) < 2
     assert [note["filename"] for note in projects["notes"]] == [

@@ -214,7 +214,7 @@ def as_missing(hidden: CallToolResult, missing: CallToolResult, names: tuple[str
 
 async def probe_list(call: Call, world: World) -> None:
     for arguments in (
-        {"recursive": True, "limit": 1000},
+        {"recursive": True, "limit": 1000, "layout": "flat"},
         {"recursive": True, "layout": "tree", "limit": 1000},
         {"folder": "Protected"},
         {"folder": "Areas/Home"},
@@ -222,7 +222,7 @@ async def probe_list(call: Call, world: World) -> None:
     ):
         no_leak(result := await call(arguments))
         assert not result.is_error
-    listed = body(await call({"recursive": True, "limit": 1000}))
+    listed = body(await call({"recursive": True, "limit": 1000, "layout": "flat"}))
     assert PROTECTED in listed
     assert READONLY in listed
     assert all(path in listed for path in SPELLED_OTHERS)

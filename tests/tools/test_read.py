@@ -30,14 +30,21 @@ LONG_NOTE = "Resources/Long essay.md"
 NOTICE_PREFIX = "Content truncated. Call with startIndex of "
 
 
+def listed_paths(page: dict[str, Any]) -> list[str]:
+    """A page's paths in either layout (a recursive listing is a tree by default)."""
+    if "folders" in page:
+        return tree_paths(page["folders"])
+    return list(page["files"])
+
+
 async def walk_listing(client: Client, **arguments: object) -> list[str]:
     files: list[str] = []
     offset = 0
     while True:
         page = payload(await client.call_tool("list_vault_files", {**arguments, "offset": offset}))
-        files.extend(page["files"])
-        if not page["pagination"]["hasMore"]:
-            assert "nextOffset" not in page
+        files.extend(listed_paths(page))
+        assert ("total" in page) == (offset == 0)  # said once: the listing did not change
+        if "nextOffset" not in page:
             return files
         offset = page["nextOffset"]
 
@@ -52,13 +59,7 @@ async def test_root_listing_is_one_level_sorted_with_folders_marked(
         for entry in vault.iterdir()
         if not entry.name.startswith(".") and (entry.is_file() or any(entry.rglob("*.*")))
     )
-    assert page["files"] == expected
-    assert page["pagination"] == {
-        "total": len(expected),
-        "offset": 0,
-        "limit": 100,
-        "hasMore": False,
-    }
+    assert page == {"files": expected, "total": len(expected)}  # one page: no nextOffset
 
 
 async def test_folder_listing_gives_vault_relative_paths(client: Client) -> None:
@@ -89,7 +90,8 @@ async def test_recursive_pages_come_from_the_cached_walk(
         await client.call_tool("list_vault_files", {"recursive": True, "limit": 5, "offset": 5})
     )
 
-    assert second["pagination"]["total"] == first["pagination"]["total"]
+    assert "total" in first
+    assert "total" not in second  # the cached walk: the total told on the first page holds
 
 
 async def test_pattern_filters_by_glob_on_vault_paths(client: Client, vault: Path) -> None:
@@ -100,7 +102,7 @@ async def test_pattern_filters_by_glob_on_vault_paths(client: Client, vault: Pat
     )
 
     expected = [p for p in vault_files(vault) if p.startswith("Daily/") and p.endswith(".md")]
-    assert page["files"] == expected
+    assert listed_paths(page) == expected
     assert expected
 
 
@@ -111,7 +113,7 @@ async def test_brace_and_globstar_patterns_work(client: Client, vault: Path) -> 
         )
     )
 
-    assert page["files"] == [p for p in vault_files(vault) if p.endswith((".png", ".canvas"))]
+    assert listed_paths(page) == [p for p in vault_files(vault) if p.endswith((".png", ".canvas"))]
 
 
 def tree_paths(folders: dict[str, list[str]]) -> list[str]:
@@ -126,7 +128,7 @@ async def walk_both_layouts(
     offset = 0
     while True:
         call = {**arguments, "offset": offset}
-        flat = await client.call_tool("list_vault_files", call)
+        flat = await client.call_tool("list_vault_files", {**call, "layout": "flat"})
         tree = await client.call_tool("list_vault_files", {**call, "layout": "tree"})
         assert size(flat) <= 12_000
         assert size(tree) <= 12_000
@@ -140,8 +142,7 @@ async def test_tree_pages_hold_the_same_files_as_flat_pages(client: Client, vaul
     pages = await walk_both_layouts(client, recursive=True, limit=7)
 
     for flat, tree in pages:
-        assert set(tree) == {"folders", "pagination"} | ({"nextOffset"} & set(flat))
-        assert tree["pagination"] == flat["pagination"]
+        assert set(tree) == {"folders"} | ({"nextOffset", "total"} & set(flat))
         assert tree.get("nextOffset") == flat.get("nextOffset")
         assert sorted(tree_paths(tree["folders"])) == flat["files"]
         assert all(folder == "" or folder.endswith("/") for folder in tree["folders"])
@@ -164,7 +165,7 @@ async def test_a_tree_of_one_level_keeps_folders_as_entries_of_their_parent(
     assert any(name.endswith("/") for name in projects["folders"]["Projects/"])
 
 
-async def test_tree_and_flat_pages_cut_at_the_same_file_when_the_budget_binds(
+async def test_each_layout_budgets_its_own_pages_and_loses_no_file(
     client: Client, vault: Path, emulator: RunningEmulator
 ) -> None:
     # Long paths: 10 folders of 1 file (where the tree costs 5 characters more), then 10 of 3
@@ -177,14 +178,11 @@ async def test_tree_and_flat_pages_cut_at_the_same_file_when_the_budget_binds(
             (folder / f"{m} {'a long note name 😀 ' * 10}.md").write_text("x", encoding="utf-8")
     emulator.state.refresh()
 
-    pages = await walk_both_layouts(client, folder="Deep", recursive=True, limit=100)
+    flat = await walk_listing(client, folder="Deep", recursive=True, layout="flat")
+    tree = await walk_listing(client, folder="Deep", recursive=True, layout="tree")
 
-    assert len(pages) > 1  # the budget cut the first page, not the limit
-    for flat, tree in pages:
-        assert tree["pagination"] == flat["pagination"]
-        assert tree.get("nextOffset") == flat.get("nextOffset")
-        assert sorted(tree_paths(tree["folders"])) == flat["files"]
-    assert sum(len(flat["files"]) for flat, _ in pages) == 40
+    assert sorted(tree) == flat == sorted(p for p in vault_files(vault) if p.startswith("Deep/"))
+    assert len(flat) == 40
 
 
 @pytest.mark.parametrize(

@@ -241,7 +241,9 @@ async def test_denied_paths_vanish_from_listings(emulator_factory: EmulatorFacto
     async with guarded(emulator_factory(), DENY_PRIVATE) as client:
         root = payload(await client.call_tool("list_vault_files", {}))
         every = payload(
-            await client.call_tool("list_vault_files", {"recursive": True, "limit": 1000})
+            await client.call_tool(
+                "list_vault_files", {"recursive": True, "limit": 1000, "layout": "flat"}
+            )
         )
 
     assert "Areas/" not in root["files"]
@@ -326,7 +328,9 @@ async def test_an_allow_list_keeps_everything_else_out(emulator_factory: Emulato
     async with guarded(emulator_factory(), {"VAULTGATE_ALLOW": "Daily/**"}) as client:
         root = payload(await client.call_tool("list_vault_files", {}))
         every = payload(
-            await client.call_tool("list_vault_files", {"recursive": True, "limit": 1000})
+            await client.call_tool(
+                "list_vault_files", {"recursive": True, "limit": 1000, "layout": "flat"}
+            )
         )
         daily = await client.call_tool("get_vault_file", {"filename": "Daily/2026-11-21.md"})
         other = await client.call_tool("get_vault_file", {"filename": "Projects/Overview.md"})

@@ -81,7 +81,7 @@ async def walk(client: Client, **arguments: Any) -> tuple[list[dict[str, Any]], 
         spent += size(result)
         page = payload(result)
         results.extend(page["results"])
-        if not page["pagination"]["hasMore"]:
+        if "nextOffset" not in page:
             return results, spent
         offset = page["nextOffset"]
 
@@ -206,7 +206,7 @@ async def test_smart_search_pages_within_5000_characters_and_continue(
     async with serve(vault, backend) as world:
         first = await world.client.call_tool("search_vault_smart", arguments)
         pages = [payload(first)]
-        while pages[-1]["pagination"]["hasMore"]:
+        while "nextOffset" in pages[-1]:
             arguments["offset"] = pages[-1]["nextOffset"]
             pages.append(payload(await world.client.call_tool("search_vault_smart", arguments)))
         default = await world.client.call_tool("search_vault_smart", {"query": "meeting"})

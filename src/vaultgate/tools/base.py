@@ -25,7 +25,7 @@ ToolContext: TypeAlias = Context[AppState, Any]
 Blocks: TypeAlias = list[TextContent]
 
 # A default response stays within RESPONSE_BUDGET characters; the items of a page get the budget
-# less what the envelope (pagination, nextOffset, a notice) may take.
+# less what the envelope (total, nextOffset, a notice) may take.
 RESPONSE_BUDGET = 12_000
 ENVELOPE_RESERVE = 600
 

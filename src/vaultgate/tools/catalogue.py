@@ -105,7 +105,7 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
 }
 
 PAGING_BY_PARAMETER = {
-    "offset": "Lists page: when pagination.hasMore is true, call again with offset=nextOffset.",
+    "offset": "Lists page: while nextOffset is given, call again with offset=nextOffset.",
     "startIndex": "Windows: when hasMore is true, call again with startIndex=nextIndex.",
 }
 ERRORS = (

@@ -32,7 +32,7 @@ async def list_commands(
     offset: Annotated[int, Field(ge=0, description="Commands to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """Obsidian's commands as {id, name}, sorted by id. Run one with
-    execute_command(commandId=<id>). When pagination.hasMore is true, call again with
+    execute_command(commandId=<id>). While nextOffset is given, call again with
     offset=nextOffset."""
     commands = await app_state(ctx).client.list_commands()
     if filter:

@@ -41,7 +41,7 @@ async def find_broken_links(
 ) -> Blocks:
     """Links and embeds whose target does not exist, grouped by note: each note lists its
     broken link texts (count: how many, when more than 20). Slow on a large vault before
-    plugin 5.0 (every note is read). When pagination.hasMore is true, call again with
+    plugin 5.0 (every note is read). While nextOffset is given, call again with
     offset=nextOffset."""
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
@@ -59,7 +59,7 @@ async def find_orphans(
 ) -> Blocks:
     """Notes no other note links to, then attachments no note links to or embeds
     ({path, kind}). Lists every file, which takes a while on a large vault through the
-    plugin. When pagination.hasMore is true, call again with offset=nextOffset."""
+    plugin. While nextOffset is given, call again with offset=nextOffset."""
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
         await report(0, None, "reading every note's links")
@@ -75,7 +75,7 @@ async def get_backlinks(
     offset: Offset = 0,
 ) -> Blocks:
     """The notes that link to a note, each with up to 3 of its lines holding the link
-    (count: how many, when more). When pagination.hasMore is true, call again with
+    (count: how many, when more). While nextOffset is given, call again with
     offset=nextOffset."""
     validate_vault_path(filename)
     state = app_state(ctx)

@@ -74,7 +74,7 @@ async def get_recent_changes(
     offset: Annotated[int, Field(ge=0, description="Notes to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """Notes modified in the last `days` days, newest first, with their mtime (UTC), on every
-    plugin version. When pagination.hasMore is true, call again with offset=nextOffset (pages
+    plugin version. While nextOffset is given, call again with offset=nextOffset (pages
     asked within the same minute come from one cached search)."""
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching for recent changes")

@@ -6,8 +6,7 @@ from typing import Annotated, assert_never
 
 from pydantic import Field
 
-from vaultgate.paging import page_fitting
-from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
+from vaultgate.paths import normalize_directory, refuse_hidden_pattern, validate_vault_path
 from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
@@ -23,11 +22,30 @@ from vaultgate.tools.base import (
     window_blocks,
 )
 from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_document
-from vaultgate.vault.listing import Layout, compile_glob, group_by_folder, listing_costs
+from vaultgate.vault.listing import (
+    Layout,
+    compile_glob,
+    default_layout,
+    group_by_folder,
+    page_listing,
+)
 
 LIST_LIMIT_MAX = 1000
+DEFAULT_LIST_LIMIT = 100
 HARD_BUDGET = 100_000
 CHARS_PER_LISTED_ITEM = 100
+# A recursive listing without a limit: pages of the seed's default response size, as many
+# files as fit (a page of 100 files of a deep vault is half that: twice the pages to walk).
+RECURSIVE_PAGE_BUDGET = 5_000
+LISTING_ENVELOPE = 100  # {"folders":{…}}, total and nextOffset, around the files
+
+
+def page_size(limit: int | None, *, recursive: bool) -> tuple[int, int]:
+    """A listing page's (limit, character budget for its files)."""
+    if limit is None and recursive:
+        return LIST_LIMIT_MAX, RECURSIVE_PAGE_BUDGET - LISTING_ENVELOPE
+    limit = limit or DEFAULT_LIST_LIMIT
+    return limit, list_budget(limit)
 
 
 def list_budget(limit: int) -> int:
@@ -47,7 +65,11 @@ Format = Annotated[
     Field(description="markdown: text; json: frontmatter, tags, stat, links + text; map: outline."),
 ]
 ListLayout = Annotated[
-    Layout, Field(description="flat: 'files' paths; tree: 'folders' {folder: [names]}.")
+    Layout | None,
+    Field(
+        description="flat: 'files' paths; tree: 'folders' {folder: [names]}. Default: "
+        "tree when recursive."
+    ),
 ]
 
 
@@ -59,16 +81,24 @@ async def list_vault_files(
     pattern: Annotated[
         str | None, Field(description="Glob on vault paths, e.g. '**/*.md', 'Daily/2026-*'.")
     ] = None,
-    limit: Limit = 100,
+    limit: Annotated[
+        int | None,
+        Field(
+            ge=1,
+            le=LIST_LIMIT_MAX,
+            description="Items per page (1-1000). Default: 100; recursive: as many as fit "
+            "in about 5,000 characters.",
+        ),
+    ] = None,
     offset: Offset = 0,
-    layout: ListLayout = "flat",
+    layout: ListLayout = None,
 ) -> Blocks:
     """List notes and folders in the vault, one page at a time, as vault-relative paths.
 
-    One level by default (folders end with '/'); recursive=true lists every file below the
-    folder. layout='tree' groups the page by folder ({"folders": {"Projects/": ["a.md"]}},
-    root ''): about 40% fewer characters when folders hold several files. When
-    pagination.hasMore is true, call again with offset=nextOffset (the same in both layouts).
+    One level by default, as {"files": paths} (folders end with '/'); recursive=true lists
+    every file below the folder, grouped by folder ({"folders": {"Projects/": ["a.md"]}},
+    root ''; layout='flat' gives paths). The first page says the total; while a page has
+    nextOffset, call again with offset=nextOffset for the next one.
     """
     state = app_state(ctx)
     if pattern is not None:
@@ -82,16 +112,19 @@ async def list_vault_files(
             files = await state.lister.list_folder(folder)
     if matcher is not None:
         files = [path for path in files if matcher(path)]
-    page = page_fitting(
-        files, limit=limit, offset=offset, budget=list_budget(limit), render_page=listing_costs
-    )
-    match layout:
+    size, budget = page_size(limit, recursive=recursive)
+    shown = layout or default_layout(recursive)
+    page = page_listing(files, limit=size, offset=offset, budget=budget, layout=shown)
+    listing = (normalize_directory(folder), recursive, pattern)
+    tell_total = state.lister.totals.tell(listing, offset=offset, total=page.total)
+    match shown:
         case "flat":
-            return json_blocks(page.envelope("files"))
+            return json_blocks(page.envelope("files", tell_total=tell_total))
         case "tree":
-            return json_blocks(page.envelope("folders", group_by_folder(page.items)))
+            rendered = group_by_folder(page.items)
+            return json_blocks(page.envelope("folders", rendered, tell_total=tell_total))
         case _:
-            assert_never(layout)
+            assert_never(shown)
 
 
 @model_facing_errors

@@ -58,7 +58,7 @@ async def search_vault_simple(
     """Full-text search over note contents and names, best matches first.
 
     Each result: filename, score (when scores differ), matchCount (when more matched than
-    shown) and matches (maxMatchesPerFile contexts). When pagination.hasMore is true, call
+    shown) and matches (maxMatchesPerFile contexts). While nextOffset is given, call
     again with offset=nextOffset (cached, no new search).
     """
     async with reporting(ctx.report_progress):
@@ -104,8 +104,8 @@ async def search_vault(
     """Structured search: which notes match a JsonLogic expression over their metadata.
 
     The data of each note is {path, content, frontmatter, tags, stat, links}; operators include
-    var, ==, in, and, or, glob and regexp. Rows are {filename, result}. When pagination.hasMore
-    is true, call again with offset=nextOffset (the result is cached, not searched again).
+    var, ==, in, and, or, glob and regexp. Rows are {filename, result}. While nextOffset
+    is given, call again with offset=nextOffset (the result is cached, not searched again).
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "evaluating the query over every note")
@@ -132,8 +132,8 @@ async def search_vault_smart(
 ) -> Blocks:
     """Semantic search (needs the MCP Tools and Smart Connections plugins in Obsidian).
 
-    Results are {path, text, score, breadcrumbs?}; read one with get_vault_file(path). When
-    pagination.hasMore is true, call again with offset=nextOffset.
+    Results are {path, text, score, breadcrumbs?}; read one with get_vault_file(path). While
+    nextOffset is given, call again with offset=nextOffset.
     """
     # the plugin pages nothing: ask for the results up to this page's end, show the page
     results = await app_state(ctx).searcher.smart(
@@ -162,7 +162,7 @@ async def list_tags(
     offset: Annotated[int, Field(ge=0, description="Tags to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """The vault's tags with how many notes use each, most used first (plugin 3.5+). A nested
-    tag like 'a/b' also counts for 'a'. When pagination.hasMore is true, call again with
+    tag like 'a/b' also counts for 'a'. While nextOffset is given, call again with
     offset=nextOffset."""
     async with reporting(ctx.report_progress):
         tags = await app_state(ctx).client.list_tags()

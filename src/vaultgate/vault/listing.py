@@ -17,12 +17,17 @@ no walk and no search at all.
 
 A page is shown in one of two layouts: ``flat``, the paths themselves, or ``tree``, the same
 files grouped under their folders, each folder written once (the vault root is the folder
-``""``). Both page by files and cut at the same file, so offsets mean the same in either.
+``""``). Both page by files, so offsets mean the same in either.
+A recursive listing is a tree unless asked otherwise: each path's folder is written once per
+page instead of once per file.
+
+A page says its ``total`` on the first page and again only when it changed since the last one
+told for that listing (``ListingTotals``): a walk of every page then pays for it once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Literal
 
 import anyio
@@ -32,7 +37,7 @@ from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
 from vaultgate.errors import InvalidArgument, NotFound
 from vaultgate.obsidian.features import quadratic_search
-from vaultgate.paging import compact_json
+from vaultgate.paging import Page, compact_json, page_fitting
 from vaultgate.paths import normalize_directory
 from vaultgate.unicode import canonical
 
@@ -68,24 +73,49 @@ def group_by_folder(paths: Iterable[str]) -> dict[str, list[str]]:
     return folders
 
 
-def listing_costs(paths: Iterable[str]) -> Iterator[str]:
-    """What each path of a page adds to the response, in whichever layout it costs more.
+def listing_costs(layout: Layout) -> Callable[[Sequence[str]], Iterator[str]]:
+    """What each path of a page adds to the response in ``layout``.
 
     Flat, its quoted path; tree, its quoted name, plus its folder's key the first time the page
-    meets that folder. Budgeting every page by the larger of the two keeps both layouts within
-    the budget and cutting at the same file (the tree costs 5 characters more only for the
-    first file of each folder, and less for every other file of a folder).
+    meets that folder. A page is budgeted in the layout it is shown in, so a tree page holds
+    about twice the files of a flat one; offsets count files, the same in either.
     """
-    seen: set[str] = set()
-    for path in paths:
-        folder, name = split_folder(path)
-        flat = compact_json(path)
-        if folder in seen:
-            tree = compact_json(name)
-        else:
-            seen.add(folder)
-            tree = f"{compact_json(folder)}:[{compact_json(name)}]"
-        yield max(flat, tree, key=len)
+
+    def costs(paths: Sequence[str]) -> Iterator[str]:
+        seen: set[str] = set()
+        for path in paths:
+            if layout == "flat":
+                yield compact_json(path)
+                continue
+            folder, name = split_folder(path)
+            if folder in seen:
+                yield compact_json(name)
+            else:
+                seen.add(folder)
+                yield f"{compact_json(folder)}:[{compact_json(name)}]"
+
+    return costs
+
+
+def page_listing(
+    files: Sequence[str], *, limit: int, offset: int, budget: int, layout: Layout
+) -> Page[str]:
+    """A page of ``files`` within ``limit`` and ``budget`` in ``layout`` that ends where a
+    folder ends when one ends in its second half: the next page then starts a folder instead
+    of writing its key again."""
+    page = page_fitting(
+        files, limit=limit, offset=offset, budget=budget, render_page=listing_costs(layout)
+    )
+    if not page.has_more:
+        return page
+    kept = len(page.items)
+    first_left_out = split_folder(files[offset + kept])[0]
+    end = kept
+    while end > kept // 2 and split_folder(page.items[end - 1])[0] == first_left_out:
+        end -= 1
+    if end <= kept // 2:  # one folder fills the page's second half: cut it where the page was
+        return page
+    return Page(items=page.items[:end], total=page.total, offset=offset, limit=limit)
 
 
 def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool]:
@@ -111,12 +141,40 @@ def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool
     return match
 
 
+def default_layout(recursive: bool) -> Layout:
+    """A recursive listing groups its files by folder; one level lists paths (the seed's shape),
+    where the tree would save only the folder's prefix on each entry."""
+    return "tree" if recursive else "flat"
+
+
+ListingKey = tuple[str, bool, str | None]  # (folder as vault spells it, recursive, pattern)
+
+
+class ListingTotals:
+    """The total last told per listing, so that later pages repeat it only when it changed.
+
+    Shared by every session of one server: a session whose listing changed between its pages
+    is told the new total unless another session asked the same listing in between (it then
+    sees the items shift, as any offset paging of a changing list does)."""
+
+    def __init__(self) -> None:
+        self._told: dict[ListingKey, int] = {}
+
+    def tell(self, listing: ListingKey, *, offset: int, total: int) -> bool:
+        """Whether this page says its total: the first page always; a later one when the total
+        differs from the last told for ``listing``."""
+        told = offset == 0 or self._told.get(listing) != total
+        self._told[listing] = total
+        return told
+
+
 class VaultLister:
     """Lists folders through the client, caching recursive listings for a short while."""
 
     def __init__(self, client: Backend, ttl: float = LISTING_TTL_SECONDS) -> None:
         self._client = client
         self._listings: TTLCache[tuple[str, bool], list[str]] = TTLCache(ttl)
+        self.totals = ListingTotals()
 
     def invalidate(self) -> None:
         """Forget cached listings: called after any write made through vaultgate."""

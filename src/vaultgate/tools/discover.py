@@ -54,13 +54,15 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
             renamed = _renamed(asked) if entry is None else None
             if renamed is not None:
                 entry = _offered(by_name, renamed)
+            if entry is None and read_only:
+                _refuse_a_write(by_name, renamed or asked)
             if entry is None:
                 examples = ", ".join(repr(entry.name) for entry in listed[:2])
                 raise InvalidArgument(
                     f"This server offers no operation or tool {operation!r}. Call discover() "
                     f"for the list; names look like {examples}."
                 )
-            description = entry.describe(read_only=read_only, rename=in_profile)
+            description = entry.describe(rename=in_profile)
             if renamed is not None:
                 description = f"{asked} is now {entry.name}.\n\n{description}"
             return [text(description)]
@@ -69,7 +71,7 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
                 f"No category {category!r}; the categories are: {', '.join(categories)}."
             )
         chosen = [e for e in listed if category is None or e.category == category]
-        lines = [_line(e, read_only, in_profile) for e in chosen]
+        lines = [e.line(in_profile) for e in chosen]
         page = page_within_budget(
             lines, limit=limit, offset=offset, budget=items_budget(), render=compact_json
         )
@@ -87,6 +89,17 @@ def _offered(by_name: dict[str, Entry], name: str) -> Entry | None:
     if entry is not None and not entry.offered:
         entry = by_name.get(entry.callable_as)
     return entry if entry is not None and entry.offered else None
+
+
+def _refuse_a_write(by_name: dict[str, Entry], name: str) -> None:
+    """Say so when ``name`` writes to the vault, which this read-only server does not offer."""
+    entry = by_name.get(name)
+    if entry is not None and entry.writes:
+        raise InvalidArgument(
+            f"{name} writes to the vault, and this server is read-only "
+            "(VAULTGATE_READ_ONLY=true): it offers no writing operation. Call discover() for "
+            "what it offers."
+        )
 
 
 def _renamed(name: str) -> str | None:
@@ -113,13 +126,6 @@ def _renamer(catalogue: list[Entry]) -> Rename:
         + r")(?!\w)"
     )
     return lambda text: names.sub(lambda found: renamed[found.group(1)], text)
-
-
-def _line(entry: Entry, read_only: bool, rename: Rename) -> str:
-    line = entry.line(rename)
-    if entry.writes and read_only:
-        return f"{line} [not available: read-only]"
-    return line
 
 
 async def _plugin_support(ctx: ToolContext) -> dict[str, Any]:

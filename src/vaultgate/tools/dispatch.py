@@ -333,6 +333,7 @@ async def vault_edit(
     limit: int | None = None,
     offset: int | None = None,
     period: periodic.PeriodName | None = None,
+    date: str | None = None,
     name: Annotated[str | None, said("Template path.")] = None,
     arguments: Annotated[dict[str, str] | None, said("Template values.")] = None,
     createFile: Annotated[bool | None, said("Save at targetPath.")] = None,

@@ -96,13 +96,13 @@ def select_tools(settings: Settings) -> list[ToolSpec]:
             chosen = compact
         case names:
             chosen = _by_name(names, DISPATCHER_SPECS + singles)
+    if settings.safety.read_only:  # before the catalogue: discover lists only what is here
+        chosen = [spec for spec in chosen if _keeps(spec)]
     names_chosen = {tool.__name__ for tool, _ in chosen}
     catalogue = build_catalogue(single_tools(), names_chosen)
     if settings.tools in PROFILES or "discover" in settings.tools.split(","):
         discover = make_discover(catalogue)
         chosen = [(discover, titled(READ_ONLY, "Find operations and their parameters")), *chosen]
-    if settings.safety.read_only:
-        chosen = [spec for spec in chosen if _keeps(spec)]
     return chosen
 
 

@@ -61,8 +61,9 @@ async def main() -> int:
             "| --- | ---: | ---: | ---: | ---: |",
             *rows,
             "",
-            "The compact profile reaches every operation through `vault`, `active_file` and",
-            "`memory`, with `discover` to explain each (its parameters and an example call);",
+            "The compact profile reaches every operation through `vault` and `memory` (reading,",
+            "and memory's additive writes) and `vault_edit` and `memory_edit` (every change),",
+            "with `discover` to explain each (its parameters and an example call);",
             "`full` adds every single tool under its own name for hosts that prefer them.",
         ]
     )

@@ -175,7 +175,7 @@ async def tour(emulator: RunningEmulator) -> int:
             {"operation": "read", "filename": "Projects/Overview.md", "section": "Risks"},
         )
         await run.call(
-            "The note open in Obsidian", "active_file", {"operation": "read", "maxLength": 300}
+            "The note open in Obsidian", "vault", {"operation": "active", "maxLength": 300}
         )
         await run.call(
             "A mistake gets a clear error that says what to do",
@@ -250,7 +250,7 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
         )
         await run.call(
             "Create a note",
-            "vault",
+            "vault_edit",
             {
                 "operation": "create",
                 "filename": "Inbox/Demo note.md",
@@ -259,7 +259,7 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
         )
         await run.call(
             "Patch it: append under its heading 'Log'",
-            "vault",
+            "vault_edit",
             {
                 "operation": "patch",
                 "filename": "Inbox/Demo note.md",
@@ -271,13 +271,13 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
         )
         await run.call(
             "Move it (links to it are rewritten, as Obsidian would)",
-            "vault",
+            "vault_edit",
             {"operation": "move", "source": "Inbox/Demo note.md", "destination": "Archive/"},
         )
         needs = await run.call(
             "The note open in Obsidian: only Obsidian knows it",
-            "active_file",
-            {"operation": "read", "maxLength": 300},
+            "vault",
+            {"operation": "active", "maxLength": 300},
         )
         # Reading the open note is meant to fail, with the clear error; all else must work.
         clear = bool(needs) and "needs Obsidian running" in needs[0]

@@ -26,6 +26,7 @@
     │   ├── ObservationNotFound         no live observation has this id          (observation_id)
     │   ├── SessionNotFound             no session has this id                   (session_id)
     │   ├── CompactionRefused           ids that may not be compacted; lists each   (unknown, ...)
+    │   ├── TopicTaken                  a save's topic_key is a memory's; names it (observation_id)
     │   └── MemoryBusy                  another process held the write lock past every retry
     ├── FetchError                      fetch could not get the page as text            (url)
     │   ├── URLRefused                  not http(s), credentials in it, a non-public address
@@ -655,6 +656,20 @@ class SessionNotFound(MemoryStoreError):
             f"No session has the id {session_id!r}. Start one with "
             f"{call('mem_session_start', project=Raw('<project>'))}, or leave session_id out to "
             "use the project's session of the day."
+        )
+
+
+class TopicTaken(MemoryStoreError):
+    """A save (which only adds) whose topic_key a live memory already has: revising that one
+    is an update, a separate call a host may ask the user to approve."""
+
+    def __init__(self, observation_id: int, topic_key: str) -> None:
+        self.observation_id = observation_id
+        self.topic_key = topic_key
+        super().__init__(
+            f"Observation #{observation_id} already has topic_key {topic_key!r}; nothing was "
+            f"saved. {call('mem_update', id=observation_id, content=Raw('<content>'))} revises "
+            "it in place; leave topic_key out to add a separate memory."
         )
 
 

@@ -28,7 +28,7 @@ from vaultgate.folder.head_start import HeadStart
 from vaultgate.instructions import instructions
 from vaultgate.state import AppState
 from vaultgate.tools.base import ToolFunction, ToolSpec
-from vaultgate.tools.dispatch import accepted_parameters, retired_operation
+from vaultgate.tools.dispatch import RETIRED_TOOLS, accepted_parameters, retired_operation
 from vaultgate.tools.parameters import refuse_unknown, value_problems
 from vaultgate.tools.prompts import (
     PromptAnnouncer,
@@ -111,7 +111,11 @@ class VaultgateServer(MCPServer):
             refusal = writing_call(name, arguments) if self.read_only else None
             if refusal is not None:
                 raise ToolError(str(refusal)) from refusal
-            retired = retired_operation(name, arguments) if name in self.functions else None
+            retired = (
+                retired_operation(name, arguments, read_only=self.read_only)
+                if name in self.functions or name in RETIRED_TOOLS
+                else None
+            )
             if retired is not None:
                 raise ToolError(str(retired)) from retired
             call = name

@@ -105,7 +105,7 @@ async def test_a_folder_given_to_delete_is_refused_and_nothing_moves(tmp_path: P
         async with Client(stdio(emulator, VAULTGATE_TOOLS="full")) as client:
             bare = await client.call_tool("delete_vault_file", {"filename": "Projects/Work"})
             slashed = await client.call_tool(
-                "vault", {"operation": "delete", "filename": "Projects/Work/"}
+                "vault_edit", {"operation": "delete", "filename": "Projects/Work/"}
             )
             overwrite = await client.call_tool(
                 "create_vault_file", {"filename": "Daily", "content": "x", "overwrite": True}

@@ -184,7 +184,7 @@ async def test_without_a_key_memory_and_sdd_work_and_vault_tools_say_where_the_k
                 "memory", {"operation": "sdd_check", "change_description": "key"}
             )
             listing = await list_daily(client)
-            note = await client.call_tool("active_file", {"operation": "read"})
+            note = await client.call_tool("vault", {"operation": "active"})
 
     assert not saved.is_error, text_of(saved)
     assert "Key missing" in text_of(found)

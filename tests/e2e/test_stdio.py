@@ -46,7 +46,7 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
             )
             search = await client.call_tool("vault", {"operation": "search", "query": "meeting"})
 
-    assert {"discover", "vault", "active_file", "fetch", "memory"} <= names
+    assert {"discover", "vault", "vault_edit", "fetch", "memory", "memory_edit"} <= names
     assert not listing.is_error
     assert not note.is_error
     assert not search.is_error

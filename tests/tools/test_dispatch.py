@@ -21,7 +21,7 @@ from tests.tools.conftest import (
 
 from vaultgate.emulator.runner import start_emulator
 from vaultgate.tools.catalogue import build_catalogue
-from vaultgate.tools.dispatch import ACTIVE_ROUTES, DISPATCHERS, VAULT_ROUTES
+from vaultgate.tools.dispatch import DISPATCHERS, EDIT_ROUTES, VAULT_ROUTES
 from vaultgate.tools.registry import single_tools
 
 pytestmark = pytest.mark.anyio
@@ -46,26 +46,31 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ),
     ("vault", "search_smart", "search_vault_smart", {"query": "launch plan"}),
     ("vault", "tags", "list_tags", {"prefix": "book"}),
-    ("vault", "create", "create_vault_file", {"filename": "Inbox/n.md", "content": "# N\n"}),
-    ("vault", "append", "append_to_vault_file", {"filename": "Welcome.md", "content": "- x\n"}),
-    ("vault", "patch", "patch_vault_file", {"filename": "Projects/Overview.md", **PATCH}),
-    ("vault", "delete", "delete_vault_file", {"filename": "Inbox/Quick capture.md"}),
+    ("vault_edit", "create", "create_vault_file", {"filename": "Inbox/n.md", "content": "# N\n"}),
     (
-        "vault",
+        "vault_edit",
+        "append",
+        "append_to_vault_file",
+        {"filename": "Welcome.md", "content": "- x\n"},
+    ),
+    ("vault_edit", "patch", "patch_vault_file", {"filename": "Projects/Overview.md", **PATCH}),
+    ("vault_edit", "delete", "delete_vault_file", {"filename": "Inbox/Quick capture.md"}),
+    (
+        "vault_edit",
         "move",
         "move_vault_file",
         {"source": "Inbox/Quick capture.md", "destination": "Archive/"},
     ),
-    ("vault", "bulk_delete", "bulk_delete_files", {"pattern": "Daily/*.md", "limit": 2}),
+    ("vault_edit", "bulk_delete", "bulk_delete_files", {"pattern": "Daily/*.md", "limit": 2}),
     ("vault", "periodic", "get_periodic_note", {"period": "daily", "date": "2026-11-21"}),
     (
-        "vault",
+        "vault_edit",
         "periodic_append",
         "append_to_periodic_note",
         {"period": "daily", "content": "- late\n", "date": "2026-11-21"},
     ),
     (
-        "vault",
+        "vault_edit",
         "template",
         "execute_template",
         {
@@ -86,39 +91,39 @@ CASES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("vault", "backlinks", "get_backlinks", {"filename": "People/Dana Whitfield.md", "limit": 2}),
     ("vault", "broken_links", "find_broken_links", {"folder": "Projects"}),
     ("vault", "orphans", "find_orphans", {"limit": 5, "offset": 1}),
-    ("vault", "replace", "replace_in_notes", {"find": "launch", "replacement": "release"}),
+    ("vault_edit", "replace", "replace_in_notes", {"find": "launch", "replacement": "release"}),
     (
-        "vault",
+        "vault_edit",
         "set_property",
         "set_note_property",
         {"filename": "Projects/Personal/🚀 Launch plan.md", "key": "status", "value": [1, "ü"]},
     ),
     (
-        "vault",
+        "vault_edit",
         "delete_property",
         "delete_note_property",
         {"filename": "Projects/Personal/100% done.md", "key": "progress"},
     ),
     (
-        "vault",
+        "vault_edit",
         "add_tag",
         "add_note_tag",
         {"filename": "Resources/Languages/日本語メモ.md", "tag": "#復習"},
     ),
     (
-        "vault",
+        "vault_edit",
         "remove_tag",
         "remove_note_tag",
         {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "Side-Project"},
     ),
-    ("active_file", "read", "get_active_file", {"maxLength": 120}),
-    ("active_file", "update", "update_active_file", {"content": "# Replaced\n"}),
-    ("active_file", "append", "append_to_active_file", {"content": "- appended\n"}),
-    ("active_file", "patch", "patch_active_file", {**PATCH, "target": "Tasks"}),
-    ("active_file", "delete", "delete_active_file", {"permanent": True}),
-    ("active_file", "open", "show_file_in_obsidian", {"filename": "Welcome.md"}),
-    ("active_file", "commands", "list_commands", {"filter": "bold"}),
-    ("active_file", "run_command", "execute_command", {"commandId": "editor:toggle-bold"}),
+    ("vault", "active", "get_active_file", {"maxLength": 120}),
+    ("vault_edit", "active_update", "update_active_file", {"content": "# Replaced\n"}),
+    ("vault_edit", "active_append", "append_to_active_file", {"content": "- appended\n"}),
+    ("vault_edit", "active_patch", "patch_active_file", {**PATCH, "target": "Tasks"}),
+    ("vault_edit", "active_delete", "delete_active_file", {"permanent": True}),
+    ("vault_edit", "open", "show_file_in_obsidian", {"filename": "Welcome.md"}),
+    ("vault", "commands", "list_commands", {"filter": "bold"}),
+    ("vault_edit", "run_command", "execute_command", {"commandId": "editor:toggle-bold"}),
 ]
 # Periodic notes left the plugin in 5.0.2; these operations are compared where it has them.
 PLUGIN_VERSION = {"periodic": "4.1.7", "periodic_append": "4.1.7"}
@@ -154,7 +159,7 @@ def test_the_route_tables_cover_every_operation_literal() -> None:
         assert set(routes) == set(operations)
     assert {(d, op) for d, op, _, _ in CASES} == {
         *(("vault", op) for op in VAULT_ROUTES),
-        *(("active_file", op) for op in ACTIVE_ROUTES),
+        *(("vault_edit", op) for op in EDIT_ROUTES),
     }
 
 
@@ -208,11 +213,6 @@ async def test_each_operation_answers_as_its_single_tool(
             "limit",
             id="single-tool-bounds",
         ),
-        pytest.param(
-            {"operation": "patch", "filename": "Welcome.md"},
-            "needs patchOperation, targetType, target, content",
-            id="patch-names-its-parameters",
-        ),
     ],
 )
 async def test_bad_dispatcher_arguments_name_the_operations_parameters(
@@ -222,6 +222,38 @@ async def test_bad_dispatcher_arguments_name_the_operations_parameters(
 
     assert expected in error
     assert "Its parameters:" in error or "It takes: operation," in error
+
+
+async def test_a_patch_without_its_parameters_names_them(client: Client) -> None:
+    arguments = {"operation": "patch", "filename": "Welcome.md"}
+    error = error_text(await client.call_tool("vault_edit", arguments))
+
+    assert "needs patchOperation, targetType, target, content" in error
+    assert "Its parameters:" in error
+
+
+@pytest.mark.parametrize(
+    ("tool", "operation", "now"),
+    [
+        ("vault", "create", 'vault_edit(operation="create")'),
+        ("vault", "set_property", 'vault_edit(operation="set_property")'),
+        ("active_file", "read", 'vault(operation="active")'),
+        ("active_file", "patch", 'vault_edit(operation="active_patch")'),
+        ("active_file", "run_command", 'vault_edit(operation="run_command")'),
+        ("memory", "delete", 'memory_edit(operation="delete")'),
+    ],
+)
+async def test_an_operation_that_moved_is_answered_with_its_new_call(
+    client: Client, vault: Path, tool: str, operation: str, now: str
+) -> None:
+    before = tree(vault)
+    error = error_text(
+        await client.call_tool(tool, {"operation": operation, "filename": "Welcome.md"})
+    )
+
+    assert f"{now} does the same" in error
+    assert "Nothing was done" in error
+    assert tree(vault) == before
 
 
 async def test_an_unknown_operation_is_refused_by_the_schema(client: Client) -> None:
@@ -241,27 +273,27 @@ async def test_discover_lists_every_operation_and_pages(
             if "nextOffset" not in page:
                 break
             offset = page["nextOffset"]
-        described = texts(await client.call_tool("discover", {"operation": "vault.patch"}))[0]
+        described = texts(await client.call_tool("discover", {"operation": "vault_edit.patch"}))[0]
 
     # full: every single tool, each once, and no operation that repeats one
     assert {route.tool_name for route in VAULT_ROUTES.values()} <= set(names)
-    assert {route.tool_name for route in ACTIVE_ROUTES.values()} <= set(names)
+    assert {route.tool_name for route in EDIT_ROUTES.values()} <= set(names)
     assert {"get_vault_file", "mem_search", "fetch"} <= set(names)
     assert not any(name.startswith("vault.") for name in names)
     assert len(names) == len(set(names))
     assert page["plugin"]["version"] == "5.1.0"
     assert "patchOperation" in described
-    assert 'vault(operation="patch"' in described
+    assert 'vault_edit(operation="patch"' in described
 
 
 def test_discover_has_an_example_call_for_every_operation() -> None:
-    catalogue = build_catalogue(single_tools(), {"vault", "active_file", "memory"})
+    catalogue = build_catalogue(single_tools(), set(DISPATCHERS))
 
     for entry in catalogue:
         if "." not in entry.name:
             continue
         dispatcher, operation = entry.name.split(".")
-        described = entry.describe(read_only=False)
+        described = entry.describe()
         assert f'Call: {dispatcher}(operation="{operation}"' in described, entry.name
         assert "<" not in entry.example(), f"{entry.name}: an example with placeholders"
         for parameter in entry.route.parameters:
@@ -277,7 +309,7 @@ async def test_text_that_looks_like_json_is_written_as_text(
     # The SDK parses as JSON the text given to a parameter not typed exactly `str` (hosts send
     # lists that way); a note's content is text whatever it looks like.
     created = await client.call_tool(
-        "vault", {"operation": "create", "filename": "Inbox/json 🚀 #1.md", "content": content}
+        "vault_edit", {"operation": "create", "filename": "Inbox/json 🚀 #1.md", "content": content}
     )
 
     assert not created.is_error, texts(created)

@@ -98,7 +98,7 @@ def test_every_single_tool_is_spelled_as_a_call_this_profile_offers(tool: str) -
         (
             "patch_vault_file",
             {"filename": "a.md", "patchOperation": "append"},
-            'vault(operation="patch", filename="a.md", patchOperation="append")',
+            'vault_edit(operation="patch", filename="a.md", patchOperation="append")',
             'patch_vault_file(filename="a.md", patchOperation="append")',
         ),
         (
@@ -141,7 +141,7 @@ async def connected(emulator: RunningEmulator, profile: str, db: Path) -> AsyncI
 # (dispatcher, operation) → the single tool the full profile calls for it
 SINGLE_FOR = {
     ("vault", "read"): "get_vault_file",
-    ("vault", "create"): "create_vault_file",
+    ("vault_edit", "create"): "create_vault_file",
     ("memory", "save"): "mem_save",
     ("memory", "search"): "mem_search",
 }
@@ -168,7 +168,9 @@ async def test_errors_and_navigation_name_calls_of_the_profile_in_use(
             seen[profile] = [
                 await ask(client, profile, "vault", "read", filename="Projects/Nope.md"),
                 await ask(client, profile, "vault", "read", filename="Projects"),
-                await ask(client, profile, "vault", "create", filename="Welcome.md", content="x"),
+                await ask(
+                    client, profile, "vault_edit", "create", filename="Welcome.md", content="x"
+                ),
                 await ask(client, profile, "memory", "search", query="cache", limit=1),
             ]
 
@@ -181,9 +183,9 @@ async def test_errors_and_navigation_name_calls_of_the_profile_in_use(
     assert full[0] == (
         "'Projects/Nope.md' was not found. list_vault_files(folder=\"Projects\") shows what exists."
     )
-    assert 'vault(operation="bulk_delete", pattern="Projects/**", dryRun=true)' in compact[1]
+    assert 'vault_edit(operation="bulk_delete", pattern="Projects/**", dryRun=true)' in compact[1]
     assert 'bulk_delete_files(pattern="Projects/**", dryRun=true)' in full[1]
-    assert 'vault(operation="append", filename="Welcome.md", content=<text>)' in compact[2]
+    assert 'vault_edit(operation="append", filename="Welcome.md", content=<text>)' in compact[2]
     assert 'append_to_vault_file(filename="Welcome.md", content=<text>)' in full[2]
     assert 'Use limit or memory(operation="get", id=ID) for more.' in compact[3]
     assert "Use limit or mem_get_observation #ID for more." in full[3]  # seed 000, verbatim

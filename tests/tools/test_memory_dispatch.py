@@ -1,5 +1,5 @@
-"""Every `memory` operation answers exactly what its mem_* / sdd_* tool answers, and leaves
-the database exactly as that tool leaves it."""
+"""Every `memory` and `memory_edit` operation answers exactly what its mem_* / sdd_* tool
+answers, and leaves the database exactly as that tool leaves it."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.memory.store import MemoryStore
 from vaultgate.server import build_server
-from vaultgate.tools.dispatch import MEMORY_ROUTES
+from vaultgate.tools.dispatch import MEMORY_EDIT_ROUTES, MEMORY_ROUTES
 
 pytestmark = pytest.mark.anyio
 
 # (operation, single tool, arguments): every operation, `get` both ways, compact both steps.
+# update, delete and compact are memory_edit's; every other one is memory's.
 CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("search", "mem_search", {"query": "cache", "detail_level": "summary", "limit": 2}),
     ("timeline", "mem_timeline", {"observation_id": 3, "before": 1}),
@@ -120,7 +121,11 @@ def rows(db: Path) -> dict[str, list[str]]:
 
 
 def test_the_cases_walk_every_memory_operation() -> None:
-    assert {operation for operation, _, _ in CASES} == set(MEMORY_ROUTES)
+    assert {operation for operation, _, _ in CASES} == set(MEMORY_ROUTES) | set(MEMORY_EDIT_ROUTES)
+
+
+def dispatcher_of(operation: str) -> str:
+    return "memory_edit" if operation in MEMORY_EDIT_ROUTES else "memory"
 
 
 @pytest.mark.parametrize(
@@ -138,7 +143,7 @@ async def test_each_memory_operation_answers_as_its_single_tool(
     seed(tmp_path / "seed.db")
     answers = []
     for side, call in (
-        ("dispatcher", ("memory", {"operation": operation, **arguments})),
+        ("dispatcher", (dispatcher_of(operation), {"operation": operation, **arguments})),
         ("single", (tool, arguments)),
     ):
         db = tmp_path / f"{side}.db"

@@ -206,14 +206,27 @@ async def test_search_then_timeline_then_full_detail(client: Client) -> None:
     assert "Ended session 's1'" in ended
 
 
-async def test_saves_report_new_duplicate_and_updated(client: Client) -> None:
+async def test_saves_report_new_and_duplicate(client: Client) -> None:
     first = await call(client, "mem_save", title="Auth", content="JWT", topic_key="arch/auth")
     duplicate = await call(client, "mem_save", title="auth", content="jwt")
-    updated = await call(client, "mem_save", title="Auth", content="OAuth", topic_key="arch/auth")
 
     assert first.startswith("Saved #1 (new)")
     assert duplicate.startswith("Duplicate of #1")
-    assert updated.startswith("Updated #1 in place (topic_key 'arch/auth'); revision 2.")
+
+
+async def test_a_save_never_overwrites_the_memory_with_its_topic_key(client: Client) -> None:
+    # mem_save is announced additive (destructiveHint false): revising is mem_update's.
+    await call(client, "mem_save", title="Auth", content="JWT 🔑", topic_key="arch/auth")
+    refused = await client.call_tool(
+        "mem_save", {"title": "Auth", "content": "OAuth", "topic_key": "Arch/Auth"}
+    )
+    kept = await call(client, "mem_get_observation", id=1)
+
+    message = error_of(refused)
+    assert "#1 already has topic_key 'arch/auth'; nothing was saved" in message
+    assert "mem_update(id=1, content=<content>)" in message
+    assert "JWT 🔑" in kept
+    assert "OAuth" not in kept
 
 
 async def test_update_delete_and_stats(client: Client) -> None:

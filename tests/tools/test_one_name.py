@@ -47,22 +47,22 @@ def test_one_idea_has_one_name(idea: str) -> None:
 
 def test_patch_operation_and_replace_spelled_alike_everywhere() -> None:
     lists = every_parameter_list()
-    assert "patchOperation" in lists["vault.patch"]
+    assert "patchOperation" in lists["vault_edit.patch"]
     assert "patchOperation" in lists["patch_vault_file"]
-    assert "replacement" in lists["vault.replace"]
-    assert "content" not in lists["vault.replace"]
-    assert lists["vault.set_property"] == lists["set_note_property"]
+    assert "replacement" in lists["vault_edit.replace"]
+    assert "content" not in lists["vault_edit.replace"]
+    assert lists["vault_edit.set_property"] == lists["set_note_property"]
 
 
 @pytest.mark.parametrize(
     ("operation", "old", "new"),
     [
         ("vault.list", "directory", "folder"),
-        ("vault.bulk_delete", "directory", "folder"),
+        ("vault_edit.bulk_delete", "directory", "folder"),
         ("vault.search_smart", "folders", "folder"),
-        ("vault.replace", "content", "replacement"),
-        ("vault.set_property", "target", "key"),
-        ("vault.delete_property", "target", "key"),
+        ("vault_edit.replace", "content", "replacement"),
+        ("vault_edit.set_property", "target", "key"),
+        ("vault_edit.delete_property", "target", "key"),
         ("patch_vault_file", "operation", "patchOperation"),
         ("patch_active_file", "operation", "patchOperation"),
     ],
@@ -76,7 +76,7 @@ def test_an_old_name_is_refused_with_the_new_one(operation: str, old: str, new: 
 
 @pytest.mark.parametrize("guess", ["name", "property", "field"])
 def test_a_property_name_is_never_taken_for_a_filename(guess: str) -> None:
-    accepted = every_parameter_list()["vault.set_property"]
+    accepted = every_parameter_list()["vault_edit.set_property"]
     with pytest.raises(InvalidArgument) as refused:
         refuse_unknown("set", {"filename": "a.md", guess: "status", "value": 1}, accepted)
     assert "did you mean 'key'" in str(refused.value)

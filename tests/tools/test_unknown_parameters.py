@@ -66,7 +66,7 @@ async def test_every_single_tool_refuses_a_parameter_it_does_not_take(
     [
         pytest.param("vault", {"operation": "read", "path": "Welcome.md"}, "filename", id="read"),
         pytest.param("vault", {"operation": "list", "path": "Projects"}, "folder", id="list"),
-        pytest.param("vault", {"operation": "move", "path": "a.md"}, "source", id="move"),
+        pytest.param("vault_edit", {"operation": "move", "path": "a.md"}, "source", id="move"),
         pytest.param("vault", {"operation": "read", "max_length": 5}, "maxLength", id="snake-case"),
         pytest.param("vault", {"operation": "read", "maxlength": 5}, "maxLength", id="lower"),
         pytest.param("vault", {"operation": "search", "q": "x"}, "query", id="q"),
@@ -79,8 +79,10 @@ async def test_every_single_tool_refuses_a_parameter_it_does_not_take(
         ),
         pytest.param("get_vault_file", {"path": "Welcome.md"}, "filename", id="single"),
         pytest.param("mem_search", {"text": "x"}, "query", id="single-memory"),
-        pytest.param("vault", {"operation": "set_property", "target": "k"}, "key", id="key"),
-        pytest.param("vault", {"operation": "replace", "content": "r"}, "replacement", id="with"),
+        pytest.param("vault_edit", {"operation": "set_property", "target": "k"}, "key", id="key"),
+        pytest.param(
+            "vault_edit", {"operation": "replace", "content": "r"}, "replacement", id="with"
+        ),
         pytest.param("set_note_property", {"target": "k"}, "key", id="single-key"),
         pytest.param("add_note_tag", {"tags": ["a"]}, "tag", id="tags"),
     ],

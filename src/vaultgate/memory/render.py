@@ -406,8 +406,7 @@ def render_save(result: SaveResult) -> str:
         notes.append(f"{result.redactions} <private> span(s) were stored as [REDACTED].")
     if result.suggested_topic_key and result.status == "created":
         notes.append(
-            f"To update this memory in place later, save with "
-            f"topic_key={result.suggested_topic_key!r}."
+            f"To keep one memory on this topic, save with topic_key={result.suggested_topic_key!r}."
         )
     return " ".join([line, *notes])
 

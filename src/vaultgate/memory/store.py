@@ -27,6 +27,7 @@ from vaultgate.errors import (
     MemoryStoreError,
     ObservationNotFound,
     SessionNotFound,
+    TopicTaken,
     VaultgateError,
 )
 from vaultgate.memory import compaction, queries, removals
@@ -233,14 +234,16 @@ class MemoryStore:
         scope: str = "project",
         session_id: str | None = None,
         topic_key: str | None = None,
+        revise: bool = True,
     ) -> SaveResult:
         """Save an observation: a topic_key upsert, a duplicate bump, or a new row.
 
         With a topic_key that a live observation in the same project and scope already has,
-        that one is updated in place (revision_count + 1). Otherwise, the same title and content
-        (ignoring case and spacing) saved in the same project and scope within 15 minutes bumps
-        the earlier one's duplicate_count. Otherwise a new row. Without a session_id the
-        observation goes into the project's session of the day (UTC).
+        that one is updated in place (revision_count + 1); with ``revise=False`` (the save a
+        tool offers as additive) TopicTaken is raised instead, naming it. Otherwise, the same
+        title and content (ignoring case and spacing) saved in the same project and scope
+        within 15 minutes bumps the earlier one's duplicate_count. Otherwise a new row. Without
+        a session_id the observation goes into the project's session of the day (UTC).
         """
         clean_title, title_spans = clean_text("title", title, cap=MAX_TITLE_CHARS)
         clean_content, content_spans = clean_text("content", content, cap=MAX_CONTENT_CHARS)
@@ -269,6 +272,8 @@ class MemoryStore:
             # Each branch's one statement gives back the saved row (RETURNING, or the inserted
             # values): no second read.
             saved: Observation
+            if existing is not None and not revise:
+                raise TopicTaken(existing[0], topic or "")
             if existing is not None:
                 saved = _returned(
                     conn.execute(

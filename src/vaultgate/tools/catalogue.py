@@ -124,7 +124,7 @@ class Entry:
     category: str
     route: Route
     callable_as: str  # how this profile reaches it
-    writes: bool
+    writes: bool  # a read-only server leaves it out, and says so when asked about it
     offered: bool  # callable here under its own name
 
     @property
@@ -135,12 +135,10 @@ class Entry:
     def line(self, rename: Rename = str) -> str:
         return f"{self.name}({self.route.describe_parameters()}) — {rename(self.summary)}"
 
-    def describe(self, *, read_only: bool, rename: Rename = str) -> str:
+    def describe(self, rename: Rename = str) -> str:
         """The full description; ``rename`` spells the tools its docstring names."""
         lines = [f"{self.name} — {rename(inspect.getdoc(self.route.tool) or '')}", ""]
         lines.append(f"Call: {self.example()}")
-        if self.writes and read_only:
-            lines.append("Not available: this server is read-only.")
         lines.append("Parameters:")
         lines.extend(f"- {_describe_parameter(p)}" for p in self.route.parameters)
         if not self.route.parameters:

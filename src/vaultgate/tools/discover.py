@@ -26,6 +26,7 @@ from vaultgate.tools.base import (
     text,
 )
 from vaultgate.tools.catalogue import Entry, Rename, listed_entries
+from vaultgate.tools.dispatch import retired_call
 
 
 def make_discover(catalogue: list[Entry]) -> ToolFunction:
@@ -38,33 +39,39 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
     @model_facing_errors
     async def discover(
         ctx: ToolContext,
-        category: Annotated[
-            str | None, Field(description="e.g. 'read', 'write', 'memory'.")
-        ] = None,
+        category: Annotated[str | None, Field(description="e.g. 'memory'.")] = None,
         operation: Annotated[
-            str | None, Field(description="One to explain in full, e.g. 'vault.read'.")
+            str | None, Field(description="e.g. 'vault.read': explained in full.")
         ] = None,
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
-        offset: Annotated[int, Field(ge=0, description="Use nextOffset.")] = 0,
+        offset: Annotated[int, Field(ge=0)] = 0,
     ) -> Blocks:
-        """Start here: what you can call, with parameters, and what the user's Obsidian
-        plugin supports; operation='vault.read' explains one, with an example."""
+        """Start here: every operation, its parameters, and what the user's plugin supports."""
         read_only = app_state(ctx).settings.safety.read_only
         if operation is not None:
-            entry = _offered(by_name, operation.strip())
+            asked = operation.strip()
+            entry = _offered(by_name, asked)
+            renamed = _renamed(asked) if entry is None else None
+            if renamed is not None:
+                entry = _offered(by_name, renamed)
+            if entry is None and read_only:
+                _refuse_a_write(by_name, renamed or asked)
             if entry is None:
                 examples = ", ".join(repr(entry.name) for entry in listed[:2])
                 raise InvalidArgument(
                     f"This server offers no operation or tool {operation!r}. Call discover() "
                     f"for the list; names look like {examples}."
                 )
-            return [text(entry.describe(read_only=read_only, rename=in_profile))]
+            description = entry.describe(rename=in_profile)
+            if renamed is not None:
+                description = f"{asked} is now {entry.name}.\n\n{description}"
+            return [text(description)]
         if category is not None and category not in categories:
             raise InvalidArgument(
                 f"No category {category!r}; the categories are: {', '.join(categories)}."
             )
         chosen = [e for e in listed if category is None or e.category == category]
-        lines = [_line(e, read_only, in_profile) for e in chosen]
+        lines = [e.line(in_profile) for e in chosen]
         page = page_within_budget(
             lines, limit=limit, offset=offset, budget=items_budget(), render=compact_json
         )
@@ -84,6 +91,28 @@ def _offered(by_name: dict[str, Entry], name: str) -> Entry | None:
     return entry if entry is not None and entry.offered else None
 
 
+def _refuse_a_write(by_name: dict[str, Entry], name: str) -> None:
+    """Say so when ``name`` writes to the vault, which this read-only server does not offer."""
+    entry = by_name.get(name)
+    if entry is not None and entry.writes:
+        raise InvalidArgument(
+            f"{name} writes to the vault, and this server is read-only "
+            "(VAULTGATE_READ_ONLY=true): it offers no writing operation. Call discover() for "
+            "what it offers."
+        )
+
+
+def _renamed(name: str) -> str | None:
+    """The entry an operation retired by issue 24 became (``vault.create`` →
+    ``vault_edit.create``, ``active_file.read`` → ``vault.active``), if ``name`` is one."""
+    dispatcher, _, operation = name.partition(".")
+    moved = retired_call(dispatcher, operation)
+    if moved is None:
+        return None
+    tool, fixed = moved
+    return f"{tool}.{fixed['operation']}"
+
+
 def _renamer(catalogue: list[Entry]) -> Rename:
     """Text with each single tool this profile reaches only through a dispatcher named as
     that operation (``mem_timeline`` → ``memory.timeline``), so descriptions, written once
@@ -97,13 +126,6 @@ def _renamer(catalogue: list[Entry]) -> Rename:
         + r")(?!\w)"
     )
     return lambda text: names.sub(lambda found: renamed[found.group(1)], text)
-
-
-def _line(entry: Entry, read_only: bool, rename: Rename) -> str:
-    line = entry.line(rename)
-    if entry.writes and read_only:
-        return f"{line} [not available: read-only]"
-    return line
 
 
 async def _plugin_support(ctx: ToolContext) -> dict[str, Any]:

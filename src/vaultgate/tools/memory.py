@@ -130,12 +130,13 @@ async def mem_save(
     session_id: SessionId = None,
     topic_key: Annotated[
         str | None,
-        Field(description="Stable key such as 'architecture/auth'; saving it again updates."),
+        Field(description="Stable key such as 'architecture/auth': one memory per key."),
     ] = None,
 ) -> Blocks:
-    """Remember something for later sessions. Returns the observation id and whether it was
-    new, a duplicate (the same text within 15 minutes: its count goes up, nothing new is
-    stored) or an update (same topic_key: revised in place).
+    """Remember something for later sessions; this only adds. Returns the observation id and
+    whether it was new or a duplicate (the same text within 15 minutes: its count goes up,
+    nothing new is stored). A topic_key that a memory already has is refused, naming it:
+    mem_update revises that one.
 
     <private>…</private> spans are stored as [REDACTED]. Content over 100,000 characters is
     refused, not cut: split it.
@@ -149,6 +150,7 @@ async def mem_save(
             scope=scope,
             session_id=session_id,
             topic_key=topic_key,
+            revise=False,  # a revision overwrites: mem_update's, with its own approval
         )
     )
     return [text(render_save(result))]

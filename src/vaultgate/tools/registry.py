@@ -1,25 +1,23 @@
 """Which tools a server offers: the tool profiles of VAULTGATE_TOOLS.
 
 - ``full``: every single tool, the dispatchers and discover.
-- ``compact``: ``vault``, ``active_file``, ``memory``, ``discover`` and ``fetch``; every
-  operation stays reachable through the dispatchers.
+- ``compact``: ``vault``, ``vault_edit``, ``memory``, ``memory_edit``, ``discover`` and
+  ``fetch``; every operation stays reachable through the dispatchers.
 - a comma-separated list of tool names: exactly those.
 
-Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault; the
-dispatchers stay with only their reading operations, and only the parameters those take, in
-their schemas, announced read-only. A call of a writing tool or operation is refused by its
-name (writing_call, asked by server.py before anything else), so the model hears that the
-server is read-only rather than that its arguments do not fit a schema. The memory tools, and
-the memory dispatcher, write only to vaultgate's own database and stay whole.
+Read-only servers (VAULTGATE_READ_ONLY) drop every single tool that writes to the vault, and
+``vault_edit``; ``vault`` only reads anyway. A call of a writing tool or operation is refused
+by its name (writing_call, asked by server.py before anything else), so the model hears that
+the server is read-only rather than "Unknown tool". The memory tools, and both memory
+dispatchers, write only to vaultgate's own database and stay.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, Literal
+from typing import Any
 
 from vaultgate.config import Settings
 from vaultgate.errors import ConfigError, WritingCall
@@ -44,14 +42,12 @@ from vaultgate.tools.base import (
     ANYTHING,
     DESTRUCTIVE,
     READ_ONLY,
-    Blocks,
-    ToolFunction,
+    WRITE,
     ToolSpec,
     titled,
 )
 from vaultgate.tools.catalogue import build_catalogue
 from vaultgate.tools.discover import make_discover
-from vaultgate.tools.routes import CONTEXT_PARAMETER
 
 SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
     read,
@@ -69,11 +65,13 @@ SINGLE_TOOL_MODULES: tuple[ModuleType, ...] = (
     notes,  # issue 13, reading
     links,
 )
+# Each one's annotations hold for every operation it offers (a test walks them).
 DISPATCHER_SPECS: list[ToolSpec] = [
-    (dispatch.vault, titled(DESTRUCTIVE, "Notes in the vault")),
-    # active_file runs Obsidian commands too, which can do anything a plugin can
-    (dispatch.active_file, titled(ANYTHING, "The note open in Obsidian, and commands")),
-    (dispatch.memory, titled(DESTRUCTIVE, "Memory across sessions")),
+    (dispatch.vault, titled(READ_ONLY, "Read and search the vault")),
+    # run_command runs any Obsidian command, which can do anything a plugin can
+    (dispatch.vault_edit, titled(ANYTHING, "Change the vault")),
+    (dispatch.memory, titled(WRITE, "Memory across sessions")),
+    (dispatch.memory_edit, titled(DESTRUCTIVE, "Revise or delete memories")),
 ]
 COMPACT_MODULES = (web,)
 PROFILES = ("compact", "full")
@@ -98,13 +96,13 @@ def select_tools(settings: Settings) -> list[ToolSpec]:
             chosen = compact
         case names:
             chosen = _by_name(names, DISPATCHER_SPECS + singles)
+    if settings.safety.read_only:  # before the catalogue: discover lists only what is here
+        chosen = [spec for spec in chosen if _keeps(spec)]
     names_chosen = {tool.__name__ for tool, _ in chosen}
     catalogue = build_catalogue(single_tools(), names_chosen)
     if settings.tools in PROFILES or "discover" in settings.tools.split(","):
         discover = make_discover(catalogue)
         chosen = [(discover, titled(READ_ONLY, "Find operations and their parameters")), *chosen]
-    if settings.safety.read_only:
-        chosen = [_read_only(spec) for spec in chosen if _keeps(spec)]
     return chosen
 
 
@@ -120,53 +118,14 @@ def _by_name(names: str, available: list[ToolSpec]) -> list[ToolSpec]:
     return [known[name] for name in wanted if name in known]
 
 
-def _is_dispatcher(spec: ToolSpec) -> bool:
-    return spec[0].__name__ in dispatch.DISPATCHERS
-
-
 def _keeps(spec: ToolSpec) -> bool:
+    """Whether a read-only server offers ``spec``: it does not write to the vault (memory is
+    vaultgate's own database)."""
     tool, hints = spec
-    return bool(hints.read_only_hint) or _is_dispatcher(spec) or tool.__module__ == memory.__name__
-
-
-def _read_only(spec: ToolSpec) -> ToolSpec:
-    tool, hints = spec
-    if not _is_dispatcher(spec):
-        return spec
-    routes, _ = dispatch.DISPATCHERS[tool.__name__]
-    if not any(route.writes for route in routes.values()):
-        return spec  # memory: vaultgate's own database, not the vault
-    return reading_dispatcher(tool), titled(READ_ONLY, hints.title or tool.__name__)
-
-
-def reading_dispatcher(tool: ToolFunction) -> ToolFunction:
-    """``tool`` (a dispatcher) whose schema offers only its reading operations and the
-    parameters they take.
-
-    The SDK builds a tool's schema from its signature, so the same function is offered under
-    a signature whose ``operation`` is the Literal of the operations that do not write, and
-    which leaves out every parameter only writing operations take (``content``,
-    ``destination``, ``commandId``...): the dispatcher's own default (None) stands for them.
-    """
-    name = tool.__name__
-    reading = dispatch.reading_operations(name)
-    kept = dispatch.reading_parameters(name) | {"operation", CONTEXT_PARAMETER}
-    signature = inspect.signature(tool, eval_str=True)
-    narrowed = signature.parameters["operation"].replace(annotation=Literal[reading])
-
-    @functools.wraps(tool)
-    async def read_only_tool(*args: Any, **kwargs: Any) -> Blocks:
-        return await tool(*args, **kwargs)
-
-    read_only_tool.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=[
-            narrowed if p.name == "operation" else p
-            for p in signature.parameters.values()
-            if p.name in kept
-        ]
-    )
-    read_only_tool.__doc__ = dispatch.READ_ONLY_DOCS[tool.__name__]
-    return read_only_tool
+    if tool.__name__ in dispatch.DISPATCHERS:
+        routes, _ = dispatch.DISPATCHERS[tool.__name__]
+        return not any(route.writes for route in routes.values())
+    return bool(hints.read_only_hint) or tool.__module__ == memory.__name__
 
 
 def writing_call(tool: str, arguments: Mapping[str, Any]) -> WritingCall | None:
@@ -176,8 +135,10 @@ def writing_call(tool: str, arguments: Mapping[str, Any]) -> WritingCall | None:
     if tool in dispatch.DISPATCHERS:
         routes, _ = dispatch.DISPATCHERS[tool]
         operation = arguments.get("operation")
-        if isinstance(operation, str) and operation in routes and routes[operation].writes:
-            return dispatch.writing_operation(tool, operation)
+        if isinstance(operation, str) and operation in routes:
+            return dispatch.writing_operation(tool, operation) if routes[operation].writes else None
+        if all(route.writes for route in routes.values()):  # vault_edit, whatever was asked
+            return WritingCall(tool, "Reading the vault still works.")
         return None
     if tool in writing_tools():
         return WritingCall(tool, "Reading the vault still works.")

@@ -226,10 +226,10 @@ async def test_a_regex_replaces_with_groups_through_the_dispatcher(
         "regex": True,
         "filename": LAUNCH,
     }
-    listed = payload(await client.call_tool("vault", arguments))
+    listed = payload(await client.call_tool("vault_edit", arguments))
     assert listed["notes"][0]["matches"] == 3
 
-    await client.call_tool("vault", {**arguments, "dryRun": False})
+    await client.call_tool("vault_edit", {**arguments, "dryRun": False})
 
     text = read(vault, LAUNCH)
     assert "- 12/12/2026 — launch 🎉" in text

@@ -68,7 +68,7 @@ MaxTokens = Annotated[
     Field(
         ge=500,
         le=MAX_TOKENS,
-        description="Most tokens (≈ characters / 4) the answer may use; raise it to see more.",
+        description="Most tokens (≈ characters / 4) the answer may use.",
     ),
 ]
 ObservationId = Annotated[int, Field(ge=1, description="An observation id, e.g. 42.")]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -38,7 +39,7 @@ from vaultgate.emulator.runner import start_emulator
 from vaultgate.memory.store import MemoryStore
 from vaultgate.paging import CONTENT_WINDOW, DEFAULT_RESPONSE_BUDGET
 from vaultgate.server import build_server
-from vaultgate.tools import dispatch
+from vaultgate.tools import dispatch, registry
 
 pytestmark = pytest.mark.anyio
 
@@ -487,6 +488,58 @@ async def test_every_default_answer_keeps_its_bound(
             tool.name: tool.model_dump(by_alias=True) for tool in (await client.list_tools()).tools
         }
         world = World(client, vault, memory, page_server.url)
-        failures = [failure for call in calls_of(listed) if (failure := await measure(world, call))]
+        calls = calls_of(listed)
+        # discover's detail view of each of them, before any write
+        explained = [
+            Call(f"discover:{call.label}", "discover", Case(), {"operation": call.label}, False)
+            for call in calls
+            if call.label != "discover"
+        ]
+        failures = [
+            failure for call in [*explained, *calls] if (failure := await measure(world, call))
+        ]
 
     assert failures == [], "\n".join(failures)
+
+
+def test_every_tool_and_operation_has_a_case() -> None:
+    """A tool or operation added without a case here fails: its default answer is unmeasured."""
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"})
+    names = {tool.__name__ for tool, _ in registry.select_tools(settings)}
+    names |= {
+        route.tool_name for routes, _ in dispatch.DISPATCHERS.values() for route in routes.values()
+    }
+    assert sorted(names - set(CASES) - set(dispatch.DISPATCHERS)) == []
+
+
+async def test_a_cut_observation_names_the_max_tokens_that_shows_it_whole(
+    data: tuple[Path, Memory],
+) -> None:
+    vault, memory = data
+    huge = memory.huge[2]
+    async with serve(vault, memory) as client:
+        (cut,) = texts(await client.call_tool("mem_get_observation", {"id": huge}))
+        found = re.search(r"mem_get_observation\(id=(\d+), max_tokens=(\d+)\)", cut)
+        assert found is not None, cut[-400:]
+        again = {"id": int(found[1]), "max_tokens": int(found[2])}
+        (whole,) = texts(await client.call_tool("mem_get_observation", again))
+        (several,) = texts(
+            await client.call_tool("mem_get_observations", {"ids": memory.huge[:10]})
+        )
+
+    store = MemoryStore.open(memory.path)
+    try:
+        content = store.get(huge).content
+    finally:
+        store.close()
+    assert len(cut) <= DEFAULT_RESPONSE_BUDGET < len(content)
+    assert content in whole
+    assert "[cut at" not in whole
+    kept = cut.split("\n", 1)[1].split("\n[cut at", 1)[0]
+    assert content.startswith(kept)
+    assert kept
+    assert len(several) <= DEFAULT_RESPONSE_BUDGET
+    left_out = re.search(r"mem_get_observations\(ids=\[([\d, ]+)\]\)", several)
+    shown = re.findall(r"^#(\d+) \[", several, flags=re.MULTILINE)
+    named = [int(i) for i in left_out[1].split(", ")] if left_out else []
+    assert [int(i) for i in shown] + named == memory.huge[:10]  # each shown or named, in order

@@ -235,9 +235,7 @@ async def test_summary_is_at_most_half_of_standard_and_full_holds_the_text(
         assert proposal in joined(full)
     else:  # the proposal whole, cut with the call that reads on, or its change left out
         path = "sdd/vaultgate/changes/memory-store/proposal.md"
-        assert any(
-            found in joined(full) for found in (proposal, f'filename="{path}"', "Showing ")
-        )
+        assert any(found in joined(full) for found in (proposal, f'filename="{path}"', "Showing "))
 
 
 async def test_full_stays_within_the_budget_and_get_vault_file_reads_on_exactly(

@@ -23,6 +23,13 @@ T = TypeVar("T")
 
 TRUNCATION_NOTICE = "Content truncated. Call with startIndex of {next_index} to get more."
 
+# The seeds' sizes. Every answer a call gets with its default arguments stays within
+# DEFAULT_RESPONSE_BUDGET characters (seed 002's 2,000-token cap, counted in characters as the
+# search pages count them), except a note's content window: CONTENT_WINDOW characters of the
+# note (seed 004's maxLength default), plus its metadata line and truncation notice.
+DEFAULT_RESPONSE_BUDGET = 5_000
+CONTENT_WINDOW = 10_000
+
 
 def truncation_notice(next_index: int) -> str:
     """The line that ends a truncated window and says where the next one starts."""

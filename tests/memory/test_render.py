@@ -15,6 +15,8 @@ from vaultgate.memory.models import (
     SearchResult,
     Session,
     SessionActivity,
+    StaleObservation,
+    StaleReport,
     Timeline,
 )
 from vaultgate.memory.render import (
@@ -25,7 +27,7 @@ from vaultgate.memory.render import (
     render_timeline,
 )
 from vaultgate.memory.store import MemoryStore
-from vaultgate.paging import estimate_tokens
+from vaultgate.paging import DEFAULT_RESPONSE_BUDGET, estimate_tokens
 
 LEVELS: list[DetailLevel] = ["summary", "standard", "full"]
 
@@ -263,6 +265,78 @@ def test_timeline_never_exceeds_max_tokens(
 
     assert estimate_tokens(text) <= tokens
     assert ">>> #" in text  # the focus is always there
+
+
+@given(sizes=observation_sizes, tokens=st.integers(500, 6000), level=st.sampled_from(LEVELS))
+@settings(max_examples=150)
+def test_context_never_exceeds_max_tokens_and_names_what_it_left_out(
+    sizes: list[int], tokens: int, level: DetailLevel
+) -> None:
+    items = [obs(n + 1, content="y" * size, title="t" * 400) for n, size in enumerate(sizes)]
+
+    text = render_context(context(items), filters="", detail_level=level, max_tokens=tokens)
+
+    assert estimate_tokens(text) <= tokens
+    shown = sum(f"#{n + 1} [decision]" in text for n in range(len(items)))
+    if shown < len(items):
+        assert f"max_tokens={tokens}" in text
+        assert f"Showing {shown} of {len(items)} observations." in text
+
+
+@given(sizes=observation_sizes.filter(bool), tokens=st.integers(500, 6000))
+@settings(max_examples=150)
+def test_observations_in_full_stay_within_max_tokens_and_each_is_shown_or_named(
+    sizes: list[int], tokens: int
+) -> None:
+    items = [obs(n + 1, content="y" * size, title="t" * 400) for n, size in enumerate(sizes)]
+
+    text = render.observations_detail(items, [99], tokens)
+
+    assert estimate_tokens(text) <= tokens
+    shown = [n + 1 for n in range(len(items)) if f"#{n + 1} [decision]" in text]
+    assert shown == list(range(1, len(shown) + 1))  # a leading run, in the order asked
+    if len(shown) < len(items):
+        named = ", ".join(str(n) for n in range(len(shown) + 1, len(items) + 1))
+        assert f"mem_get_observations(ids=[{named}])" in text
+    assert text.endswith("Not found (unknown or deleted): #99")
+
+
+def test_one_cut_observation_keeps_its_leading_content_and_says_how_to_see_all() -> None:
+    item = obs(7, content="abc " * 20_000)
+
+    text = render.observation_detail(item, 5_000)
+
+    assert len(text) <= 5_000
+    head, content = text.split("\n", 1)
+    assert head == "#7 [decision] Observation number 7"
+    kept = content.split("\n[cut at ", 1)[0]
+    assert item.content.startswith(kept)
+    assert len(kept) > 4_000
+    assert f"[cut at {len(kept)} of 80000 characters to fit max_tokens; " in text
+    assert "mem_get_observation(id=7, max_tokens=" in text
+    assert text.endswith("updated: 2026-11-22 10:00:00")
+
+
+@given(count=st.integers(1, 200), project=st.integers(1, 200))
+@settings(max_examples=60)
+def test_stale_candidates_fit_the_default_answer_and_list_only_ids_shown(
+    count: int, project: int
+) -> None:
+    stale = [
+        StaleObservation(
+            n, "decision", "t" * 300, "p" * project, "project", "2025-01-02 03:04:05", ""
+        )
+        for n in range(1, count + 1)
+    ]
+    report = StaleReport(stale, total=count + 5, cutoff="2026-10-23 12:00:00")
+
+    text = render.render_stale(report, older_than_days=30, filters="")
+
+    assert len(text) <= DEFAULT_RESPONSE_BUDGET
+    rows = [line for line in text.splitlines() if line.split(" | ")[0].isdigit()]
+    ids = ",".join(row.split(" | ")[0] for row in rows)
+    assert f'compact_ids: "[{ids}]"' in text
+    assert f"Showing {len(rows)} of {count + 5} stale observations." in text
 
 
 def test_a_budget_cut_says_how_many_were_shown_and_how_to_see_more() -> None:

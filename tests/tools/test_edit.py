@@ -10,10 +10,18 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult
-from tests.tools.conftest import ClientFactory, EmulatorFactory, error_text, payload, texts
+from tests.tools.conftest import (
+    ClientFactory,
+    EmulatorFactory,
+    error_text,
+    payload,
+    size,
+    texts,
+)
 from tests.tools.test_protection_tags import BACKENDS, serve
 
 from vaultgate.markdown import parse_frontmatter
+from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
 
 pytestmark = pytest.mark.anyio
 
@@ -393,6 +401,30 @@ async def test_a_real_run_deletes_exactly_what_the_dry_run_listed(
     assert report["remaining"] == 1
     remaining = sorted(p.name for p in (vault / "Daily").glob("*.md"))
     assert remaining == ["2026-11-20.md", "2026-11-21.md"]
+
+
+async def test_a_dry_run_page_cut_by_the_budget_is_the_page_a_real_run_deletes(
+    emulator_factory: EmulatorFactory, connect: ClientFactory, vault: Path
+) -> None:
+    folder = vault / "Old 🗑 notes #1"
+    folder.mkdir()
+    names = [f"{'a rather long name 会議 50% ' * 3}{n:02}.md" for n in range(50)]
+    for name in names:
+        (folder / name).write_text("old\n", encoding="utf-8")
+    arguments = {"pattern": "Old 🗑 notes #1/*.md"}
+
+    async with connect(emulator_factory()) as client:
+        dry = await client.call_tool("bulk_delete_files", arguments)
+        listed = payload(dry)["files"]
+        real = await client.call_tool("bulk_delete_files", {**arguments, "dryRun": False})
+    report = payload(real)
+
+    assert size(dry) <= DEFAULT_RESPONSE_BUDGET
+    assert 0 < len(listed) < 50  # the default limit is 50: the budget cut the page
+    assert payload(dry)["nextOffset"] == len(listed)
+    assert report["deleted"] == listed
+    assert "skipped" not in report
+    assert sorted(p.name for p in folder.iterdir()) == sorted(names)[len(listed) :]
 
 
 async def test_a_real_run_without_a_dry_run_deletes_nothing(

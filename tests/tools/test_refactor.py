@@ -272,7 +272,8 @@ async def test_dry_run_pages_walk_every_note_once_with_exact_totals(
                 },
             )
         )
-        assert page.get("total", 7) == 7 and ("total" in page) == (offset == 0)
+        assert page.get("total", 7) == 7
+        assert ("total" in page) == (offset == 0)
         assert page["matches"] == 28
         seen += [note["path"] for note in page["notes"]]
         offset = page.get("nextOffset")

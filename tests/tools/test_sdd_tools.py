@@ -22,12 +22,13 @@ from tests.tools.conftest import EmulatorFactory, error_text, settings_for, text
 from vaultgate.config import MemorySettings, SddSettings, Secret, Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.memory.render import SUMMARY_FOOTER
+from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
 from vaultgate.server import build_server
 
 pytestmark = pytest.mark.anyio
 
 FOOTER = "Use detail_level: standard or full for more detail"
-BUDGET = 12_000
+BUDGET = DEFAULT_RESPONSE_BUDGET
 
 SDD_TOOLS: dict[str, dict[str, Any]] = {
     "sdd_get_context": {"project": None, "change": None, "stage": None, "detail_level": "summary"},
@@ -224,11 +225,17 @@ async def test_summary_is_at_most_half_of_standard_and_full_holds_the_text(
     assert not joined(standard).endswith(FOOTER)
     proposal = (sdd_vault / "sdd/vaultgate/changes/memory-store/proposal.md").read_text()
     flat = " ".join(proposal.split())
-    assert f"(2,{len(proposal) - 2000:03} chars): {flat[:500]}..." in joined(standard)
+    excerpt = f"(2,{len(proposal) - 2000:03} chars): {flat[:500]}..."
+    # changes share the budget: memory-store's, or the line that says changes were left out
+    assert excerpt in joined(standard) or "Showing " in joined(standard)
     assert flat[:501] not in joined(standard)
     assert size(full) <= BUDGET
-    if arguments:
+    if "change" in arguments:
+        assert excerpt in joined(standard)
         assert proposal in joined(full)
+    else:  # the proposal whole, cut with the call that reads on, or its change left out
+        path = "sdd/vaultgate/changes/memory-store/proposal.md"
+        assert any(found in joined(full) for found in (proposal, f'filename="{path}"', "Showing "))
 
 
 async def test_full_stays_within_the_budget_and_get_vault_file_reads_on_exactly(

@@ -25,6 +25,8 @@ class EmulatorConfig:
     extensions: bool = False  # the MCP Tools companion plugin's routes
     certificate_pem: str | None = None  # served at /obsidian-local-rest-api.crt
     today: Callable[[], dt.date] = dt.date.today  # "now" for /periodic/ (inject in tests)
+    # (id, name) of commands beyond the core handful: the community plugins a vault enables
+    extra_commands: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

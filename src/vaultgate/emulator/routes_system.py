@@ -137,14 +137,18 @@ async def certificate(request: Request) -> Response:
     )
 
 
+def _commands(request: Request) -> tuple[tuple[str, str], ...]:
+    return COMMANDS + context_of(request).config.extra_commands
+
+
 async def commands(request: Request) -> Response:
-    return json_response({"commands": [{"id": i, "name": n} for i, n in COMMANDS]})
+    return json_response({"commands": [{"id": i, "name": n} for i, n in _commands(request)]})
 
 
 async def command_execute(request: Request) -> Response:
     """204 and a record in ``state.executed_commands``; an unknown id is 404 ``40400``."""
     command_id = request.path_params["command_id"]
-    if command_id not in dict(COMMANDS):
+    if command_id not in dict(_commands(request)):
         raise ApiError(status=404)
     context_of(request).state.executed_commands.append(command_id)
     return Response(status_code=204)

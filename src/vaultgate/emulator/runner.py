@@ -268,6 +268,7 @@ def start_emulator(
     extensions: bool = False,
     host: str = "127.0.0.1",
     today: Callable[[], dt.date] | None = None,
+    extra_commands: tuple[tuple[str, str], ...] = (),
 ) -> RunningEmulator:
     """Serve ``vault`` in a background thread and return once it accepts requests.
 
@@ -285,6 +286,7 @@ def start_emulator(
         active_file=active_file,
         extensions=extensions,
         certificate_pem=cert_pem,
+        extra_commands=extra_commands,
     )
     if today is not None:  # the clock /periodic/ notes are dated by
         config = dataclasses.replace(config, today=today)

@@ -26,7 +26,13 @@ from vaultgate.memory.models import (
     Stats,
     Timeline,
 )
-from vaultgate.paging import estimate_tokens, fit_count, navigation_hint
+from vaultgate.paging import (
+    DEFAULT_RESPONSE_BUDGET,
+    estimate_tokens,
+    fair_shares,
+    fit_count,
+    navigation_hint,
+)
 
 DetailLevel = Literal["summary", "standard", "full"]
 
@@ -59,8 +65,11 @@ def _timeline_on(observation_id: int) -> str:
     return f"call {call('mem_timeline', observation_id=observation_id)}"
 
 
-DEFAULT_MAX_TOKENS = 2_000
 CHARS_PER_TOKEN = 4  # paging.estimate_tokens: ceil(characters / 4)
+# Seed 002 caps an answer at 2,000 tokens; vaultgate's default answer is smaller, the same
+# 5,000 characters as every other tool's, and max_tokens raises it.
+DEFAULT_MAX_TOKENS = DEFAULT_RESPONSE_BUDGET // CHARS_PER_TOKEN
+MAX_TOKENS = 100_000  # the most max_tokens may ask for: any observation fits in it whole
 
 # Display lengths at detail_level=standard (seed 001), in characters.
 SEARCH_SNIPPET = 300
@@ -72,6 +81,7 @@ TIMELINE_SESSION_SUMMARY = 100
 MEMORY_SNIPPET_FOR_SDD = 200  # sdd_context_check, standard (seed 001 FR-016)
 STALE_TITLE = 50
 QUERY_ECHO = 80
+STATS_NAMED = 20  # types and projects mem_stats names at most
 TIMESTAMP = "%Y-%m-%d %H:%M:%S"  # as the store writes it
 
 
@@ -108,24 +118,75 @@ def observation_entry(obs: Observation, level: DetailLevel, snippet: int) -> str
     return f"{heading}\n    {observation_meta(obs)}\n{obs.content}\n"
 
 
-def observation_detail(obs: Observation) -> str:
-    """mem_get_observation: everything, content untouched."""
-    topic = obs.topic_key or "(none)"
+def observation_detail(obs: Observation, room: int | None = None) -> str:
+    """mem_get_observation: everything; the content cut (and marked with the max_tokens that
+    shows all of it) only when the whole is longer than ``room`` characters."""
+    heading, meta = observation_heading(obs), _detail_meta(obs)
+    whole = f"{heading}\n{obs.content}\n---\n{meta}"
+    if room is None or len(whole) <= room:
+        return whole
+    marker = _cut_marker(obs, whole)
+    kept = max(0, room - _bare_detail(obs, whole))
+    return f"{heading}\n{obs.content[:kept]}\n{marker.format(kept=kept)}\n---\n{meta}"
+
+
+def _detail_meta(obs: Observation) -> str:
     return (
-        f"{observation_heading(obs)}\n{obs.content}\n---\n"
         f"session: {obs.session_id} | project: {obs.project or '(none)'} | scope: {obs.scope} | "
-        f"topic: {topic} | revisions: {obs.revision_count} | "
+        f"topic: {obs.topic_key or '(none)'} | revisions: {obs.revision_count} | "
         f"duplicates: {obs.duplicate_count} | created: {obs.created_at} | "
         f"updated: {obs.updated_at}"
     )
 
 
-def observations_detail(found: Sequence[Observation], missing: Sequence[int]) -> str:
-    parts = [observation_detail(obs) for obs in found]
+def _cut_marker(obs: Observation, whole: str) -> str:
+    """The line after cut content, ``{kept}`` left to fill: the call that shows all of it."""
+    needed = min(MAX_TOKENS, estimate_tokens(whole) + estimate_tokens(_CUT_MARKER) + 10)
+    shows = call("mem_get_observation", id=obs.id, max_tokens=needed)
+    return _CUT_MARKER.replace("{total}", str(len(obs.content))).replace("{call}", shows)
+
+
+def _bare_detail(obs: Observation, whole: str) -> int:
+    """What a cut detail costs without its content: heading, the widest marker, metadata."""
+    marker = _cut_marker(obs, whole).format(kept=len(obs.content))
+    return len(observation_heading(obs)) + len(marker) + len(_detail_meta(obs)) + 7
+
+
+_CUT_MARKER = "[cut at {kept} of {total} characters to fit max_tokens; {call} shows all of it]"
+
+
+def observations_detail(
+    found: Sequence[Observation], missing: Sequence[int], max_tokens: int | None = None
+) -> str:
+    """Several observations in full, in order, within ``max_tokens``: as many as fit even cut,
+    sharing what is left fairly (a short one takes only what it needs, paging.fair_shares);
+    the ones left out are named with the call that shows them."""
+    missing_line = ""
     if missing:
-        ids = ", ".join(f"#{i}" for i in missing)
-        parts.append(f"Not found (unknown or deleted): {ids}")
-    return "\n\n".join(parts)
+        missing_line = "Not found (unknown or deleted): " + ", ".join(f"#{i}" for i in missing)
+    wholes = [observation_detail(obs) for obs in found]
+    room = (max_tokens or 0) * CHARS_PER_TOKEN - len(missing_line) - 2
+    if max_tokens is None or sum(len(whole) + 2 for whole in wholes) <= room:
+        return "\n\n".join(filter(None, [*wholes, missing_line]))
+    room -= len(_left_out_line([obs.id for obs in found], max_tokens)) + 2
+    bare = [_bare_detail(obs, whole) for obs, whole in zip(found, wholes, strict=True)]
+    shown = fit_count((" " * (cost + 1) for cost in bare), room)  # +1: the blank line
+    spare = room - sum(cost + 2 for cost in bare[:shown])
+    contents = [len(whole) - cost for whole, cost in zip(wholes, bare, strict=True)]
+    shares = fair_shares(contents[:shown], spare)
+    parts = [
+        observation_detail(obs, cost + share)
+        for obs, cost, share in zip(found, bare, shares, strict=False)
+    ]
+    left_out = [obs.id for obs in found[shown:]]
+    if left_out:
+        parts.append(_left_out_line(left_out, max_tokens))
+    return "\n\n".join(filter(None, [*parts, missing_line]))
+
+
+def _left_out_line(ids: Sequence[int], max_tokens: int) -> str:
+    shows = call("mem_get_observations", ids=list(ids))
+    return f"Left out to fit max_tokens={max_tokens}: raise it, or call {shows}."
 
 
 # --- token budgets --------------------------------------------------------------------------
@@ -335,37 +396,64 @@ def _fit_focus(obs: Observation, entry: str, room: int) -> str:
 # --- mem_context ----------------------------------------------------------------------------
 
 
-def render_context(data: ContextData, *, filters: str, detail_level: DetailLevel) -> str:
+def render_context(
+    data: ContextData,
+    *,
+    filters: str,
+    detail_level: DetailLevel,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+) -> str:
+    """Sessions, prompts, then observations, newest first, as many as fit in ``max_tokens``;
+    a budget line says how many were left out and how to see them."""
     title = "## Memory context" + (f" ({filters})" if filters else "")
     if not data.sessions and not data.observations and not data.prompts:
         save = call("mem_save", title=Raw("<title>"), content=Raw("<content>"))
         return f"{title}\nNo memories yet. Save one with {save}."
-    lines = [title]
-    if data.sessions:
-        lines.append("### Recent sessions")
-        lines.extend(
-            _session_line(item.session, item.observation_count, detail_level)
-            for item in data.sessions
-        )
-    if data.prompts and detail_level != "summary":
-        lines.append("### Recent prompts")
-        for prompt in data.prompts:
-            text = (
+    sessions = [
+        _session_line(item.session, item.observation_count, detail_level) for item in data.sessions
+    ]
+    prompts: list[str] = []
+    if detail_level != "summary":
+        prompts = [
+            f"- {prompt.created_at}: "
+            + (
                 prompt.content
                 if detail_level == "full"
                 else truncate(prompt.content, CONTEXT_PROMPT)
             )
-            lines.append(f"- {prompt.created_at}: {text}")
-    if data.observations:
-        lines.append("### Recent observations")
-        for obs in data.observations:
-            lines.append("- " + observation_entry(obs, detail_level, CONTEXT_OBSERVATION))
-    hint = navigation_hint(len(data.observations), data.total_observations, context_hint())
-    if hint:
-        lines.append(hint)
-    if detail_level == "summary":
-        lines.append(SUMMARY_FOOTER)
-    return "\n".join(lines)
+            for prompt in data.prompts
+        ]
+    observations = [
+        "- " + observation_entry(obs, detail_level, CONTEXT_OBSERVATION)
+        for obs in data.observations
+    ]
+    # Each section's heading travels with its first line, so a cut never leaves a bare heading.
+    entries: list[str] = []
+    for heading, lines in (
+        ("### Recent sessions", sessions),
+        ("### Recent prompts", prompts),
+        ("### Recent observations", observations),
+    ):
+        entries.extend(f"{heading}\n{line}" if n == 0 else line for n, line in enumerate(lines))
+    first_observation = len(entries) - len(observations)
+    more = call("mem_search", query=Raw("<words>"))
+
+    def tail(shown: int) -> list[str]:
+        shown_observations = max(0, shown - first_observation)
+        lines = [navigation_hint(shown_observations, data.total_observations, context_hint())]
+        if shown < len(entries):
+            lines.append(budget_line(shown, len(entries), max_tokens, "context entries", more))
+        if detail_level == "summary":
+            lines.append(SUMMARY_FOOTER)
+        return [line for line in lines if line]
+
+    total = data.total_observations
+    worst = [
+        f"Showing {total} of {total} {context_hint()}",
+        budget_line(len(entries), len(entries), max_tokens, "context entries", more),
+        SUMMARY_FOOTER,
+    ]
+    return fit_budget([title], entries, tail, worst, max_tokens).text
 
 
 def _session_line(session: Session, count: int, level: DetailLevel) -> str:
@@ -420,13 +508,17 @@ def render_stats(stats: Stats, path: str) -> str:
     if stats.oldest:
         lines.append(f"Observations from {stats.oldest} to {stats.newest}.")
     if stats.types:
-        lines.append("Types: " + ", ".join(f"{t} {n}" for t, n in stats.types[:20]))
+        lines.append("Types: " + ", ".join(f"{t} {n}" for t, n in stats.types[:STATS_NAMED]))
+    database = f"Database: {path}"
     if stats.project is None and stats.projects:
-        shown = stats.projects[:20]
-        more = len(stats.projects) - len(shown)
-        line = "Projects: " + ", ".join(f"{p or '(none)'} {n}" for p, n in shown)
+        named = [f"{p or '(none)'} {n}" for p, n in stats.projects[:STATS_NAMED]]
+        # the names of 200-character projects could outgrow the answer: as many as fit
+        room = DEFAULT_RESPONSE_BUDGET - sum(len(line) + 1 for line in (*lines, database)) - 80
+        shown = fit_count(named, room, at_least_one=False)
+        more = len(stats.projects) - shown
+        line = "Projects: " + ", ".join(named[:shown])
         lines.append(line + (f", and {more} more" if more else ""))
-    lines.append(f"Database: {path}")
+    lines.append(database)
     return "\n".join(lines)
 
 
@@ -445,20 +537,27 @@ def render_stale(report: StaleReport, *, older_than_days: int, filters: str) -> 
         "with a summary_title and summary_content that keep what still matters.",
         "ID | title | type | project | created",
     ]
-    for stale in report.observations:
-        lines.append(
-            f"{stale.id} | {truncate(stale.title, STALE_TITLE)} | {stale.type} | "
-            f"{stale.project or '(none)'} | {stale.created_at}"
-        )
-    lines.append(
-        "Age: "
-        + _age_distribution(
-            [s.created_at for s in report.observations], report.cutoff, older_than_days
-        )
+    rows = [
+        f"{stale.id} | {truncate(stale.title, STALE_TITLE)} | {stale.type} | "
+        f"{stale.project or '(none)'} | {stale.created_at}"
+        for stale in report.observations
+    ]
+    # as many rows as fit, each with its id in the compact_ids line; the rest come next time
+    worst_tail = (
+        len(f"Showing {report.total} of {report.total} {stale_hint()}")
+        + len(_age_distribution([], report.cutoff, older_than_days))
+        + 60
     )
-    ids = ",".join(str(stale.id) for stale in report.observations)
+    room = DEFAULT_RESPONSE_BUDGET - sum(len(line) + 1 for line in lines) - worst_tail
+    costs = (f"{row}\n{stale.id}," for row, stale in zip(rows, report.observations, strict=True))
+    listed = report.observations[: fit_count(costs, room)]
+    lines.extend(rows[: len(listed)])
+    lines.append(
+        "Age: " + _age_distribution([s.created_at for s in listed], report.cutoff, older_than_days)
+    )
+    ids = ",".join(str(stale.id) for stale in listed)
     lines.append(f'compact_ids: "[{ids}]"')
-    hint = navigation_hint(len(report.observations), report.total, stale_hint())
+    hint = navigation_hint(len(listed), report.total, stale_hint())
     if hint:
         lines.append(hint)
     return "\n".join(lines)

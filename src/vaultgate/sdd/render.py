@@ -7,8 +7,10 @@ says exactly which call reads on, since the SDD tools take no startIndex.
 
 - summary: artifact file names and sizes, change slugs, observation titles.
 - standard: adds 500-character artifact excerpts and 200-character observation snippets.
-- full: artifact text in windows and whole observations, the response kept within
-  RESPONSE_BUDGET characters (12,000) by cutting windows, never by dropping a line silently.
+- full: artifact text in windows and whole observations.
+
+Every answer stays within RESPONSE_BUDGET characters (5,000, the default answer of every tool),
+by cutting windows and lists, never by dropping a line silently.
 """
 
 from __future__ import annotations
@@ -27,13 +29,19 @@ from vaultgate.memory.render import (
     plural,
     truncate,
 )
-from vaultgate.paging import Window, fit_count, navigation_hint, window_text
+from vaultgate.paging import (
+    DEFAULT_RESPONSE_BUDGET,
+    Window,
+    fit_count,
+    navigation_hint,
+    window_text,
+)
 from vaultgate.sdd.layout import LAYOUT
 from vaultgate.sdd.models import Artifact, Change
 
-RESPONSE_BUDGET = 12_000  # characters of a whole answer, as the other bounded tools
+RESPONSE_BUDGET = DEFAULT_RESPONSE_BUDGET  # characters of a whole answer
 ARTIFACT_EXCERPT = 500  # detail_level=standard (seed 001 FR-016)
-MEMORY_BUDGET = 4_000  # characters the memory part may take at most
+MEMORY_BUDGET = 2_000  # characters the memory part may take at most: the vault part comes first
 MIN_WINDOW = 200  # a window shorter than this is left out in favour of a pointer to read it
 LIST_NAMES = 20  # names listed in one line ("a, b, ... and N more")
 

@@ -13,6 +13,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import TextContent, ToolAnnotations
 
 from vaultgate.errors import VaultgateError
+from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
 from vaultgate.state import AppState
 from vaultgate.vault.documents import RenderedDocument
 
@@ -24,13 +25,12 @@ R = TypeVar("R")
 ToolContext: TypeAlias = Context[AppState, Any]
 Blocks: TypeAlias = list[TextContent]
 
-# A default response stays within RESPONSE_BUDGET characters; the items of a page get the budget
-# less what the envelope (total, nextOffset, a notice) may take.
-RESPONSE_BUDGET = 12_000
+# A default response stays within DEFAULT_RESPONSE_BUDGET characters; the items of a page get
+# the budget less what the envelope (total, nextOffset, a notice) may take.
 ENVELOPE_RESERVE = 600
 
 
-def items_budget(response_budget: int = RESPONSE_BUDGET) -> int:
+def items_budget(response_budget: int = DEFAULT_RESPONSE_BUDGET) -> int:
     return response_budget - ENVELOPE_RESERVE
 
 

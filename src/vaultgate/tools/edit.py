@@ -19,6 +19,7 @@ from vaultgate.tools.base import (
     ToolContext,
     ToolSpec,
     app_state,
+    items_budget,
     json_blocks,
     model_facing_errors,
     text,
@@ -164,7 +165,9 @@ async def bulk_delete_files(
     if not confirmAll:
         await state.bulk.refuse_whole_vault(selection, await state.bulk.matches(selection))
     if dryRun:
-        page, kept = await state.bulk.dry_run(selection, limit=limit, offset=offset)
+        page, kept = await state.bulk.dry_run(
+            selection, limit=limit, offset=offset, budget=items_budget()
+        )
         note = (
             f"Nothing was deleted. To delete these {len(page.items)} files, call again with "
             "the same arguments and dryRun=false."
@@ -172,7 +175,7 @@ async def bulk_delete_files(
         return json_blocks(page.envelope("files", note=note, kept=kept.as_json()))
     async with progress.reporting(ctx.report_progress):
         run, remaining = await state.bulk.run(
-            selection, limit=limit, offset=offset, progress=progress.report
+            selection, limit=limit, offset=offset, budget=items_budget(), progress=progress.report
         )
     state.vault_changed()
     return json_blocks(compact_json(run.as_json(remaining)))

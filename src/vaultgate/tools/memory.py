@@ -15,7 +15,9 @@ from vaultgate.errors import InvalidMemoryInput
 from vaultgate.memory.inputs import normalize_type, optional_project, parse_id_list
 from vaultgate.memory.models import CompactRequest, Scope, SearchOptions
 from vaultgate.memory.render import (
+    CHARS_PER_TOKEN,
     DEFAULT_MAX_TOKENS,
+    MAX_TOKENS,
     DetailLevel,
     describe_filters,
     observation_detail,
@@ -63,7 +65,11 @@ Detail = Annotated[
 ]
 MaxTokens = Annotated[
     int,
-    Field(ge=500, le=100_000, description="Most tokens (≈ characters / 4) the answer may use."),
+    Field(
+        ge=500,
+        le=MAX_TOKENS,
+        description="Most tokens (≈ characters / 4) the answer may use.",
+    ),
 ]
 ObservationId = Annotated[int, Field(ge=1, description="An observation id, e.g. 42.")]
 
@@ -260,15 +266,20 @@ async def mem_context(
     scope: ScopeFilter = None,
     limit: Annotated[int, Field(ge=1, le=100, description="Observations to show (1-100).")] = 20,
     detail_level: Detail = "standard",
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
     """What earlier sessions left: recent sessions, user prompts and the newest observations.
 
     Call it at the start of work on a project. detail_level='summary' gives titles only; a
-    'Showing X of Y' line means older observations exist (raise limit or use mem_search).
+    'Showing X of Y' line means older observations exist (raise limit or use mem_search); a
+    'Token budget' line means max_tokens cut the list.
     """
     data = await app_state(ctx).memory.run(lambda store: store.context(project, scope, limit))
     filters = describe_filters(optional_project(project), scope, None)
-    return [text(render_context(data, filters=filters, detail_level=detail_level))]
+    rendered = render_context(
+        data, filters=filters, detail_level=detail_level, max_tokens=max_tokens
+    )
+    return [text(rendered)]
 
 
 @model_facing_errors
@@ -292,10 +303,13 @@ async def mem_timeline(
 
 
 @model_facing_errors
-async def mem_get_observation(ctx: ToolContext, id: ObservationId) -> Blocks:
-    """One observation in full: all of its content and its metadata."""
+async def mem_get_observation(
+    ctx: ToolContext, id: ObservationId, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS
+) -> Blocks:
+    """One observation in full: its content and its metadata. Content longer than max_tokens
+    allows is cut, and the cut names the max_tokens that shows all of it."""
     found = await app_state(ctx).memory.run(lambda store: store.get(id))
-    return [text(observation_detail(found))]
+    return [text(observation_detail(found, max_tokens * CHARS_PER_TOKEN))]
 
 
 @model_facing_errors
@@ -304,10 +318,12 @@ async def mem_get_observations(
     ids: Annotated[
         list[int], Field(min_length=1, max_length=10, description="1 to 10 observation ids.")
     ],
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """Several observations in full (up to 10), in the order given; ids not found are listed."""
+    """Several observations in full (up to 10), in the order given, sharing max_tokens (a
+    cut one names the call that shows all of it); ids not found are listed."""
     found, missing = await app_state(ctx).memory.run(lambda store: store.get_many(ids))
-    return [text(observations_detail(found, missing))]
+    return [text(observations_detail(found, missing, max_tokens))]
 
 
 @model_facing_errors
@@ -315,9 +331,10 @@ async def mem_get(
     ctx: ToolContext,
     id: Annotated[int | None, Field(description="One observation id, e.g. 42.")] = None,
     ids: Annotated[list[int] | None, Field(description="Up to 10 ids, e.g. [42, 43].")] = None,
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
     """Observations in full: one (id=42), or up to 10 (ids=[42, 43]) in the order given, with
-    the ids not found listed."""
+    the ids not found listed; content past max_tokens is cut, and says how to see it all."""
     if (id is None) == (ids is None):
         raise InvalidMemoryInput(
             "Give id (one observation, e.g. id=42) or ids (up to 10, e.g. ids=[42, 43]), "
@@ -325,8 +342,12 @@ async def mem_get(
         )
     # Through the single tools' own validation (ids: 1 to 10 of them, each an id).
     if id is not None:
-        return await Route(mem_get_observation).call(ctx, "get", {"id": id})
-    return await Route(mem_get_observations).call(ctx, "get", {"ids": ids})
+        return await Route(mem_get_observation).call(
+            ctx, "get", {"id": id, "max_tokens": max_tokens}
+        )
+    return await Route(mem_get_observations).call(
+        ctx, "get", {"ids": ids, "max_tokens": max_tokens}
+    )
 
 
 @model_facing_errors

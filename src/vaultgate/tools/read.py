@@ -6,11 +6,11 @@ from typing import Annotated, assert_never
 
 from pydantic import Field
 
+from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
 from vaultgate.paths import normalize_directory, refuse_hidden_pattern, validate_vault_path
 from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
-    RESPONSE_BUDGET,
     Blocks,
     ToolContext,
     ToolSpec,
@@ -34,23 +34,26 @@ LIST_LIMIT_MAX = 1000
 DEFAULT_LIST_LIMIT = 100
 HARD_BUDGET = 100_000
 CHARS_PER_LISTED_ITEM = 100
-# A recursive listing without a limit: pages of the seed's default response size, as many
-# files as fit (a page of 100 files of a deep vault is half that: twice the pages to walk).
-RECURSIVE_PAGE_BUDGET = 5_000
 LISTING_ENVELOPE = 100  # {"folders":{…}}, total and nextOffset, around the files
 
 
 def page_size(limit: int | None, *, recursive: bool) -> tuple[int, int]:
-    """A listing page's (limit, character budget for its files)."""
-    if limit is None and recursive:
-        return LIST_LIMIT_MAX, RECURSIVE_PAGE_BUDGET - LISTING_ENVELOPE
-    limit = limit or DEFAULT_LIST_LIMIT
+    """A listing page's (limit, character budget for its files).
+
+    Without a limit a page is the default answer's size: 100 entries of one level, or as many
+    files as fit for a recursive listing (a page of 100 files of a deep vault is half that:
+    twice the pages to walk). A limit asks for that many items, so the budget grows with it."""
+    if limit is None:
+        size = LIST_LIMIT_MAX if recursive else DEFAULT_LIST_LIMIT
+        return size, DEFAULT_RESPONSE_BUDGET - LISTING_ENVELOPE
     return limit, list_budget(limit)
 
 
 def list_budget(limit: int) -> int:
-    """About 100 characters per requested item: 12,000 by default, never above 100,000."""
-    return items_budget(min(HARD_BUDGET, max(RESPONSE_BUDGET, limit * CHARS_PER_LISTED_ITEM)))
+    """About 100 characters per requested item, 5,000 at least and never above 100,000."""
+    return items_budget(
+        min(HARD_BUDGET, max(DEFAULT_RESPONSE_BUDGET, limit * CHARS_PER_LISTED_ITEM))
+    )
 
 
 Folder = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]

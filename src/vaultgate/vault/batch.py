@@ -16,12 +16,12 @@ from typing import Any
 
 from vaultgate.backend import Backend
 from vaultgate.errors import AccessDenied, InvalidArgument, NotFound
-from vaultgate.paging import fair_shares, window_text
+from vaultgate.paging import CONTENT_WINDOW, fair_shares, window_text
 from vaultgate.paths import validate_vault_path
 from vaultgate.vault.concurrent import map_bounded
 
 MAX_NOTES = 20
-DEFAULT_BUDGET = 12_000
+DEFAULT_BUDGET = CONTENT_WINDOW  # several notes share one note's content window
 
 # What one note's failure may be without failing the call; anything else (Obsidian down,
 # the key rejected) would fail every note alike and fails the call.

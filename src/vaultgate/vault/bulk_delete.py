@@ -32,7 +32,7 @@ from vaultgate.errors import (
     ProtectedNote,
     VaultgateError,
 )
-from vaultgate.paging import Page, page_items
+from vaultgate.paging import Page, compact_json, page_within_budget
 from vaultgate.paths import refuse_hidden_pattern
 from vaultgate.vault.listing import VaultLister, compile_glob
 
@@ -142,10 +142,11 @@ class BulkDeleter:
         return [path for path in matched if path not in kept_set], Kept(tuple(kept))
 
     async def dry_run(
-        self, selection: Selection, *, limit: int, offset: int
+        self, selection: Selection, *, limit: int, offset: int, budget: int
     ) -> tuple[Page[str], Kept]:
+        """A page of the matches, at most ``limit`` of them within ``budget`` characters."""
         matched, kept = await self.deletable(selection)
-        page = page_items(matched, limit=limit, offset=offset)
+        page = _page(matched, kept, limit=limit, offset=offset, budget=budget)
         shown = self._shown.get(selection) or set()
         self._shown.put(selection, shown | set(page.items))
         return page, kept
@@ -156,12 +157,14 @@ class BulkDeleter:
         *,
         limit: int,
         offset: int,
+        budget: int,
         progress: Progress | None = None,
     ) -> tuple[RunReport, int]:
-        """Delete this page of matches; return the report and how many matches remain."""
+        """Delete this page of matches (the page a dry run with the same arguments showed);
+        return the report and how many matches remain."""
         self._lister.invalidate()  # decide on the vault as it is now
         matched, kept = await self.deletable(selection)
-        page = page_items(matched, limit=limit, offset=offset)
+        page = _page(matched, kept, limit=limit, offset=offset, budget=budget)
         shown = self._shown.get(selection) or set()
         report = RunReport(kept=list(kept.paths))
         targets = [p for p in page.items if p in shown]
@@ -204,3 +207,10 @@ class BulkDeleter:
             shown.discard(path)
         else:
             report.failed.append({"path": path, "reason": f"still there: {failure}"})
+
+
+def _page(matched: list[str], kept: Kept, *, limit: int, offset: int, budget: int) -> Page[str]:
+    """The page of ``matched`` a dry run lists and a real run deletes: the same for both, so a
+    real run never meets a path its dry run left for the next page."""
+    room = budget - len(compact_json(kept.as_json()))
+    return page_within_budget(matched, limit=limit, offset=offset, budget=room, render=compact_json)

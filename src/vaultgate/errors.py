@@ -35,9 +35,11 @@
     │   ├── UnsupportedContent          not a text content type              (content_type)
     │   └── PageUnavailable             unreachable, an error status, redirect loop  (status)
     └── ObsidianError                   anything the Local REST API (or the way to it) reported
-        ├── ObsidianUnreachable         connection refused / reset, DNS                (url)
+        ├── ObsidianUnreachable         connection refused / reset, DNS          (url, sent)
         │   └── WrongProtocol           the port speaks the other of http/https  (port, spoken)
-        ├── ObsidianTimeout             no answer in time                              (url)
+        ├── ObsidianTimeout             no answer in time                        (url, sent)
+        ├── ChangeUncertain             a change sent to Obsidian, then no answer: it may have
+        │                               been made, so it is not repeated    (path, action)
         ├── ObsidianTLSError            certificate or handshake failure               (url)
         ├── AuthenticationFailed        401: the API key was rejected
         │   └── APIKeyMissing           OBSIDIAN_API_KEY is not set: nothing needing it is sent
@@ -416,8 +418,14 @@ class ObsidianError(VaultgateError):
 
 
 class ObsidianUnreachable(ObsidianError):
-    def __init__(self, url: str) -> None:
+    """``sent``: the connection broke after the request went out, so the plugin may have
+    acted on it; False when nothing reached it (refused, no route, a broken handshake)."""
+
+    sent = False
+
+    def __init__(self, url: str, *, sent: bool = False) -> None:
         self.url = url
+        self.sent = sent
         super().__init__(
             f"Obsidian is not reachable at {url} — is Obsidian open and the Local REST API "
             "plugin enabled? Check OBSIDIAN_HOST, OBSIDIAN_PORT and OBSIDIAN_PROTOCOL "
@@ -452,9 +460,13 @@ class WrongProtocol(ObsidianUnreachable):
 
 
 class ObsidianTimeout(ObsidianError):
-    def __init__(self, url: str, seconds: float) -> None:
+    """``sent``: the time ran out after the request went out (the plugin may have acted on
+    it); False when no connection was made in time."""
+
+    def __init__(self, url: str, seconds: float, *, sent: bool = True) -> None:
         self.url = url
         self.seconds = seconds
+        self.sent = sent
         super().__init__(
             f"Obsidian at {url} did not answer within {seconds:g} s. Obsidian may be busy or "
             "paused in the background; bring it to the front and retry, or narrow the request "
@@ -559,6 +571,22 @@ class ReplacedButNotMoved(ObsidianError):
         super().__init__(
             f"The note that was at {path!r} {fate}; then moving {source!r} there failed, so "
             f"{source!r} was not moved. {cause}"
+        )
+
+
+class ChangeUncertain(ObsidianError):
+    """A change was sent to Obsidian, which stopped answering before it said how it went: it
+    may have been made. vaultgate does not make it again from the folder (twice would append
+    twice, or move a moved note); the caller reads the note and decides."""
+
+    def __init__(self, path: str, action: str, cause: ObsidianError) -> None:
+        self.path = path
+        self.action = action
+        super().__init__(
+            f"{action} {path!r} was sent to Obsidian, which stopped answering before it said "
+            f"whether it was done ({cause}). It may have been made: read {path!r} (or list "
+            "its folder) to see, and only then try again; vaultgate did not repeat it from "
+            "the vault folder, so nothing was done twice."
         )
 
 

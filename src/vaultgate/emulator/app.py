@@ -48,6 +48,7 @@ def create_app(config: EmulatorConfig) -> Starlette:
                 plugin_name=behaviour.plugin_name,
                 cors_methods=behaviour.cors_methods,
                 periodic=behaviour.periodic,
+                requests=state.requests,
             )
         ],
         exception_handlers={

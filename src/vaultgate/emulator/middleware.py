@@ -30,8 +30,10 @@ class PluginMiddleware:
         plugin_name: str,
         cors_methods: str,
         periodic: bool,
+        requests: list[tuple[str, str]] | None = None,
     ) -> None:
         self.app = app
+        self.requests = requests  # where each authenticated request is noted, if anywhere
         self.periodic = periodic  # the /periodic/ routes exist (below 5.0.2)
         self.expected = f"Bearer {api_key}"
         self.plugin_name = plugin_name
@@ -63,6 +65,8 @@ class PluginMiddleware:
             )
             await error_response(error)(scope, receive, send_with_headers)
             return
+        if self.requests is not None:
+            self.requests.append((scope["method"], scope["path"]))
         broken = undecodable_param(raw_path(scope), periodic=self.periodic)
         if broken is not None:
             error = ApiError(status=500, detail=f"Failed to decode param '{broken}'")

@@ -20,6 +20,9 @@ class EmulatorState(Vault):
         self.active_file = active_file
         self.executed_commands: list[str] = []  # POST /commands/{id}/, in order
         self.opened: list[tuple[str, bool]] = []  # POST /open/{path}: (path, newLeaf)
+        # (method, decoded path) of every authenticated request, in order: what was asked of
+        # the plugin (tests tell the plugin's changes from the folder's by it)
+        self.requests: list[tuple[str, str]] = []
 
     def note_deleted(self, path: str) -> None:
         """The open note is gone: nothing is open."""

@@ -26,7 +26,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -436,6 +436,24 @@ class FolderBackend:
             stranded=tuple(dict.fromkeys(link.path for link in plan.stranded)),
             failed=plan.failed,
         )
+
+    async def changed_elsewhere(self, paths: Sequence[str]) -> None:
+        """Another writer (Obsidian, asked through the plugin) has just changed, created or
+        removed these vault paths: the file list, the texts and the index learn it now, so
+        the next read, listing or search sees it without waiting for the watcher (which
+        sees it too, later, and finds nothing left to do)."""
+
+        def learn() -> None:
+            for path in paths:
+                self._texts.forget(path)
+                if self._vault.on_disk(path) == "file":
+                    self._vault.record_write(path)
+                else:
+                    self._vault.record_delete(path)
+            if (index := self._index.index) is not None:
+                index.refresh(paths)
+
+        await self._run(learn)
 
     def _relink_candidates(self, source: str, destination: str) -> list[str] | None:
         """The notes a move may have to relink, from the index: those with a link whose name

@@ -5,20 +5,31 @@ deletes) is answered from the folder, whether Obsidian runs or not. What only Ob
 do (the note open in it, commands, opening a note, periodic notes, Templater, smart search,
 Dataview) goes to the plugin; when the plugin does not answer, that is NeedsObsidian, which
 says Obsidian must be running, instead of a connection error.
+
+When vaultgate found the folder itself (``writes_via_plugin``), changes to notes go to the
+plugin while it answers, and the folder re-reads what they touched at once
+(``folder/through_plugin.py``); with the folder configured, the folder makes them.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from vaultgate.backend import BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
-from vaultgate.errors import NeedsObsidian, ObsidianTimeout, ObsidianUnreachable, WrongProtocol
+from vaultgate.errors import (
+    NeedsObsidian,
+    ObsidianError,
+    ObsidianTimeout,
+    ObsidianUnreachable,
+    WrongProtocol,
+)
 from vaultgate.folder.backend import OBSIDIAN_ONLY, FolderBackend
+from vaultgate.folder.through_plugin import PluginChanges, Sent
 from vaultgate.locations import LinkMap
 from vaultgate.markdown import DocumentMap
-from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.client import ObsidianClient, template_target
 from vaultgate.obsidian.features import FeatureSet
 from vaultgate.obsidian.models import SimpleHit
 from vaultgate.patch_request import PatchRequest
@@ -28,9 +39,15 @@ _T = TypeVar("_T")
 
 
 class RoutedBackend:
-    def __init__(self, folder: FolderBackend, obsidian: ObsidianClient) -> None:
+    def __init__(
+        self, folder: FolderBackend, obsidian: ObsidianClient, *, writes_via_plugin: bool = False
+    ) -> None:
+        """``writes_via_plugin``: the folder was found (Obsidian's vault list), not configured:
+        changes to notes go to the plugin while it answers."""
         self.folder = folder
         self.obsidian = obsidian
+        self.writes_via_plugin = writes_via_plugin
+        self._changes = PluginChanges(folder, obsidian)
 
     # --- server: the folder's semantics govern the vault tools ------------------------------
 
@@ -106,7 +123,11 @@ class RoutedBackend:
                 "Writing the note open in Obsidian", self.obsidian.write_note(None, content)
             )
             return
-        await self.folder.write_note(path, content)
+        sent = await self._by_plugin(
+            "Writing", path, lambda: self.obsidian.write_note(path, content)
+        )
+        if sent is None:
+            await self.folder.write_note(path, content)
 
     async def append_note(self, path: str | None, content: str) -> None:
         if path is None:
@@ -114,14 +135,22 @@ class RoutedBackend:
                 "Appending to the note open in Obsidian", self.obsidian.append_note(None, content)
             )
             return
-        await self.folder.append_note(path, content)
+        sent = await self._by_plugin(
+            "Appending to", path, lambda: self.obsidian.append_note(path, content)
+        )
+        if sent is None:
+            await self.folder.append_note(path, content)
 
     async def patch_note(self, path: str | None, request: PatchRequest) -> str:
         if path is None:
             return await self._obsidian(
                 "Patching the note open in Obsidian", self.obsidian.patch_note(None, request)
             )
-        return await self.folder.patch_note(path, request)
+        # only a plugin that patches as the folder does: JSON instructions, 5.0 and later
+        sent = await self._by_plugin(
+            "Patching", path, lambda: self.obsidian.patch_note(path, request), needs="patch_v2"
+        )
+        return await self.folder.patch_note(path, request) if sent is None else sent.value
 
     async def delete_note(self, path: str | None, *, permanent: bool) -> None:
         if path is None:
@@ -130,14 +159,32 @@ class RoutedBackend:
                 self.obsidian.delete_note(None, permanent=permanent),
             )
             return
-        await self.folder.delete_note(path, permanent=permanent)
+        sent = await self._by_plugin(
+            "Deleting",
+            path,
+            lambda: self.obsidian.delete_note(path, permanent=permanent),
+            needs=_deleting(permanent),
+        )
+        if sent is None:
+            await self.folder.delete_note(path, permanent=permanent)
 
     async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
-        await self.folder.delete_listed_file(path, permanent=permanent)
+        sent = await self._by_plugin(
+            "Deleting",
+            path,
+            lambda: self.obsidian.delete_listed_file(path, permanent=permanent),
+            needs=_deleting(permanent),
+        )
+        if sent is None:
+            await self.folder.delete_listed_file(path, permanent=permanent)
 
     async def move_note(
         self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
     ) -> LinkUpdates:
+        if self.writes_via_plugin and not dry_run:
+            moved = await self._changes.move(source, destination, overwrite=overwrite)
+            if moved is not None:
+                return moved
         return await self.folder.move_note(
             source, destination, overwrite=overwrite, dry_run=dry_run
         )
@@ -183,6 +230,12 @@ class RoutedBackend:
             "Appending to a periodic note by its period",
             self.obsidian.append_periodic(period, content, date),
         )
+        try:  # the plugin chose the note: ask which, so that the folder sees it at once
+            note = await self.obsidian.read_periodic(period, date)
+        except ObsidianError:
+            return  # the watcher sees it shortly
+        if note.path:
+            await self.folder.changed_elsewhere([note.path])
 
     async def execute_template(
         self,
@@ -195,11 +248,27 @@ class RoutedBackend:
         pending = self.obsidian.execute_template(
             name, arguments, create_file=create_file, target_path=target_path
         )
-        return await self._obsidian("Running a Templater template", pending)
+        result = await self._obsidian("Running a Templater template", pending)
+        if create_file and target_path is not None:  # the note it wrote, seen at once
+            await self.folder.changed_elsewhere([template_target(target_path)])
+        return result
 
     async def aclose(self) -> None:
         await self.obsidian.aclose()
         await self.folder.aclose()
+
+    async def _by_plugin(
+        self,
+        action: str,
+        path: str,
+        send: Callable[[], Awaitable[_T]],
+        *,
+        needs: str | None = None,
+    ) -> Sent[_T] | None:
+        """The change made through the plugin (``writes_via_plugin``); None: not sent."""
+        if not self.writes_via_plugin:
+            return None
+        return await self._changes.make(action, path, send, needs=needs)
 
     async def _obsidian(self, action: str, pending: Awaitable[_T]) -> _T:
         try:
@@ -212,3 +281,9 @@ class RoutedBackend:
                 f"it is not answering at {self.obsidian.base_url} (is Obsidian open, with the "
                 "plugin enabled?).",
             ) from exc
+
+
+def _deleting(permanent: bool) -> str | None:
+    """What the plugin needs to delete as the folder does: before 5.0 it deletes for good,
+    so a delete to the trash stays the folder's there."""
+    return None if permanent else "trash_delete"

@@ -670,11 +670,14 @@ class ObsidianClient:
                 if detail is not None:
                     trust = tls_trust(self._settings)
                     raise ObsidianTLSError(self.base_url, detail, trust) from exc
-                raise ObsidianUnreachable(self.base_url) from exc
+                # a refused connection sent nothing; a dropped one may have been acted on
+                sent = not isinstance(exc, httpx.ConnectError)
+                raise ObsidianUnreachable(self.base_url, sent=sent) from exc
             except httpx.TimeoutException as exc:
-                raise ObsidianTimeout(self.base_url, timeout) from exc
+                sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
+                raise ObsidianTimeout(self.base_url, timeout, sent=sent) from exc
             except httpx.RequestError as exc:  # proxy, protocol, decoding: no usable answer
-                raise ObsidianUnreachable(self.base_url) from exc
+                raise ObsidianUnreachable(self.base_url, sent=True) from exc
             elapsed_ms = (time.perf_counter() - started) * 1000
             log.debug("%s %s -> %d in %.0f ms", method, url, response.status_code, elapsed_ms)
             if response.is_success:

@@ -97,6 +97,7 @@ def test_each_shared_module_imports_first_in_a_fresh_interpreter() -> None:
         "vaultgate.obsidian.client",
         "vaultgate.folder.backend",
         "vaultgate.folder.routed",
+        "vaultgate.folder.through_plugin",
     ]
     script = textwrap.dedent(
         f"""

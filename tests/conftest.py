@@ -40,6 +40,13 @@ def _user_cache_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return cache
 
 
+@pytest.fixture(autouse=True)
+def _user_config_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user config folder, where Linux's Obsidian keeps its vault list: a server started
+    by a test never finds the developer's own vaults (vaultgate.discovery)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "user-config"))
+
+
 def modules_loaded_by(code: str) -> list[str]:
     """The modules a fresh interpreter has imported after running ``code``, which prints
     ``sys.modules`` one name a line."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -72,8 +73,22 @@ def free_port() -> int:
 # --- a healthy set-up ------------------------------------------------------------------------
 
 
-async def test_a_healthy_https_setup_passes_every_check(emulator: RunningEmulator) -> None:
-    checks = await checks_for(env_for(emulator))
+def vault_list(tmp_path: Path, *folders: Path) -> str:
+    """A stand-in for Obsidian's obsidian.json naming ``folders``."""
+    place = tmp_path / "obsidian.json"
+    vaults = {
+        f"v{n}": {"path": str(folder), "ts": n, "open": True} for n, folder in enumerate(folders)
+    }
+    place.write_text(json.dumps({"vaults": vaults}), encoding="utf-8")
+    return str(place)
+
+
+async def test_a_healthy_https_setup_passes_every_check(
+    emulator: RunningEmulator, vault: Path, tmp_path: Path
+) -> None:
+    checks = await checks_for(
+        env_for(emulator, VAULTGATE_OBSIDIAN_CONFIG=vault_list(tmp_path, vault))
+    )
 
     assert all(check.ok and not check.warning for check in checks.values()), render(
         list(checks.values())
@@ -88,8 +103,10 @@ async def test_a_healthy_https_setup_passes_every_check(emulator: RunningEmulato
         "plugin",
         "features",
         "not in this version",
+        "found",
         "memory",
     ]
+    assert f"{vault} served from the folder" in checks["found"].detail
     assert "handshake verified" in checks["TLS"].detail
     assert "pinned" in checks["TLS"].detail
     assert "IP:127.0.0.1" in checks["TLS"].detail
@@ -106,6 +123,38 @@ async def test_a_healthy_http_setup_passes_every_check(emulator: RunningEmulator
     assert all(check.ok for check in checks.values()), render(list(checks.values()))
     assert "plain http answered" in checks["HTTP"].detail
     assert checks["API key"].ok
+
+
+async def test_a_vault_list_naming_another_vault_is_a_warning(
+    emulator: RunningEmulator, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "elsewhere.md").write_text("elsewhere\n", encoding="utf-8")
+    env = env_for(emulator, VAULTGATE_OBSIDIAN_CONFIG=vault_list(tmp_path, other))
+
+    found = (await checks_for(env))["found"]
+
+    assert found.ok
+    assert found.warning
+    assert "the plugin will answer every call" in found.detail
+    assert "VAULTGATE_VAULT" in found.fix
+
+
+async def test_backend_obsidian_says_no_folder_is_looked_for(
+    emulator: RunningEmulator, vault: Path, tmp_path: Path
+) -> None:
+    env = env_for(
+        emulator,
+        VAULTGATE_BACKEND="obsidian",
+        VAULTGATE_OBSIDIAN_CONFIG=vault_list(tmp_path, vault),
+    )
+
+    found = (await checks_for(env))["found"]
+
+    assert found.ok
+    assert not found.warning
+    assert "no vault folder looked for" in found.detail
 
 
 # --- the way to Obsidian -----------------------------------------------------------------------

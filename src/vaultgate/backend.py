@@ -53,6 +53,9 @@ class BackendReport:
     vault_folder: str | None  # the folder the folder backend serves, if any
     obsidian_url: str | None  # where the plugin is asked, if it is asked at all
     obsidian_only: tuple[str, ...]  # operations that need Obsidian running
+    # the vault folder found in Obsidian's vault list and how it was verified, or why none is
+    # used; None when none is looked for (vaultgate.discovery)
+    discovery: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

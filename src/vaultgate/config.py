@@ -53,6 +53,7 @@ KNOWN_SETTINGS = (
     "VAULTGATE_VAULT",
     "VAULTGATE_BACKEND",
     "VAULTGATE_FOLLOW_LINKS",
+    "VAULTGATE_OBSIDIAN_CONFIG",
 )
 DEFAULT_SDD_FOLDER = "sdd/"
 DEFAULT_PROMPTS_FOLDER = "Prompts/"
@@ -192,7 +193,9 @@ class VaultSettings:
     """Where the vault is read: VAULTGATE_VAULT (a folder) and VAULTGATE_BACKEND.
 
     ``backend`` is resolved: ``auto`` without a folder is ``obsidian`` (the plugin for
-    everything); ``auto`` with one serves the folder and asks Obsidian only for what needs it.
+    everything) until the folder is found in Obsidian's vault list (``discover``, see
+    ``vaultgate.discovery``); ``auto`` with one serves the folder and asks Obsidian only for
+    what needs it.
     """
 
     folder: Path | None = None
@@ -200,6 +203,12 @@ class VaultSettings:
     # VAULTGATE_FOLLOW_LINKS: whether files and folders linked from outside the vault are
     # served ("all") or not ("inside"); see vaultgate.locations
     follow_links: FollowLinks = "inside"
+    # ``auto`` asked for (or left as the default) without a folder: look for the folder behind
+    # the plugin in Obsidian's vault list
+    discover: bool = False
+    # VAULTGATE_OBSIDIAN_CONFIG: where Obsidian's vault list (obsidian.json) is, when not in
+    # Obsidian's own configuration folder
+    obsidian_config: Path | None = None
 
     @property
     def served_folder(self) -> Path | None:
@@ -291,6 +300,7 @@ class Settings:
             raw("VAULTGATE_VAULT", "vault"),
             env.get("VAULTGATE_BACKEND"),
             env.get("VAULTGATE_FOLLOW_LINKS"),
+            raw("VAULTGATE_OBSIDIAN_CONFIG", "obsidian_config"),
         )
         tools = (env.get("VAULTGATE_TOOLS") or DEFAULT_TOOL_PROFILE).strip() or DEFAULT_TOOL_PROFILE
         return cls(
@@ -316,6 +326,8 @@ class Settings:
             where = f"vault folder {self.vault.folder} (Obsidian never asked)"
         elif self.vault.backend == "auto":
             where = f"vault folder {self.vault.folder}, {obsidian} for what needs Obsidian"
+        elif self.vault.discover and self.obsidian.is_loopback:
+            where = f"{obsidian}; its vault folder looked up in Obsidian's vault list"
         else:
             where = obsidian
         return (
@@ -554,9 +566,16 @@ def _parse_follow_links(value: str | None) -> FollowLinks:
 
 
 def _parse_vault(
-    folder_text: str | None, backend_text: str | None, follow_text: str | None = None
+    folder_text: str | None,
+    backend_text: str | None,
+    follow_text: str | None = None,
+    config_text: str | None = None,
 ) -> VaultSettings:
     follow = _parse_follow_links(follow_text)
+    if config_text is not None and "\0" in config_text:
+        raise ConfigError("VAULTGATE_OBSIDIAN_CONFIG holds a NUL character; give a file path.")
+    # a missing or unreadable file is no error: discovery says why in one line and carries on
+    config = user_path(config_text, "VAULTGATE_OBSIDIAN_CONFIG") if config_text else None
     wanted = (backend_text or "auto").strip().lower() or "auto"
     choice = next((c for c in BACKEND_CHOICES if c == wanted), None)
     if choice is None:
@@ -570,7 +589,9 @@ def _parse_vault(
                 "VAULTGATE_BACKEND=folder needs the vault folder: set VAULTGATE_VAULT (or pass "
                 "--vault) to the folder that holds the vault's notes."
             )
-        return VaultSettings(None, "obsidian", follow)
+        return VaultSettings(
+            None, "obsidian", follow, discover=choice == "auto", obsidian_config=config
+        )
     folder = vault_folder(folder_text)
     return VaultSettings(folder, choice, follow)
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio
 import httpx
 
 from vaultgate.backend import Backend
 from vaultgate.config import Settings
+from vaultgate.discovery.finder import DiscoveryTiming, not_looked_for, serve_found_folder
+from vaultgate.discovery.switching import SwitchingBackend
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.locations import served_links
+from vaultgate.logs import NOTICES
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
 
@@ -21,8 +26,11 @@ async def open_backend(
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     head_start: HeadStart | None = None,
+    discovery: DiscoveryTiming | None = None,
 ) -> AsyncIterator[Backend]:
-    """``obsidian``: the plugin; ``folder``: the folder alone; ``auto``: both (routed).
+    """``obsidian``: the plugin; ``folder``: the folder alone; ``auto``: both (routed);
+    ``auto`` without a folder: the plugin until the folder behind it is found in Obsidian's
+    vault list and verified (``vaultgate.discovery``, in the background), then both.
 
     The folder's file list is read here, in a worker thread (or taken from ``head_start``,
     the command line's child process), and what keeps it current (the vault index and its
@@ -37,7 +45,8 @@ async def open_backend(
         http = await build_http_client(settings.obsidian, transport=transport)
         client = ObsidianClient(settings.obsidian, http)
         try:
-            yield client
+            async with _discovering(settings, client, discovery) as switching:
+                yield switching
         finally:
             await client.aclose()
         return
@@ -59,3 +68,37 @@ async def open_backend(
             yield routed
         finally:
             await routed.aclose()
+
+
+notices = logging.getLogger(NOTICES)
+
+
+@asynccontextmanager
+async def _discovering(
+    settings: Settings, plugin: ObsidianClient, timing: DiscoveryTiming | None
+) -> AsyncIterator[SwitchingBackend]:
+    """The plugin, switched to the folder behind it once that is found; the search runs in
+    the background, so nothing waits for it. When no folder is to be looked for, the plugin
+    alone, and one notice line saying why."""
+    why_not = not_looked_for(settings)
+    if why_not is not None:
+        why_not = f"vault folder not looked for, the plugin answers every call: {why_not}"
+        notices.info("%s", why_not)
+        yield SwitchingBackend(plugin, why_not)  # never switches: says why in get_server_info
+        return
+    switching = SwitchingBackend(plugin, "looking for the vault folder in Obsidian's vault list")
+    async with anyio.create_task_group() as background:
+        background.start_soon(_find, settings, switching, plugin, timing)
+        try:
+            yield switching
+        finally:
+            background.cancel_scope.cancel()
+
+
+async def _find(
+    settings: Settings,
+    switching: SwitchingBackend,
+    plugin: ObsidianClient,
+    timing: DiscoveryTiming | None,
+) -> None:
+    await serve_found_folder(settings, switching, plugin, timing=timing)

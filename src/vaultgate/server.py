@@ -23,6 +23,7 @@ from vaultgate import __version__
 from vaultgate.calls import spelled_by
 from vaultgate.config import Settings
 from vaultgate.connect import open_backend
+from vaultgate.discovery.finder import DiscoveryTiming
 from vaultgate.errors import InvalidArgument
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.instructions import instructions
@@ -190,10 +191,12 @@ def build_server(
     transport: httpx.AsyncBaseTransport | None = None,
     prompt_timing: PromptTiming | None = None,
     head_start: HeadStart | None = None,
+    discovery_timing: DiscoveryTiming | None = None,
 ) -> MCPServer:
     """The server for ``settings``; ``transport`` lets tests route HTTP without a network,
     ``prompt_timing`` lets them look for prompt changes sooner; ``head_start``: the command
-    line's child process at work on the vault folder (``folder/head_start.py``)."""
+    line's child process at work on the vault folder (``folder/head_start.py``);
+    ``discovery_timing`` lets them check the vault folder found sooner (``discovery``)."""
     policy = AccessPolicy(
         settings.safety, vault=settings.vault.folder, follow=settings.vault.follow_links
     )
@@ -202,7 +205,9 @@ def build_server(
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
-        async with open_backend(settings, transport=transport, head_start=head_start) as backend:
+        async with open_backend(
+            settings, transport=transport, head_start=head_start, discovery=discovery_timing
+        ) as backend:
             client = GuardedClient(backend, policy)
             state = AppState.create(settings, client)
             try:

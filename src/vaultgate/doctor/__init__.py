@@ -9,6 +9,8 @@ Rows, in order (a failed step skips the steps that need it):
     request    GET / through the server's own client
     API key    an authenticated GET /vault/
     plugin     its version (failing below the oldest supported) and feature table
+    found      without VAULTGATE_VAULT: the vault folder found in Obsidian's vault list and
+               how it was verified against the plugin, or why none is used (``doctor/found.py``)
     memory     the memory database opens, takes a write, and has a known schema
 
 With a vault folder (VAULTGATE_VAULT), a ``backend`` row says which backend answers what and a
@@ -26,6 +28,7 @@ import anyio
 from vaultgate import __version__
 from vaultgate.config import Settings
 from vaultgate.doctor.connection import http_check, tcp_check, tls_check
+from vaultgate.doctor.found import found_check
 from vaultgate.doctor.memory import memory_check
 from vaultgate.doctor.plugin import missing_key, plugin_checks
 from vaultgate.doctor.report import Check, render, say, warn
@@ -49,6 +52,8 @@ async def run_checks(settings: Settings, *, proc_version: str | None = None) -> 
         if vault.backend == "auto":  # Obsidian down stops only what needs it
             plugin = [_as_warning(check) for check in plugin]
         checks += plugin
+        if vault.folder is None and all(check.ok for check in plugin):
+            checks.append(await found_check(settings))
     checks.append(await anyio.to_thread.run_sync(memory_check, settings.memory.db))
     return checks
 

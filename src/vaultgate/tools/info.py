@@ -30,6 +30,8 @@ async def get_server_info(ctx: ToolContext) -> Blocks:
     client = app_state(ctx).client
     report = client.report()
     info: dict[str, Any] = {"vaultgate": __version__, "backend": report.kind}
+    if report.discovery is not None:  # the folder found behind the plugin, or why none
+        info["vaultFolderFound"] = report.discovery
     if report.kind == "obsidian":
         info |= _plugin(await client.refresh_status())
     else:

@@ -1,0 +1,168 @@
+"""The background task that finds the vault folder behind the plugin and serves from it.
+
+It never holds up the server: until a folder is verified, the plugin answers every call. It
+reads Obsidian's vault list, verifies each candidate against the plugin, and serves exactly
+one match as ``VAULTGATE_VAULT`` with ``auto`` would (the folder's index built and watched in
+the background, ``FolderBackend.running``). It then checks every ``recheck_seconds`` that the
+plugin still serves that folder; when two checks in a row say not (the user opened another
+vault in Obsidian), the plugin answers alone again and the search starts over.
+
+Each reason for serving no folder is logged once, as one notice line on stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+import anyio.to_thread
+
+from vaultgate.backend import Backend
+from vaultgate.config import Settings
+from vaultgate.discovery.switching import SwitchingBackend
+from vaultgate.discovery.vault_list import read_vault_list
+from vaultgate.discovery.verify import Verdict, verify_folder
+from vaultgate.locations import served_links
+from vaultgate.logs import NOTICES
+from vaultgate.obsidian.client import ObsidianClient
+
+if TYPE_CHECKING:  # the engine is imported only once a folder is found
+    from vaultgate.folder.backend import FolderBackend
+    from vaultgate.folder.routed import RoutedBackend
+
+notices = logging.getLogger(NOTICES)
+
+DISABLE_HINT = "VAULTGATE_BACKEND=obsidian turns this off"
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryTiming:
+    """How often the plugin is asked again: tests shorten both."""
+
+    recheck_seconds: float = 10.0  # while a found folder is served: is it still the plugin's?
+    retry_seconds: float = 60.0  # while none is: is one now (Obsidian opened, a vault switched)?
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The outcome of one search: the folder to serve, or None; ``why`` in words."""
+
+    folder: Path | None
+    why: str
+
+
+def not_looked_for(settings: Settings) -> str | None:
+    """Why no folder is looked for with ``settings``; None when one is."""
+    if settings.vault.folder is not None:
+        return "VAULTGATE_VAULT names the vault folder"
+    if not settings.vault.discover:
+        return "VAULTGATE_BACKEND=obsidian asks the plugin for everything"
+    if not settings.obsidian.is_loopback:
+        return (
+            f"OBSIDIAN_HOST {settings.obsidian.host} is not this machine, so its vault folder is "
+            "not here to read"
+        )
+    return None
+
+
+async def find_vault_folder(
+    settings: Settings, plugin: ObsidianClient, env: Mapping[str, str]
+) -> Found:
+    """The one candidate of Obsidian's vault list the plugin serves, or why there is none."""
+    listed = await anyio.to_thread.run_sync(read_vault_list, settings.vault.obsidian_config, env)
+    if listed.problem is not None or not listed.candidates:
+        why = listed.problem or f"{listed.source} names no vault folder that exists"
+        return Found(None, why)
+    verdicts: list[Verdict] = []
+    for candidate in listed.candidates:
+        verdict = await verify_folder(candidate.folder, plugin)
+        if not verdict.answered:
+            return Found(None, f"Obsidian's plugin did not answer: {verdict.how}")
+        verdicts.append(verdict)
+    matches = [verdict for verdict in verdicts if verdict.matches]
+    if len(matches) > 1:
+        folders = ", ".join(str(verdict.folder) for verdict in matches)
+        return Found(None, f"several vaults of {listed.source} match the plugin's: {folders}")
+    if not matches:
+        return Found(
+            None,
+            f"none of the {len(verdicts)} vaults in {listed.source} is the one the plugin "
+            f"serves ({verdicts[0].folder}: {verdicts[0].how})",
+        )
+    return Found(matches[0].folder, f"found in {listed.source}; {matches[0].how}")
+
+
+def routed_over(folder: FolderBackend, plugin: ObsidianClient) -> RoutedBackend:
+    """The routed backend for a found folder. Found rather than configured, its notes' writes
+    are meant to go through Obsidian while it answers (``writes_via_plugin``, issue 25: the
+    editor, link updates and trash settings as the user set them); until RoutedBackend takes
+    that keyword this serves writes from the folder, as ``auto`` with VAULTGATE_VAULT does."""
+    from vaultgate.folder.routed import RoutedBackend
+
+    return RoutedBackend(folder, plugin)
+
+
+async def serve_found_folder(
+    settings: Settings,
+    switch: SwitchingBackend,
+    plugin: ObsidianClient,
+    *,
+    env: Mapping[str, str] | None = None,
+    timing: DiscoveryTiming | None = None,
+) -> None:
+    """Run for the server's life (see the module's docstring); returns at once when no
+    folder is to be looked for."""
+    timing = timing or DiscoveryTiming()
+    environment = os.environ if env is None else env
+    said: str | None = None
+    while True:
+        found = await find_vault_folder(settings, plugin, environment)
+        if found.folder is None:
+            why = f"vault folder not used, the plugin answers every call: {found.why}"
+            switch.explain(why)
+            if why != said:
+                notices.info("%s (looking again every %g s)", why, timing.retry_seconds)
+                said = why
+            await anyio.sleep(timing.retry_seconds)
+            continue
+        said = None
+        lost = await _serve(settings, switch, plugin, found, timing)
+        notices.info("%s", lost)
+
+
+async def _serve(
+    settings: Settings,
+    switch: SwitchingBackend,
+    plugin: ObsidianClient,
+    found: Found,
+    timing: DiscoveryTiming,
+) -> str:
+    """Serve ``found.folder`` until the plugin no longer serves it; what happened, in words."""
+    assert found.folder is not None
+    folder = found.folder
+    from vaultgate.folder.backend import FolderBackend
+
+    served = FolderBackend(folder, links=served_links(settings.vault.follow_links))
+    async with served.running():
+        routed: Backend = routed_over(served, plugin)
+        used = f"vault folder {folder} served, {found.why} ({DISABLE_HINT})"
+        switch.use(routed, used)
+        notices.info("%s", used)
+        while True:
+            await anyio.sleep(timing.recheck_seconds)
+            verdict = await verify_folder(folder, plugin)
+            if verdict.matches or not verdict.answered:
+                continue  # Obsidian closed: the folder serves on, as auto does
+            # a note saved between the two reads: ask once more before letting go
+            verdict = await verify_folder(folder, plugin)
+            if not verdict.matches and verdict.answered:
+                break
+        why = f"the plugin no longer serves {folder} ({verdict.how}); it answers every call again"
+        switch.use(switch.plugin, why)
+        await switch.drained(routed)
+    return why

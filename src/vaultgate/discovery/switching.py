@@ -1,0 +1,227 @@
+"""A backend that can change hands while the server runs: the plugin alone until the vault
+folder is found and verified, then the folder with the plugin (``RoutedBackend``), and back.
+
+The switch is one assignment, so a call runs wholly on the backend it started on. A backend
+switched away from is closed by its owner (``finder``) only once the calls it was serving have
+ended (``drained``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
+
+if TYPE_CHECKING:
+    from vaultgate.locations import LinkMap
+    from vaultgate.markdown import DocumentMap
+    from vaultgate.obsidian.features import FeatureSet
+    from vaultgate.obsidian.models import SimpleHit
+    from vaultgate.patch_request import PatchRequest
+    from vaultgate.protection import Marks
+
+
+class SwitchingBackend:
+    """Every call goes to the backend in use when it starts (see the module's docstring)."""
+
+    def __init__(self, plugin: Backend, discovery: str) -> None:
+        self.plugin = plugin
+        self._current: Backend = plugin
+        self._discovery = discovery  # how the folder was found and verified, or why not
+        self._calls: dict[int, int] = {}  # calls in flight, by id() of their backend
+        self._ended = anyio.Event()
+
+    @property
+    def current(self) -> Backend:
+        return self._current
+
+    def use(self, backend: Backend, discovery: str) -> None:
+        """From the next call on, ``backend`` answers; ``discovery`` says why."""
+        self._current = backend
+        self._discovery = discovery
+
+    def explain(self, discovery: str) -> None:
+        self._discovery = discovery
+
+    async def drained(self, backend: Backend) -> None:
+        """Once no call is running on ``backend``."""
+        while self._calls.get(id(backend)):
+            await self._ended.wait()
+
+    @asynccontextmanager
+    async def _using(self) -> AsyncIterator[Backend]:
+        backend = self._current
+        key = id(backend)
+        self._calls[key] = self._calls.get(key, 0) + 1
+        try:
+            yield backend
+        finally:
+            self._calls[key] -= 1
+            if not self._calls[key]:
+                del self._calls[key]
+                ended, self._ended = self._ended, anyio.Event()
+                ended.set()
+
+    # --- server -----------------------------------------------------------------------------
+
+    async def status(self) -> ServerStatus:
+        async with self._using() as backend:
+            return await backend.status()
+
+    async def refresh_status(self) -> ServerStatus:
+        async with self._using() as backend:
+            return await backend.refresh_status()
+
+    async def features(self) -> FeatureSet:
+        async with self._using() as backend:
+            return await backend.features()
+
+    def report(self) -> BackendReport:
+        return dataclasses.replace(self._current.report(), discovery=self._discovery)
+
+    def link_map(self) -> LinkMap | None:
+        return self._current.link_map()
+
+    async def plugin_status(self) -> ServerStatus:
+        async with self._using() as backend:
+            return await backend.plugin_status()
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def list_directory(self, directory: str) -> list[str]:
+        async with self._using() as backend:
+            return await backend.list_directory(directory)
+
+    async def list_files_below(self, directory: str) -> list[str] | None:
+        async with self._using() as backend:
+            return await backend.list_files_below(directory)
+
+    async def read_note(self, path: str | None) -> Note:
+        async with self._using() as backend:
+            return await backend.read_note(path)
+
+    async def read_note_json(self, path: str | None) -> dict[str, Any]:
+        async with self._using() as backend:
+            return await backend.read_note_json(path)
+
+    async def read_document_map(self, path: str | None) -> DocumentMap:
+        async with self._using() as backend:
+            return await backend.read_document_map(path)
+
+    async def note_size(self, path: str) -> int | None:
+        async with self._using() as backend:
+            return await backend.note_size(path)
+
+    # --- searching --------------------------------------------------------------------------
+
+    async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
+        async with self._using() as backend:
+            return await backend.search_simple(query, context_length)
+
+    async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
+        async with self._using() as backend:
+            return await backend.search_jsonlogic(query)
+
+    async def search_dql(self, query: str) -> list[dict[str, Any]]:
+        async with self._using() as backend:
+            return await backend.search_dql(query)
+
+    async def search_smart(
+        self,
+        query: str,
+        *,
+        folders: list[str] | None,
+        exclude_folders: list[str] | None,
+        limit: int,
+    ) -> list[dict[str, Any]]:
+        async with self._using() as backend:
+            return await backend.search_smart(
+                query, folders=folders, exclude_folders=exclude_folders, limit=limit
+            )
+
+    async def list_tags(self) -> list[dict[str, Any]]:
+        async with self._using() as backend:
+            return await backend.list_tags()
+
+    async def marked_notes(self) -> dict[str, Marks]:
+        async with self._using() as backend:
+            return await backend.marked_notes()
+
+    async def note_links(self) -> list[NoteLinks]:
+        async with self._using() as backend:
+            return await backend.note_links()
+
+    # --- writing ----------------------------------------------------------------------------
+
+    async def write_note(self, path: str | None, content: str) -> None:
+        async with self._using() as backend:
+            await backend.write_note(path, content)
+
+    async def append_note(self, path: str | None, content: str) -> None:
+        async with self._using() as backend:
+            await backend.append_note(path, content)
+
+    async def patch_note(self, path: str | None, request: PatchRequest) -> str:
+        async with self._using() as backend:
+            return await backend.patch_note(path, request)
+
+    async def delete_note(self, path: str | None, *, permanent: bool) -> None:
+        async with self._using() as backend:
+            await backend.delete_note(path, permanent=permanent)
+
+    async def delete_listed_file(self, path: str, *, permanent: bool) -> None:
+        async with self._using() as backend:
+            await backend.delete_listed_file(path, permanent=permanent)
+
+    async def move_note(
+        self, source: str, destination: str, *, overwrite: bool, dry_run: bool = False
+    ) -> LinkUpdates | None:
+        async with self._using() as backend:
+            return await backend.move_note(
+                source, destination, overwrite=overwrite, dry_run=dry_run
+            )
+
+    # --- only Obsidian ----------------------------------------------------------------------
+
+    async def open_note(self, path: str, *, new_leaf: bool) -> None:
+        async with self._using() as backend:
+            await backend.open_note(path, new_leaf=new_leaf)
+
+    async def list_commands(self) -> list[dict[str, Any]]:
+        async with self._using() as backend:
+            return await backend.list_commands()
+
+    async def execute_command(self, command_id: str) -> None:
+        async with self._using() as backend:
+            await backend.execute_command(command_id)
+
+    async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
+        async with self._using() as backend:
+            return await backend.read_periodic(period, date)
+
+    async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
+        async with self._using() as backend:
+            await backend.append_periodic(period, content, date)
+
+    async def execute_template(
+        self,
+        name: str,
+        arguments: dict[str, str],
+        *,
+        create_file: bool,
+        target_path: str | None,
+    ) -> dict[str, Any]:
+        async with self._using() as backend:
+            return await backend.execute_template(
+                name, arguments, create_file=create_file, target_path=target_path
+            )
+
+    async def aclose(self) -> None:
+        """The plugin's client; a routed backend in use is closed by its owner (``finder``)."""
+        await self.plugin.aclose()

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import anyio
 import httpx
@@ -27,6 +28,7 @@ async def open_backend(
     transport: httpx.AsyncBaseTransport | None = None,
     head_start: HeadStart | None = None,
     discovery: DiscoveryTiming | None = None,
+    on_folder: Callable[[Path | None], None] | None = None,
 ) -> AsyncIterator[Backend]:
     """``obsidian``: the plugin; ``folder``: the folder alone; ``auto``: both (routed);
     ``auto`` without a folder: the plugin until the folder behind it is found in Obsidian's
@@ -45,7 +47,7 @@ async def open_backend(
         http = await build_http_client(settings.obsidian, transport=transport)
         client = ObsidianClient(settings.obsidian, http)
         try:
-            async with _discovering(settings, client, discovery) as switching:
+            async with _discovering(settings, client, discovery, on_folder) as switching:
                 yield switching
         finally:
             await client.aclose()
@@ -75,7 +77,10 @@ notices = logging.getLogger(NOTICES)
 
 @asynccontextmanager
 async def _discovering(
-    settings: Settings, plugin: ObsidianClient, timing: DiscoveryTiming | None
+    settings: Settings,
+    plugin: ObsidianClient,
+    timing: DiscoveryTiming | None,
+    on_folder: Callable[[Path | None], None] | None,
 ) -> AsyncIterator[SwitchingBackend]:
     """The plugin, switched to the folder behind it once that is found; the search runs in
     the background, so nothing waits for it. When no folder is to be looked for, the plugin
@@ -86,7 +91,9 @@ async def _discovering(
         notices.info("%s", why_not)
         yield SwitchingBackend(plugin, why_not)  # never switches: says why in get_server_info
         return
-    switching = SwitchingBackend(plugin, "looking for the vault folder in Obsidian's vault list")
+    switching = SwitchingBackend(
+        plugin, "looking for the vault folder in Obsidian's vault list", on_folder=on_folder
+    )
     async with anyio.create_task_group() as background:
         background.start_soon(_find, settings, switching, plugin, timing)
         try:

@@ -206,7 +206,11 @@ def build_server(
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
         async with open_backend(
-            settings, transport=transport, head_start=head_start, discovery=discovery_timing
+            settings,
+            transport=transport,
+            head_start=head_start,
+            discovery=discovery_timing,
+            on_folder=policy.serve_folder,  # a found folder's real locations are checked too
         ) as backend:
             client = GuardedClient(backend, policy)
             state = AppState.create(settings, client)

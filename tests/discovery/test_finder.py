@@ -136,7 +136,7 @@ async def test_the_found_folder_answers_as_the_plugin_does(
     found = settings(emulators[0], vault_list(tmp_path, vault))
     plugin_only = settings(emulators[0], vault_list(tmp_path, vault), VAULTGATE_BACKEND="obsidian")
     calls: list[tuple[str, dict[str, Any]]] = [
-        ("list_vault_files", {"directory": "Inbox"}),
+        ("list_vault_files", {"folder": "Inbox"}),
         ("list_vault_files", {}),
         ("get_vault_file", {"filename": "Inbox/見出し #tag 50%.md"}),
         ("get_vault_file", {"filename": "Resources/Languages/日本語メモ.md"}),
@@ -263,3 +263,25 @@ async def test_switching_vaults_in_obsidian_follows_the_plugin(
         await settled(client, serving(other_vault))
         listing = payload(await client.call_tool("list_vault_files", {}))
         assert "Start.md" in json.dumps(listing)
+
+
+async def test_a_found_folder_is_checked_where_its_links_really_lead(
+    vault: Path, tmp_path: Path, emulators: list[RunningEmulator]
+) -> None:
+    # A note in a public folder that is a symbolic link to a denied one: by name it is allowed,
+    # where it really is it is not. Once the folder is found, it is read from disk, so the rule
+    # must be decided on the real location there too.
+    (vault / "Private").mkdir()
+    (vault / "Private" / "secret.md").write_text("wombat passphrase 🗝\n", encoding="utf-8")
+    (vault / "Inbox" / "alias 別名.md").symlink_to(vault / "Private" / "secret.md")
+    emulators.append(start_emulator(vault))
+    denied = settings(emulators[0], vault_list(tmp_path, vault), VAULTGATE_DENY="private/**")
+    async with connected(denied) as client:
+        await settled(client, serving(vault))
+        read = await client.call_tool("get_vault_file", {"filename": "Inbox/alias 別名.md"})
+        found = await client.call_tool("search_vault_simple", {"query": "wombat"})
+        listed = await client.call_tool("list_vault_files", {"folder": "Inbox"})
+
+    assert read.is_error
+    assert "wombat" not in json.dumps(payload(found), ensure_ascii=False)
+    assert "alias" not in json.dumps(payload(listed), ensure_ascii=False)

@@ -98,13 +98,12 @@ async def find_vault_folder(
 
 
 def routed_over(folder: FolderBackend, plugin: ObsidianClient) -> RoutedBackend:
-    """The routed backend for a found folder. Found rather than configured, its notes' writes
-    are meant to go through Obsidian while it answers (``writes_via_plugin``, issue 25: the
-    editor, link updates and trash settings as the user set them); until RoutedBackend takes
-    that keyword this serves writes from the folder, as ``auto`` with VAULTGATE_VAULT does."""
+    """The routed backend for a found folder. Found rather than configured, its notes' changes
+    go through Obsidian while it answers (``writes_via_plugin``: the editor, link updates and
+    trash settings as the user set them), and to the folder when it does not."""
     from vaultgate.folder.routed import RoutedBackend
 
-    return RoutedBackend(folder, plugin)
+    return RoutedBackend(folder, plugin, writes_via_plugin=True)
 
 
 async def serve_found_folder(
@@ -151,7 +150,7 @@ async def _serve(
     async with served.running():
         routed: Backend = routed_over(served, plugin)
         used = f"vault folder {folder} served, {found.why} ({DISABLE_HINT})"
-        switch.use(routed, used)
+        switch.use(routed, used, folder=folder)
         notices.info("%s", used)
         while True:
             await anyio.sleep(timing.recheck_seconds)

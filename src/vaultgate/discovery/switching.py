@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -30,8 +31,17 @@ if TYPE_CHECKING:
 class SwitchingBackend:
     """Every call goes to the backend in use when it starts (see the module's docstring)."""
 
-    def __init__(self, plugin: Backend, discovery: str) -> None:
+    def __init__(
+        self,
+        plugin: Backend,
+        discovery: str,
+        *,
+        on_folder: Callable[[Path | None], None] | None = None,
+    ) -> None:
+        """``on_folder`` learns each vault folder served (None: the plugin alone), so that the
+        access policy decides on real locations in the folder the calls read."""
         self.plugin = plugin
+        self._on_folder = on_folder
         self._current: Backend = plugin
         self._discovery = discovery  # how the folder was found and verified, or why not
         self._calls: dict[int, int] = {}  # calls in flight, by id() of their backend
@@ -41,10 +51,16 @@ class SwitchingBackend:
     def current(self) -> Backend:
         return self._current
 
-    def use(self, backend: Backend, discovery: str) -> None:
-        """From the next call on, ``backend`` answers; ``discovery`` says why."""
+    def use(self, backend: Backend, discovery: str, *, folder: Path | None = None) -> None:
+        """From the next call on, ``backend`` answers (serving the vault folder ``folder``, or
+        None for the plugin alone); ``discovery`` says why. The policy learns a folder before
+        any call reaches it, and forgets one only once calls no longer start there."""
+        if folder is not None and self._on_folder is not None:
+            self._on_folder(folder)
         self._current = backend
         self._discovery = discovery
+        if folder is None and self._on_folder is not None:
+            self._on_folder(None)
 
     def explain(self, discovery: str) -> None:
         self._discovery = discovery

@@ -136,6 +136,15 @@ class AccessPolicy:
         self._link_map_at = 0.0
         self._link_map_lock = anyio.Lock()
 
+    def serve_folder(self, vault: Path | None) -> None:
+        """The vault folder now served (found behind the plugin, or let go of): from now on
+        paths are also checked where they really are in it, or, with None, by name alone as
+        with the plugin alone. Called before calls reach a found folder, and after they left
+        it, so no call is checked against a folder other than the one it reads."""
+        self._root = real_root(vault) if vault is not None else None
+        self._link_map = None
+        self._link_map_at = 0.0
+
     # --- the rules on a name ------------------------------------------------------------------
 
     def _name_allows(self, path: str) -> bool:

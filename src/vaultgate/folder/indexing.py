@@ -307,6 +307,13 @@ class KeptIndex:
                     synced.notes,
                     synced.seconds,
                 )
+            else:  # with -v: when a later start's index answers (bench/default_config.py)
+                log.info(
+                    "vault index up to date for %s: %d notes in %.1f s",
+                    self.folder,
+                    synced.notes,
+                    synced.seconds,
+                )
         except Exception:
             log.warning("vault index sync failed: searches read every note", exc_info=True)
         finally:

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.anyio
 SETTINGS = Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16})
 
 
-async def test_no_empty_resources_are_advertised_and_prompts_may_come_at_any_time(
+async def test_prompts_and_resources_may_come_at_any_time_so_both_are_advertised(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "Note.md").write_text("no prompts folder here\n", encoding="utf-8")
@@ -39,7 +39,10 @@ async def test_no_empty_resources_are_advertised_and_prompts_may_come_at_any_tim
     assert capabilities.tools is not None
     assert capabilities.prompts is not None
     assert capabilities.prompts.list_changed is True
-    assert capabilities.resources is None
+    assert capabilities.resources is not None  # the vault's notes (tools/resources.py)
+    assert capabilities.resources.subscribe is True
+    assert capabilities.resources.list_changed is True
+    assert capabilities.completions is not None
 
 
 @pytest.mark.parametrize("method", ["initialize", "server/discover"])

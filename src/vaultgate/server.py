@@ -38,6 +38,12 @@ from vaultgate.tools.prompts import (
     watch_prompts,
 )
 from vaultgate.tools.registry import select_tools, writing_call
+from vaultgate.tools.resources import (
+    ResourceAnnouncer,
+    ResourceTiming,
+    serve_resources,
+    watch_resources,
+)
 from vaultgate.tools.routes import tool_parameters
 from vaultgate.tools.schema import tidy_schema
 from vaultgate.tools.spelling import OfferedTools
@@ -54,8 +60,9 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
     has none: MCPServer always answers prompts/list and resources/list, so it always
     advertises both, and a host then shows empty Prompts and Resources menus.
 
-    Prompts come from the vault's prompt notes (tools/prompts.py): always advertised, with
-    ``listChanged``, whatever the backend, since a prompt note may appear at any time; the
+    Prompts come from the vault's prompt notes (tools/prompts.py), resources from its files
+    (tools/resources.py, with subscriptions and completion): always advertised, with
+    ``listChanged``, whatever the backend, since a note may appear at any time; the
     handshake reads nothing from the vault (a folder backend walks its folder meanwhile)."""
 
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -72,7 +79,10 @@ def advertise_only_what_exists(server: MCPServer) -> ServerMiddleware[Any]:
         state = getattr(ctx, "lifespan_context", None)
         if isinstance(state, AppState):
             capabilities["prompts"] = {"listChanged": True}
-        elif not await server.list_prompts():
+            capabilities["resources"] = {"subscribe": True, "listChanged": True}
+            capabilities["completions"] = {}
+            return {**data, "capabilities": capabilities}
+        if not await server.list_prompts():
             capabilities.pop("prompts", None)
         if not await server.list_resources() and not await server.list_resource_templates():
             capabilities.pop("resources", None)
@@ -190,18 +200,23 @@ def build_server(
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     prompt_timing: PromptTiming | None = None,
+    resource_timing: ResourceTiming | None = None,
     head_start: HeadStart | None = None,
     discovery_timing: DiscoveryTiming | None = None,
 ) -> MCPServer:
     """The server for ``settings``; ``transport`` lets tests route HTTP without a network,
-    ``prompt_timing`` lets them look for prompt changes sooner; ``head_start``: the command
-    line's child process at work on the vault folder (``folder/head_start.py``);
+    ``prompt_timing`` and ``resource_timing`` let them look for changes sooner;
+    ``head_start``: the command line's child process at work on the vault folder
+    (``folder/head_start.py``);
     ``discovery_timing`` lets them check the vault folder found sooner (``discovery``)."""
     policy = AccessPolicy(
         settings.safety, vault=settings.vault.folder, follow=settings.vault.follow_links
     )
-    announcer = PromptAnnouncer(InMemorySubscriptionBus())
+    bus = InMemorySubscriptionBus()
+    announcer = PromptAnnouncer(bus)
     timing = prompt_timing or PromptTiming()
+    resource_announcer = ResourceAnnouncer(bus)
+    resources_timing = resource_timing or ResourceTiming()
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[AppState]:
@@ -217,6 +232,13 @@ def build_server(
             try:
                 async with anyio.create_task_group() as background:
                     background.start_soon(watch_prompts, state.prompts, announcer, timing)
+                    background.start_soon(
+                        watch_resources,
+                        state.resources,
+                        client,
+                        resource_announcer,
+                        resources_timing,
+                    )
                     try:
                         yield state
                     finally:
@@ -239,4 +261,5 @@ def build_server(
     )
     server.middleware.append(advertise_only_what_exists(server))
     server.middleware.append(serve_prompts(announcer, spelling))
+    server.middleware.append(serve_resources(resource_announcer, spelling))
     return server

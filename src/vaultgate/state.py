@@ -12,6 +12,7 @@ from vaultgate.vault.links import LinkReader
 from vaultgate.vault.listing import VaultLister
 from vaultgate.vault.prompts import PromptLibrary
 from vaultgate.vault.replace import Replacer
+from vaultgate.vault.resource_changes import ResourceWatch
 from vaultgate.vault.search import VaultSearcher
 from vaultgate.web.pages import PageFetcher
 
@@ -28,6 +29,7 @@ class AppState:
     memory: MemoryGateway  # opens VAULTGATE_MEMORY_DB on the first mem_* call
     prompts: PromptLibrary  # MCP prompts from the notes of VAULTGATE_PROMPTS_FOLDER
     links: LinkReader  # every note's links, for broken_links, orphans and backlinks
+    resources: ResourceWatch  # the files MCP clients subscribed to, and the notes they listed
 
     @classmethod
     def create(cls, settings: Settings, client: Backend) -> AppState:
@@ -43,6 +45,7 @@ class AppState:
             memory=MemoryGateway(settings.memory.db),
             prompts=PromptLibrary(client, lister, settings.prompts.folder),
             links=LinkReader(client, lister),
+            resources=ResourceWatch(client),
         )
 
     def vault_changed(self) -> None:
@@ -51,3 +54,4 @@ class AppState:
         self.searcher.invalidate()
         self.prompts.invalidate()
         self.links.invalidate()
+        self.resources.invalidate()

@@ -134,6 +134,10 @@ class SwitchingBackend:
         async with self._using() as backend:
             return await backend.note_size(path)
 
+    async def read_file(self, path: str) -> bytes:
+        async with self._using() as backend:
+            return await backend.read_file(path)
+
     # --- searching --------------------------------------------------------------------------
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:

@@ -221,6 +221,10 @@ class FolderBackend:
         data = await self._engine(lambda: self._file_bytes(path), call)
         return Note(path=path, content=data.decode("utf-8", errors="replace"))
 
+    async def read_file(self, path: str) -> bytes:
+        path = _note_path(path, "Reading")
+        return await self._engine(lambda: self._file_bytes(path), note_call(path))
+
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
         path = _note_path(path, "Reading")
         call = note_call(path)

@@ -102,6 +102,9 @@ class RoutedBackend:
     async def note_size(self, path: str) -> int | None:
         return await self.folder.note_size(path)
 
+    async def read_file(self, path: str) -> bytes:
+        return await self.folder.read_file(path)
+
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         return await self.folder.search_simple(query, context_length)
 

@@ -323,6 +323,13 @@ class ObsidianClient:
             path = unquote(response.headers.get("Content-Location", ""))
         return Note(path=path, content=content)
 
+    async def read_file(self, path: str) -> bytes:
+        """Any file's bytes, as the plugin serves them."""
+        url, call = self._note(path)
+        response = await self._send("GET", url, call)
+        _refuse_folder_listing(response, path)
+        return response.content
+
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
         """The plugin's note JSON: path, content, frontmatter, tags, stat (links from 4.0)."""
         url, call = self._note(path)

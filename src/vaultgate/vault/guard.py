@@ -270,6 +270,13 @@ class GuardedClient:
             raise _missing(path)
         return note
 
+    async def read_file(self, path: str) -> bytes:
+        self.policy.check_read(path)
+        data = await self._inner.read_file(path)
+        if is_note(path) and HIDDEN in marks_in_text(path, data.decode("utf-8", "replace")):
+            raise _missing(path)
+        return data
+
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
         if path is not None:
             self.policy.check_read(path)

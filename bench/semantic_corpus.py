@@ -6,7 +6,8 @@ packages (``urllib.parse``, ``concurrent.futures``). A module's note is its docs
 section per public function and class defined there, with the first paragraph of its
 docstring. Each module is imported (with its output discarded), since built-in modules'
 docstrings exist only at run time; the few that print or open a browser are skipped. A module
-whose note would have fewer than MIN_WORDS words is left out. The notes depend on the Python that builds them, so the cache key names its version.
+whose note would have fewer than MIN_WORDS words is left out. The notes depend on the Python
+that builds them, so the cache key names its version.
 
     python bench/semantic_corpus.py   # builds (or reuses) the corpus and prints its folder
 """
@@ -29,8 +30,10 @@ CACHE_DIR = Path(__file__).resolve().parent / ".cache"
 MIN_WORDS = 30
 # Not documentation of what a module does (test suites, the IDE, demos), or unsafe to import.
 SKIPPED = frozenset(
-    "antigravity this idlelib tkinter turtle turtledemo test lib2to3 ensurepip pydoc_data "
-    "__future__ __hello__ __phello__".split()
+    {
+        *("antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "test"),
+        *("lib2to3", "ensurepip", "pydoc_data", "__future__", "__hello__", "__phello__"),
+    }
 )
 NOT_DESCENDED = frozenset({"encodings", "distutils"})  # codecs by name; a deprecated copy
 SKIPPED_INSIDE = frozenset({"test", "tests", "idle_test", "__main__"})
@@ -83,7 +86,7 @@ def module_note(name: str) -> str | None:
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             module = importlib.import_module(name)
-    except Exception:  # noqa: BLE001 - a module this platform cannot load is left out
+    except Exception:  # a module this platform cannot load is left out
         return None
     own = {name, "_" + name.rpartition(".")[2], None}  # struct's functions live in _struct
     doc = module.__doc__

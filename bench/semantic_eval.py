@@ -40,7 +40,6 @@ from typing import Any
 
 import semantic_corpus
 from report import write_section
-
 from vaultgate.folder.backend import FolderBackend
 from vaultgate.semantic.embedder import load_embedder, why_unavailable
 from vaultgate.semantic.ranking import cosine_top, fuse
@@ -81,7 +80,10 @@ class Keyword:
         )
         self.db.executemany(
             "INSERT INTO t (rowid, title, body) VALUES (?, ?, ?)",
-            [(n, Path(name).name, text) for n, (name, text) in enumerate(zip(names, texts))],
+            [
+                (n, Path(name).name, text)
+                for n, (name, text) in enumerate(zip(names, texts, strict=True))
+            ],
         )
 
     def __call__(self, query: str, depth: int = DEPTH) -> list[str]:
@@ -131,7 +133,7 @@ def quality() -> dict[str, Any]:
     if embedder is None:
         raise SystemExit(f"semantic search unavailable: {why_unavailable()}")
     keyword = Keyword(names, texts)
-    matrix = embedder.embed([f"{name}\n{text}" for name, text in zip(names, texts)])
+    matrix = embedder.embed([f"{name}\n{text}" for name, text in zip(names, texts, strict=True)])
     half = matrix.astype("float16")
 
     def semantic(query: str) -> list[str]:
@@ -184,7 +186,8 @@ def scale_child(folder: str) -> None:
             ]
         )[:10]
         hybrid_ms.append((time.perf_counter() - t) * 1000)
-        assert top and fused
+        assert top
+        assert fused
     peak = next(
         int(line.split()[1]) / 1024
         for line in Path("/proc/self/status").read_text().splitlines()

@@ -99,7 +99,7 @@ def edit_pyproject(project: Path) -> None:
     ("script", "spec", "last"),
     [
         pytest.param("demo", "-e .", "vaultgate demo", id="demo"),
-        pytest.param("test", "-e .[test]", "python -m pytest -n auto", id="test"),
+        pytest.param("test", "-e .[test,semantic]", "python -m pytest -n auto", id="test"),
     ],
 )
 def test_a_script_installs_on_a_fresh_clone_then_only_when_pyproject_changes(

@@ -32,7 +32,7 @@ def schema_of(conn: sqlite3.Connection) -> list[tuple[str, str]]:
 def test_schema_sql_holds_numbered_migrations_with_whole_triggers() -> None:
     assert [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
     triggers = [s for m in MIGRATIONS for s in m.statements if s.startswith("CREATE TRIGGER")]
-    assert len(triggers) == 5  # migration 2's three; migration 3 replaces two of them
+    assert len(triggers) == 7  # migration 2's three; 3 replaces two of them; 4 adds two
     assert all(t.rstrip().endswith("END;") for t in triggers)
 
 
@@ -194,7 +194,7 @@ def test_a_version_2_file_upgrades_with_every_row_and_search_result(tmp_path: Pa
     store = MemoryStore.open(path)
 
     check = sqlite3.connect(path, isolation_level=None)
-    assert schema_version(check) == LATEST_VERSION == 3
+    assert schema_version(check) == LATEST_VERSION == 4
     assert check.execute("SELECT count(*) FROM observations").fetchone()[0] == 4
     assert check.execute(matches, ("lighthouse",)).fetchall() == found_before == [(1,), (3,), (4,)]
     check.execute(
@@ -206,6 +206,8 @@ def test_a_version_2_file_upgrades_with_every_row_and_search_result(tmp_path: Pa
     assert "WHERE" not in dedupe  # soft-deleted rows stay in it now
     triggers = check.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY 1")
     assert [name for (name,) in triggers] == [
+        "observation_vectors_gone",
+        "observation_vectors_stale",
         "observations_fts_delete",
         "observations_fts_insert",
         "observations_fts_update",

@@ -12,9 +12,11 @@ store's modules are imported then too, so a server start does not wait for them.
 
 Quiet moments: once the store is open, one daemon thread waits for IDLE_SECONDS without a call
 and then does the work no request should pay for (``MemoryStore.when_idle``): it removes the
-search-index entries compactions left (removals.py) and checkpoints the WAL (wal.py), holding
-the same lock, so none of it is ever inside a request's transaction. A call that arrives
-meanwhile waits for it, as it would for another call.
+search-index entries compactions left (removals.py), embeds a batch of observations that have
+no vector yet (vectors.py, with the semantic extra; while some remain it comes back for the
+next batch after VECTOR_PAUSE) and checkpoints the WAL (wal.py), holding the same lock, so none
+of it is ever inside a request's transaction. A call that arrives meanwhile waits for it, as it
+would for another call.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
     from vaultgate.memory.store import Clock, MemoryStore
 
 T = TypeVar("T")
+
+VECTOR_PAUSE = 0.05  # seconds between two batches of observations embedded at quiet moments
 
 log = logging.getLogger(__name__)
 
@@ -114,3 +118,5 @@ class MemoryGateway:
                     self._store.when_idle()
                 except Exception:  # pragma: no cover - when_idle logs what fails itself
                     log.exception("memory store's quiet-moment work failed")
+                if self._store.vectors_pending:  # the next batch soon, letting calls in between
+                    self._last_call = time.monotonic() - self._idle_seconds + VECTOR_PAUSE

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 Scope = Literal["project", "personal"]
@@ -99,6 +99,12 @@ class SearchResult:
     ignored_terms: int  # words beyond the query's word limit, not searched for
     ranked_window: int | None  # when set, only the newest this-many matches were ranked
     other_projects: int | None  # matches outside the project filter when it found none
+    # The fallbacks when fewer than the limit matched (listed after ``observations``, never
+    # counted in ``total``): observations with some of the words but not all ("all" mode
+    # only), how many there are, then observations related by meaning (the semantic extra).
+    some_words: list[Observation] = field(default_factory=list)
+    some_words_total: int = 0
+    by_meaning: list[Observation] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

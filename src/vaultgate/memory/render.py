@@ -37,6 +37,9 @@ from vaultgate.paging import (
 DetailLevel = Literal["summary", "standard", "full"]
 
 SUMMARY_FOOTER = "Use detail_level: standard or full for more detail"
+# mem_search's fallbacks when fewer observations than the limit match (MemoryStore.search)
+SOME_WORDS_LABEL = "Also matching any word:"
+BY_MEANING_LABEL = "Related by meaning:"
 TIMELINE_HINT = "observations in session."
 
 
@@ -239,24 +242,43 @@ def render_search(
     detail_level: DetailLevel,
     max_tokens: int,
 ) -> str:
-    """The compact index: a header, ranked entries within the budget, then the footers."""
+    """The compact index: a header, ranked entries within the budget, then the footers.
+
+    The fallbacks (fewer matches than the limit) follow the matches, numbered on, each section
+    under its label (SOME_WORDS_LABEL, BY_MEANING_LABEL), which travels with its first entry
+    so a cut never leaves a bare label; the navigation hint counts the matches alone."""
     head = [_search_header(result, query, filters)]
     if result.ranked_window is not None:
         head.append(
             f"Ranked by relevance among the newest {result.ranked_window} of {result.total} "
             "matches; add words or filters to rank them all."
         )
+    listed = [*result.observations, *result.some_words, *result.by_meaning]
     entries = [
         f"[{n}] " + observation_entry(obs, detail_level, SEARCH_SNIPPET)
-        for n, obs in enumerate(result.observations, start=1)
+        for n, obs in enumerate(listed, start=1)
     ]
+    some_label = SOME_WORDS_LABEL
+    if result.some_words_total > len(result.some_words):
+        some_label = (
+            f"{SOME_WORDS_LABEL[:-1]} ({len(result.some_words)} of "
+            f"{result.some_words_total}; raise limit for more):"
+        )
+    first_some = len(result.observations)
+    first_meaning = first_some + len(result.some_words)
+    for first, label, section in (
+        (first_some, some_label, result.some_words),
+        (first_meaning, BY_MEANING_LABEL, result.by_meaning),
+    ):
+        if section:
+            entries[first] = f"{label}\n{entries[first]}"
     fetched = len(entries)
-    biggest_id = max((obs.id for obs in result.observations), default=0)
+    biggest_id = max((obs.id for obs in listed), default=0)
 
     def tail(shown: int) -> list[str]:
-        lines = [navigation_hint(shown, result.total, search_hint())]
+        lines = [navigation_hint(min(shown, len(result.observations)), result.total, search_hint())]
         if shown < fetched:
-            next_id = result.observations[shown].id
+            next_id = listed[shown].id
             lines.append(
                 budget_line(shown, fetched, max_tokens, "results", open_observation(next_id))
             )

@@ -215,3 +215,27 @@ END;
 DROP INDEX observations_dedupe;
 
 CREATE INDEX observations_dedupe ON observations (normalized_hash, project, scope, created_at);
+
+-- migration 4: one vector per live observation, for search by meaning (memory/vectors.py)
+-- Derived data, like the FTS index: float16 little-endian L2-normalised values, with the model
+-- that made them, so a vector from another model is never compared and is made again. Written
+-- by the store when it saves or updates an observation (when the semantic extra is installed),
+-- and for older observations at quiet moments. A change of title or content, a soft delete and
+-- a hard delete drop the row's vector here, so a stale or deleted text never ranks.
+CREATE TABLE observation_vectors (
+    id      INTEGER PRIMARY KEY,
+    model   TEXT NOT NULL,
+    vector  BLOB NOT NULL
+);
+
+CREATE TRIGGER observation_vectors_stale
+AFTER UPDATE OF title, content, deleted_at ON observations
+WHEN new.title IS NOT old.title OR new.content IS NOT old.content OR new.deleted_at IS NOT NULL
+BEGIN
+    DELETE FROM observation_vectors WHERE id = new.id;
+END;
+
+CREATE TRIGGER observation_vectors_gone AFTER DELETE ON observations
+BEGIN
+    DELETE FROM observation_vectors WHERE id = old.id;
+END;

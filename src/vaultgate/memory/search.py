@@ -27,7 +27,7 @@ from vaultgate.errors import InvalidMemoryInput
 from vaultgate.memory import queries, removals
 from vaultgate.memory.connection import is_busy
 from vaultgate.memory.fts import TextQuery, match_expression, parse_query
-from vaultgate.memory.models import SearchMode, SearchOptions, SearchResult
+from vaultgate.memory.models import Observation, SearchMode, SearchOptions, SearchResult
 
 T = TypeVar("T")
 
@@ -101,6 +101,37 @@ def search(conn: sqlite3.Connection, query: str, options: SearchOptions) -> Sear
         ranked_window=window,
         other_projects=other_projects,
     )
+
+
+def some_words(
+    conn: sqlite3.Connection, query: str, options: SearchOptions, limit: int
+) -> tuple[list[Observation], int]:
+    """The fallback after a search whose every-word matches were fewer than its limit: up to
+    ``limit`` observations that have some of the query's words but not all of them (those
+    were listed already), best first, and how many there are. Nothing for a one-word query."""
+    parsed = parse_query(query)
+    if len(parsed.terms) < 2 or limit <= 0:
+        return [], 0
+    pending = removals.span(conn)
+    where = MATCH_WHERE if pending is None else MATCH_WHERE + removals.EXCLUSION
+    expression = (
+        f"({_expression(parsed, options, any_term=True)}) NOT ({match_expression(parsed.terms)})"
+    )
+    total = _count(conn, expression, pending)
+    if not total:
+        return [], 0
+    ids = _guard(
+        lambda: [
+            row[0]
+            for row in conn.execute(
+                f"SELECT rowid FROM observations_fts WHERE {where} "
+                f"ORDER BY {BM25}, rowid DESC LIMIT ?",
+                (expression, limit),
+            )
+        ]
+    )
+    found = queries.observations_by_id(conn, ids)
+    return [found[i] for i in ids if i in found], total
 
 
 def _plan(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
@@ -30,7 +31,7 @@ from vaultgate.errors import (
     TopicTaken,
     VaultgateError,
 )
-from vaultgate.memory import compaction, queries, removals
+from vaultgate.memory import compaction, queries, removals, vectors
 from vaultgate.memory import search as fts_search
 from vaultgate.memory.connection import BUSY_TIMEOUT_MS, MEMORY, connect, is_busy, retrying
 from vaultgate.memory.inputs import (
@@ -52,6 +53,7 @@ from vaultgate.memory.inputs import (
     suggest_topic_key,
     unique_ids,
 )
+from vaultgate.memory.meaning import Meaning
 from vaultgate.memory.migrations import migrate
 from vaultgate.memory.models import (
     CompactRequest,
@@ -102,10 +104,15 @@ class MemoryStore:
         path: str,
         clock: Clock = utc_now,
         wal_checkpoint_bytes: int = CHECKPOINT_BYTES,
+        meaning: Meaning | None = None,
     ) -> None:
+        """``meaning``: the embedder for search by meaning (default: the semantic extra's,
+        loaded on first need; none without the extra)."""
         self._conn = conn
         self.path = path
         self._clock = clock
+        self._meaning = meaning or Meaning()
+        self.vectors_pending = True  # until a quiet moment finds every observation embedded
         self.wal = WalKeeper(conn, checkpoint_bytes=wal_checkpoint_bytes)
 
     @classmethod
@@ -116,6 +123,7 @@ class MemoryStore:
         clock: Clock = utc_now,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
         wal_checkpoint_bytes: int = CHECKPOINT_BYTES,
+        meaning: Meaning | None = None,
     ) -> MemoryStore:
         """Open (creating it if needed) and migrate the database at ``path``.
 
@@ -146,11 +154,17 @@ class MemoryStore:
                 "it was. Tell the user to check that VAULTGATE_MEMORY_DB is a vaultgate memory "
                 "database in a folder they can write to."
             ) from exc
-        return cls(conn, path=path, clock=clock, wal_checkpoint_bytes=wal_checkpoint_bytes)
+        return cls(
+            conn,
+            path=path,
+            clock=clock,
+            wal_checkpoint_bytes=wal_checkpoint_bytes,
+            meaning=meaning,
+        )
 
     @classmethod
-    def in_memory(cls, *, clock: Clock = utc_now) -> MemoryStore:
-        return cls.open(MEMORY, clock=clock)
+    def in_memory(cls, *, clock: Clock = utc_now, meaning: Meaning | None = None) -> MemoryStore:
+        return cls.open(MEMORY, clock=clock, meaning=meaning)
 
     def checkpoint(self) -> Checkpoint | None:
         """Copy the WAL into the database file as far as other connections' reads allow
@@ -160,10 +174,30 @@ class MemoryStore:
 
     def when_idle(self) -> Checkpoint | None:
         """The work of a quiet moment (MemoryGateway): remove the search-index entries that
-        compactions left (removals.py), then ``checkpoint``. Never raises for a busy or failing
-        database: what is not done now stays listed for the next quiet moment."""
+        compactions left (removals.py), embed one batch of observations that have no vector
+        yet (``vectors_pending`` says whether more wait), then ``checkpoint``. Never raises for
+        a busy or failing database: what is not done now waits for the next quiet moment."""
         self._purge_removals()
+        try:
+            self.vectors_pending = self.fill_vectors() == vectors.FILL_BATCH
+        except VaultgateError as exc:
+            log.warning("memory vectors left for later: %s", exc)
         return self.checkpoint()
+
+    def fill_vectors(self, batch: int = vectors.FILL_BATCH) -> int:
+        """Embed up to ``batch`` live observations that have no vector from the current model
+        (saved before the semantic extra was installed, or by another model), newest first,
+        in one write transaction; how many were embedded (0 without the extra)."""
+        embedder = self._meaning.embedder()
+        if embedder is None:
+            return 0
+
+        def work(conn: sqlite3.Connection) -> int:
+            rows = vectors.missing(conn, embedder.model, batch)
+            vectors.save_vectors(conn, embedder, rows)
+            return len(rows)
+
+        return self._write(work)
 
     def pending_removals(self) -> int:
         """How many compacted ids still wait for their search-index entry to be removed (none
@@ -253,6 +287,7 @@ class MemoryStore:
         wanted_session = normalize_session_id(session_id) if session_id is not None else None
         given_project = optional_project(project)
         digest = content_hash(clean_title, clean_content)
+        embedder = self._meaning.embedder()  # outside the transaction: it may load the model
 
         def work(conn: sqlite3.Connection) -> SaveResult:
             now_time = self._clock()
@@ -314,6 +349,8 @@ class MemoryStore:
                         content=clean_content,
                     )
                     status = "created"
+            if embedder is not None and status != "duplicate":
+                vectors.save_vectors(conn, embedder, [(saved.id, saved.title, saved.content)])
             return SaveResult(
                 observation=saved,
                 status=status,
@@ -351,6 +388,7 @@ class MemoryStore:
         )
         new_type = normalize_type(type) if type is not None else None
         new_topic = normalize_topic_key(topic_key) if topic_key is not None else None
+        embedder = self._meaning.embedder()
 
         def work(conn: sqlite3.Connection) -> Observation:
             current = self._live(conn, observation_id)
@@ -370,7 +408,10 @@ class MemoryStore:
                     observation_id,
                 ),
             )
-            return self._live(conn, observation_id)
+            updated = self._live(conn, observation_id)
+            if embedder is not None:  # the trigger dropped the vector of a changed text
+                vectors.save_vectors(conn, embedder, [(updated.id, updated.title, updated.content)])
+            return updated
 
         return self._write(work)
 
@@ -449,10 +490,34 @@ class MemoryStore:
     def search(self, query: str, options: SearchOptions | None = None) -> SearchResult:
         """Ranked full-text search (bm25); every word is data. Every word must match; when no
         observation has them all, any word may (``mode="any"``). A query without words lists
-        the most recent observations (``mode="recent"``)."""
+        the most recent observations (``mode="recent"``).
+
+        When fewer than the limit match, the rest of the page falls back: first to
+        observations with some of the words (``some_words``), then, with the semantic extra,
+        to observations related by meaning (``by_meaning``); neither is counted in ``total``.
+        """
         check_query(query)
         opts = _search_options(options or SearchOptions())
-        return self._read(lambda conn: fts_search.search(conn, query, opts))
+        embedder = self._meaning.embedder()  # outside the transaction: it may load the model
+
+        def work(conn: sqlite3.Connection) -> SearchResult:
+            result = fts_search.search(conn, query, opts)
+            room = opts.limit - len(result.observations)
+            if result.mode == "recent" or room <= 0:
+                return result
+            some: list[Observation] = []
+            some_total = 0
+            if result.mode == "all":
+                some, some_total = fts_search.some_words(conn, query, opts, room)
+            related: list[Observation] = []
+            if embedder is not None and room > len(some):
+                shown = {obs.id for obs in (*result.observations, *some)}
+                ids = vectors.nearest(conn, embedder, query, opts, shown, room - len(some))
+                found = queries.observations_by_id(conn, ids)
+                related = [found[i] for i in ids if i in found]
+            return replace(result, some_words=some, some_words_total=some_total, by_meaning=related)
+
+        return self._read(work)
 
     def context(
         self, project: str | None = None, scope: str | None = None, limit: int = 20

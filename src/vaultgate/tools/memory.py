@@ -239,7 +239,8 @@ async def mem_search(
     Start with detail_level='summary' (ids and titles) to scan; then mem_timeline on a hit
     for what happened around it, and mem_get_observation(s) for full text. 'Showing X of Y'
     means more matched: raise limit, add words, or open ids. A 'Token budget' line means
-    max_tokens cut the list.
+    max_tokens cut the list. Fewer matches than limit? The list goes on under 'Also matching
+    any word:' and 'Related by meaning:': weaker hits, to check before relying on them.
     """
     options = SearchOptions(project=project, type=type, scope=scope, limit=limit)
     result = await app_state(ctx).memory.run(lambda store: store.search(query, options))

@@ -276,6 +276,7 @@ def _replace_value(block: _Block, entry: _Entry, old: Any, value: Any) -> str:
             return edited
     flow = node.flow_style if isinstance(node, yaml.SequenceNode) else _flow_lists(block)
     rendered = _render(value, flow=flow, dash=_dash(block, entry), indent=_indent(entry, block))
+    rendered = rendered.removesuffix("\n")
     same_line = "\n" not in yaml_text[entry.key_end : entry.value_end].rstrip("\r\n")
     inline_old = (
         entry.value_start < entry.value_end

@@ -20,7 +20,9 @@ Targets (NOTES.md §6):
 - block: a ``^id``; the paragraph, list item or table it labels (the first one with that id).
   A table labelled by an id on its own line includes the line break after its last row.
 - frontmatter: one key. Markdown content is stored as a string; JSON content keeps its type.
-  The whole YAML block is re-serialised after a change, as the plugin does.
+  Only the key's lines change (``vaultgate.frontmatter_edit``); the plugin's engine
+  re-serialises the whole block, dropping comments and restyling every line -- a departure on
+  purpose. A change that cannot be made on the key's lines fails with a reason saying so.
 
 Operations on headings and blocks splice text exactly where the engine does:
 ``prepend`` at the start of the target, ``append`` at its end, ``replace`` swaps it. Where a
@@ -53,9 +55,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import yaml
-
-from vaultgate import markdown
+from vaultgate import frontmatter_edit, markdown
 from vaultgate.errors import SectionNotFound
 
 __all__ = [
@@ -72,11 +72,10 @@ __all__ = [
     "UnparseableFrontmatter",
     "apply_patch",
     "block_span",
-    "dump_frontmatter",
     "is_mergeable",
     "line_ending",
     "merge_values",
-    "replace_frontmatter",
+    "set_frontmatter_value",
     "splice_rows",
     "split_table",
 ]
@@ -413,31 +412,6 @@ def merge_values(first: Any, second: Any) -> Any:
     raise PatchFailed(CONTENT_NOT_MERGEABLE)
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style with list items indented under their key, as the plugin's YAML lib does."""
-
-    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
-        super().increase_indent(flow, False)
-
-
-def dump_frontmatter(data: dict[str, Any]) -> str:
-    """The YAML text (no ``---`` fences) the plugin writes for ``data``."""
-    text: str = yaml.dump(
-        data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False
-    )
-    return text
-
-
-def replace_frontmatter(text: str, data: dict[str, Any]) -> str:
-    """``text`` with its frontmatter block rewritten from ``data`` (removed when empty)."""
-    end = markdown.parse_frontmatter(text).end
-    block = f"---\n{dump_frontmatter(data).rstrip()}\n---\n" if data else ""
-    le = line_ending(text)
-    if le != "\n":
-        block = block.replace("\n", le)
-    return block + text[end:]
-
-
 def _patch_frontmatter(text: str, frontmatter: markdown.Frontmatter, patch: Patch) -> str:
     data = dict(frontmatter.data)
     key = str(patch.target)
@@ -462,4 +436,14 @@ def _patch_frontmatter(text: str, frontmatter: markdown.Frontmatter, patch: Patc
         )
     else:
         data[key] = content
-    return replace_frontmatter(text, data)
+    return set_frontmatter_value(text, key, data[key])
+
+
+def set_frontmatter_value(text: str, key: str, value: Any) -> str:
+    """``text`` with one frontmatter key set on its own lines (the rest byte for byte); a
+    change that cannot be made there fails the patch with the reason, never by rewriting
+    the block as the plugin's engine does."""
+    try:
+        return frontmatter_edit.set_value(text, key, value)
+    except frontmatter_edit.NotEditableInPlace as refused:
+        raise PatchFailed(str(refused)) from None

@@ -49,7 +49,7 @@ from vaultgate.vault.properties import normalize_tag, without_key
         pytest.param(
             "---\ntext: >\n  folded\n  lines\n\nb: 1\n---\n",
             "text",
-            "---\nb: 1\n---\n",
+            "---\n\nb: 1\n---\n",  # the blank line is not the folded value's: it stays
             id="scalar",
         ),
     ],
@@ -60,14 +60,12 @@ def test_without_key_cuts_the_key_and_its_value_lines_only(
     assert without_key(text, key) == expected
 
 
-def test_without_key_rewrites_the_block_when_a_cut_would_read_wrong() -> None:
-    # a duplicate key: YAML keeps the last; cutting the first line would leave a: 3
-    text = "---\na: 1\nb: 2\na: 3\n---\nbody\n"
+def test_without_key_refuses_a_key_spelled_twice_rather_than_rewrite_the_block() -> None:
+    # YAML keeps the last; cutting either line alone would leave the other one's value
+    text = "---\n# mine\na: 1\nb: 2\na: 3\n---\nbody\n"
 
-    result = without_key(text, "a")
-
-    assert markdown.parse_frontmatter(result).data == {"b": 2}
-    assert result.endswith("---\nbody\n")
+    with pytest.raises(InvalidArgument, match="spells 'a' 2 times"):
+        without_key(text, "a")
 
 
 @pytest.mark.parametrize(

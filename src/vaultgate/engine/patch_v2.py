@@ -20,7 +20,9 @@ direct child of the target (a level past 6 is written and warned about). A missi
 with ``createTargetIfMissing`` is created under its deepest existing ancestor, at the end
 of that section, at the right level. Blocks are spliced literally; JSON ``value`` rows edit
 a labelled table (cells escaped, one line each). Frontmatter takes ``value`` and merges as
-1.x does; a type mismatch is a failed patch (400 ``40080``).
+1.x does; a type mismatch is a failed patch (400 ``40080``). A frontmatter change rewrites
+only the key's lines (``vaultgate.frontmatter_edit``), where the plugin's engine rewrites the
+block; one that cannot be made there is a failed patch saying why.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from vaultgate import markdown
+from vaultgate import frontmatter_edit, markdown
 from vaultgate.engine.instruction import Instruction, InvalidInstruction
 from vaultgate.engine.representations import content_version
 from vaultgate.engine.targets import heading_addresses
@@ -40,7 +42,7 @@ from vaultgate.patching import (
     is_mergeable,
     line_ending,
     merge_values,
-    replace_frontmatter,
+    set_frontmatter_value,
     splice_rows,
     split_table,
 )
@@ -408,8 +410,10 @@ def _frontmatter(text: str, data: dict[str, Any], instruction: Instruction) -> s
         if instruction.operation != "replace":
             data[key] = _empty_like(instruction.value)
     if instruction.scope == "markerAndContent":
-        del data[key]
-        return replace_frontmatter(text, data)
+        try:
+            return frontmatter_edit.delete_key(text, key)
+        except frontmatter_edit.NotEditableInPlace as refused:
+            raise CannotApply(str(refused)) from None
     value = instruction.value
     if instruction.operation == "replace":
         data[key] = value
@@ -429,7 +433,10 @@ def _frontmatter(text: str, data: dict[str, Any], instruction: Instruction) -> s
             )
         except PatchFailed:
             raise CannotApply(_merge_message(existing, value)) from None
-    return replace_frontmatter(text, data)
+    try:
+        return set_frontmatter_value(text, key, data[key])
+    except PatchFailed as refused:
+        raise CannotApply(refused.reason) from None
 
 
 def _empty_like(value: Any) -> Any:
@@ -463,5 +470,9 @@ def _rename_key(text: str, data: dict[str, Any], key: str, instruction: Instruct
         raise InvalidInstruction("content: the new key name is empty")
     if new_key != key and new_key in data:
         raise KeyCollision(f"Frontmatter field {new_key!r} already exists.")
-    renamed = {(new_key if name == key else name): value for name, value in data.items()}
-    return replace_frontmatter(text, renamed)
+    if new_key == key:
+        return text
+    try:
+        return frontmatter_edit.rename_key(text, key, new_key)
+    except frontmatter_edit.NotEditableInPlace as refused:
+        raise CannotApply(str(refused)) from None

@@ -1,12 +1,13 @@
 """One frontmatter property, or one tag, changed in one note, atomically where the plugin can.
 
 - **set_property**: one PATCH of the key on every version (replace, JSON value, create the key
-  if missing): the 1.x headers on 3.x/4.x, the 2.0 instruction on 5.x. The plugin rewrites the
-  YAML block as it always does on a frontmatter PATCH.
+  if missing): the 1.x headers on 3.x/4.x, the 2.0 instruction on 5.x. The folder backend
+  and the emulator change only the key's lines (``vaultgate.frontmatter_edit``); a real
+  plugin rewrites the whole YAML block, as its engine does on every frontmatter PATCH.
 - **delete_property**: 5.x deletes the key in one PATCH (operation ``delete``, scope
   ``markerAndContent``). Before 5.0 no PATCH deletes a key: vaultgate removes the key's lines
   from the YAML text itself (checked by parsing the result: every other property must read
-  as before, else the block is rewritten from the parsed values), and writes the note back
+  as before, else nothing is changed and the model is told why), and writes the note back
   only if it still reads as it did (``rewriting.write_if_unchanged``).
 - **add_tag**: a PATCH ``append`` of ``[tag]`` to ``tags`` (created if missing): the plugin
   merges it into the list in one request. A ``tags`` written as a string (``"a, b"``) or left
@@ -31,7 +32,7 @@ import logging
 import re
 from typing import Any
 
-from vaultgate import markdown
+from vaultgate import frontmatter_edit, markdown
 from vaultgate.backend import Backend, Note
 from vaultgate.calls import call
 from vaultgate.errors import InvalidArgument, NoteChanged, ObsidianAPIError
@@ -113,40 +114,14 @@ async def _patch_deletes(client: Backend, path: str, key: str) -> bool:
 def without_key(text: str, key: str) -> str:
     """``text`` without the top-level frontmatter ``key``, everything else byte for byte.
 
-    The key's line goes with the lines that continue its value (indented, blank, or a
-    ``- item`` of a block list). The result is parsed back: if any other property would read
-    differently, the block is rewritten from the parsed values instead, as the plugin writes
-    frontmatter (comments and layout are then lost, values are not).
+    The key's line goes with the lines that continue its value; comments, quoting and every
+    other line stay. Where that cannot be done on the key's lines alone (a flow-style block,
+    a key spelled twice, an anchor), InvalidArgument says so: the block is never rewritten.
     """
-    data = markdown.parse_frontmatter(text).data
-    wanted = {name: value for name, value in data.items() if name != key}
-    span = markdown.frontmatter_span(text)
-    if span is not None:
-        cut = _cut_key(text, span, key)
-        if cut is not None and markdown.parse_frontmatter(cut).data == wanted:
-            return cut
-    from vaultgate.patching import replace_frontmatter  # PyYAML's dumper, only when needed
-
-    return replace_frontmatter(text, wanted)
-
-
-def _cut_key(text: str, span: tuple[int, int, int], key: str) -> str | None:
-    yaml_start, yaml_end, block_end = span
-    lines = text[yaml_start:yaml_end].splitlines(keepends=True)
-    quoted = "|".join(re.escape(form) for form in (key, f'"{key}"', f"'{key}'"))
-    line_of_key = re.compile(rf"(?:{quoted})[ \t]*:(?:[ \t]|\r?\n|$)")
-    first = next((i for i, line in enumerate(lines) if line_of_key.match(line)), None)
-    if first is None:
-        return None
-    last = first + 1
-    while last < len(lines) and (
-        not lines[last].strip() or lines[last][0] in " \t" or lines[last].startswith("-")
-    ):
-        last += 1
-    rest = "".join(lines[:first] + lines[last:])
-    if not rest.strip():
-        return text[block_end:]  # the block held this key only: no empty block is left
-    return text[:yaml_start] + rest + text[yaml_end:]
+    try:
+        return frontmatter_edit.delete_key(text, key)
+    except frontmatter_edit.NotEditableInPlace as refused:
+        raise InvalidArgument(f"Cannot delete {key!r}: {refused}") from None
 
 
 # --- tags -----------------------------------------------------------------------------------

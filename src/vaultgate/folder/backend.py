@@ -159,6 +159,7 @@ class FolderBackend:
         self._mirrors = Mirrors(self._searched)  # the note vectors join when the model loads
         self._meaning: MeaningIndex | None = None  # while running, with the semantic extra
         self._no_meaning = "the vault index is not open yet"  # why _meaning is None
+        self._meaning_settled = anyio.Event()  # set in running: the model loaded, or cannot be
         self._index = KeptIndex(
             self._vault.vault,
             self._vault,
@@ -176,6 +177,7 @@ class FolderBackend:
         in the background; calls wait for what they need."""
         self._last_call = time.monotonic()  # the client's first call is near: not idle yet
         failure: Exception | None = None  # the server's, raised as it is, not in a group
+        self._meaning_settled = anyio.Event()
         async with self._index.running():
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(self._keep_meaning)
@@ -191,17 +193,23 @@ class FolderBackend:
     async def _keep_meaning(self) -> None:
         """With the semantic extra: load the model (in a thread: a third of a second), then
         keep every note's vector in the index and in memory (``folder/meaning.py``)."""
-        embedder = await anyio.to_thread.run_sync(load_embedder, abandon_on_cancel=True)
+        settled, embedder = self._meaning_settled, None
+        try:
+            embedder = await anyio.to_thread.run_sync(load_embedder, abandon_on_cancel=True)
+        finally:
+            if embedder is None:
+                self._no_meaning = why_unavailable() or "the model could not be loaded"
+                settled.set()
         if embedder is None:
-            self._no_meaning = why_unavailable() or "the model could not be loaded"
             return
         meaning = MeaningIndex(embedder)
         self._mirrors.add(meaning.vectors)  # before the first sync ends: nothing missed
         self._meaning = meaning
         try:
-            await meaning.keep_running(self._index)
+            await meaning.keep_running(self._index, settled)
         finally:
             self._meaning = None
+            settled.set()
 
     async def wait_until_indexed(self) -> bool:
         """Wait for the index's first sync (inside ``running``); whether the index answers."""
@@ -380,6 +388,8 @@ class FolderBackend:
         index = self._index.index
         if index is None or not index.ready:
             raise LocalSearchUnavailable(self._not_indexed())
+        if self._index.opening:  # the model loaded, the stored vectors read: milliseconds
+            await self._meaning_settled.wait()
         meaning, notice = self._meaning, None
         if meaning is None or not meaning.loaded:
             if mode == "semantic":

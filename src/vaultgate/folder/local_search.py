@@ -44,8 +44,12 @@ def answer(
             "(vectors are being built in the background); ask again later for the rest."
         )
         notice = building if notice is None else f"{notice} {building}"
+    # bm25 weighs a word by how many notes hold it, hidden ones too: keyword rows show no
+    # score (their order is the ranking); fused ranks and cosines depend on the note alone
     rows = [
-        {"path": path, "score": significant(score), "text": _opening(root, path)}
+        {"path": path, "text": _opening(root, path)}
+        if mode == "keyword"
+        else {"path": path, "score": significant(score), "text": _opening(root, path)}
         for path, score in scored[:limit]
     ]
     return LocalResults(rows, notice)

@@ -155,17 +155,19 @@ class MeaningIndex:
         self.loaded = False  # the stored vectors are in memory
         self._step = threading.Lock()  # one batch at a time, the background's or a search's
 
-    async def keep_running(self, kept: KeptIndex) -> None:
-        """Until cancelled: once the index's first sync is done, load the stored vectors,
-        embed every note without one, then every note read again."""
-        if not await kept.wait_synced() or kept.index is None:
-            return
-        index = kept.index
+    async def keep_running(self, kept: KeptIndex, loaded: anyio.Event) -> None:
+        """Until cancelled: once the index's first sync is done, load the stored vectors
+        (then set ``loaded``), embed every note without one, then every note read again."""
         try:
+            if not await kept.wait_synced() or kept.index is None:
+                return
+            index = kept.index
             await anyio.to_thread.run_sync(lambda: self._load(index), abandon_on_cancel=True)
         except Exception:
             log.warning("note vectors could not be loaded: search by meaning is off", exc_info=True)
             return
+        finally:
+            loaded.set()
         self.vectors.changed.set()  # the first fill: every note without a vector
         while True:
             if self.vectors.changed.is_set():
@@ -184,7 +186,7 @@ class MeaningIndex:
     async def catch_up(self, index: VaultIndex) -> None:
         """Embed the notes waiting for a vector now, when there are few (a note just
         written); during a first build, answer with what there is."""
-        if self.loaded and not self.building:
+        if self.loaded:  # (more than CATCH_UP_NOTES waiting: a build, left to the background)
             await anyio.to_thread.run_sync(lambda: self._fill(index, at_most=CATCH_UP_NOTES))
 
     def rank(

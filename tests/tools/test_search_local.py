@@ -60,6 +60,17 @@ async def embedded(client: Client) -> None:
             await anyio.sleep(0.05)
 
 
+async def until(found: Any) -> dict[str, Any]:
+    """Call ``found()`` until it gives an answer rather than None (a search the index or
+    the watcher has not caught up with yet)."""
+    with anyio.fail_after(60):
+        while True:
+            answer = await found()
+            if answer is not None:
+                return answer  # type: ignore[no-any-return]
+            await anyio.sleep(0.05)
+
+
 def paths(page: dict[str, Any]) -> list[str]:
     return [row["path"] for row in page["results"]]
 
@@ -130,16 +141,12 @@ async def test_a_note_changed_by_vaultgate_or_behind_its_back_is_found_by_its_ne
             "Scuba diving: check the oxygen tank, regulator and wetsuit before the dive.\n",
             encoding="utf-8",
         )
-        with anyio.fail_after(30):  # the watcher's turn, then the note's vector
-            while (
-                "Fitness/Yoga.md"
-                not in paths(
-                    behind := await search(
-                        world.client, "underwater breathing gear", mode="semantic"
-                    )
-                )[:3]
-            ):
-                await anyio.sleep(0.05)
+
+        async def diving() -> dict[str, Any] | None:  # the watcher's turn, then the vector
+            page = await search(world.client, "underwater breathing gear", mode="semantic")
+            return page if "Fitness/Yoga.md" in paths(page)[:3] else None
+
+        behind = await until(diving)
 
     assert paths(written)[0] == "Art/Watercolour.md", written
     assert paths(behind)[0] == "Fitness/Yoga.md"
@@ -171,14 +178,14 @@ async def test_without_the_extra_hybrid_ranks_by_words_and_says_how_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "wordllama", None)  # as if the extra were not installed
     async with serve(corpus(tmp_path), "folder") as world:
-        with anyio.fail_after(60):  # the index's first build
-            while (
-                hybrid := await world.client.call_tool(
-                    "search_vault_smart", {"query": "sourdough starter"}
-                )
-            ).is_error:
-                await anyio.sleep(0.05)
-        hybrid = payload(hybrid)
+
+        async def built() -> dict[str, Any] | None:  # the index's first build
+            result = await world.client.call_tool(
+                "search_vault_smart", {"query": "sourdough starter"}
+            )
+            return None if result.is_error else payload(result)
+
+        hybrid = await until(built)
         semantic = await world.client.call_tool(
             "search_vault_smart", {"query": "baking bread", "mode": "semantic"}
         )

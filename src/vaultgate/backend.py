@@ -11,6 +11,7 @@ shapes and errors, so a tool cannot tell which backend served it (``tests/backen
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -43,6 +44,19 @@ class Note:
 
     path: str  # vault path; for the active file from Content-Location, percent-decoded
     content: str
+
+
+LocalMode = Literal["hybrid", "keyword", "semantic"]
+
+
+@dataclass(frozen=True, slots=True)
+class LocalResults:
+    """A search of the vault's own index by words, meaning or both (``search_local``): rows
+    ``{"path", "score", "text"}`` best first, and what the model should know of them (still
+    embedding, ranked by words only)."""
+
+    rows: list[dict[str, Any]]
+    notice: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +186,15 @@ class Backend(Protocol):
         exclude_folders: list[str] | None,
         limit: int,
     ) -> list[dict[str, Any]]: ...
+
+    async def search_local(
+        self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
+    ) -> LocalResults | None:
+        """The first ``limit`` notes ``wanted`` accepts, ranked from the vault folder's own
+        index (``folder/meaning.py``); ``wanted`` is asked before any ranking, so a note it
+        refuses shapes no score. None when this backend has no local index (Obsidian's
+        plugin alone): Smart Connections is the way then."""
+        ...
 
     async def list_tags(self) -> list[dict[str, Any]]: ...
 

@@ -9,6 +9,8 @@
     │   ├── UnicodeTwin                 a new name that an existing one is in another Unicode
     │   │                               form (NFC/NFD): names it                   (existing)
     │   └── NotANote                    a folder given where one note is meant          (path)
+    ├── LocalSearchUnavailable          search by meaning cannot answer from the vault's index
+    │                                   (extra not installed, index not built yet)  (reason)
     ├── NoteChanged                     the note changed after vaultgate read it: not written (path)
     ├── AccessDenied                    VAULTGATE_ALLOW / VAULTGATE_DENY keep this path out  (path)
     │   ├── PathUnknown                 the plugin did not say which note is open: nothing to check
@@ -594,6 +596,16 @@ class FeatureUnavailable(ObsidianError):
     def __init__(self, feature: str, message: str) -> None:
         self.feature = feature
         super().__init__(message)
+
+
+class LocalSearchUnavailable(VaultgateError):
+    """Search by words or meaning cannot answer from the vault folder's index: the
+    ``semantic`` extra is not installed, or the index is not built yet. Says what to do and
+    what works meanwhile."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
 
 
 class NeedsObsidian(ObsidianError):

@@ -223,7 +223,8 @@ OBSIDIAN_ONLY: Calls = [
     ("show_file_in_obsidian", {"filename": "Welcome.md"}),
     ("list_commands", {"limit": 3}),
     ("execute_command", {"commandId": "editor:toggle-bold"}),
-    ("search_vault_smart", {"query": "payments"}),
+    # Smart Connections by name: the default (hybrid) answers from the folder's own index
+    ("search_vault_smart", {"query": "payments", "mode": "smart_connections"}),
     ("get_active_file", {}),
 ]
 

@@ -43,6 +43,7 @@ READ_TOOLS = {
         "excludeFolders": None,
         "limit": 20,
         "offset": 0,
+        "mode": "hybrid",
     },
     "get_server_info": {},
     "list_tags": {"prefix": None, "limit": 100, "offset": 0},

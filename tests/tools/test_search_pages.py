@@ -202,14 +202,22 @@ async def test_smart_search_pages_within_5000_characters_and_continue(
     tmp_path: Path, backend: str
 ) -> None:
     vault = awkward_vault(tmp_path)
-    arguments: dict[str, Any] = {"query": "meeting review project notes", "limit": 50}
+    # Smart Connections' route, asked by name: with a vault folder (auto), the folder's own
+    # index would answer otherwise (tests/tools/test_search_local.py)
+    arguments: dict[str, Any] = {
+        "query": "meeting review project notes",
+        "limit": 50,
+        "mode": "smart_connections",
+    }
     async with serve(vault, backend) as world:
         first = await world.client.call_tool("search_vault_smart", arguments)
         pages = [payload(first)]
         while "nextOffset" in pages[-1]:
             arguments["offset"] = pages[-1]["nextOffset"]
             pages.append(payload(await world.client.call_tool("search_vault_smart", arguments)))
-        default = await world.client.call_tool("search_vault_smart", {"query": "meeting"})
+        default = await world.client.call_tool(
+            "search_vault_smart", {"query": "meeting", "mode": "smart_connections"}
+        )
 
     assert size(first) <= DEFAULT_PAGE_BOUND
     assert size(default) <= DEFAULT_PAGE_BOUND

@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
+from vaultgate.backend import (
+    Backend,
+    BackendReport,
+    LinkUpdates,
+    LocalMode,
+    LocalResults,
+    Note,
+    NoteLinks,
+    ServerStatus,
+)
 
 if TYPE_CHECKING:
     from vaultgate.locations import LinkMap
@@ -151,6 +160,12 @@ class SwitchingBackend:
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         async with self._using() as backend:
             return await backend.search_dql(query)
+
+    async def search_local(
+        self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
+    ) -> LocalResults | None:
+        async with self._using() as backend:
+            return await backend.search_local(query, mode=mode, wanted=wanted, limit=limit)
 
     async def search_smart(
         self,

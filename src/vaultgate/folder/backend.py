@@ -37,6 +37,8 @@ import httpx
 from vaultgate.backend import (
     BackendReport,
     LinkUpdates,
+    LocalMode,
+    LocalResults,
     Note,
     NoteLinks,
     ServerStatus,
@@ -55,10 +57,19 @@ from vaultgate.engine.simple_search import SimpleSearchOptions
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.vaultfs import sweep_temporaries
 from vaultgate.engine.walk import FolderScan
-from vaultgate.errors import NameTooLong, NeedsObsidian, NotANote, NotFound, ObsidianError
+from vaultgate.errors import (
+    LocalSearchUnavailable,
+    NameTooLong,
+    NeedsObsidian,
+    NotANote,
+    NotFound,
+    ObsidianError,
+)
+from vaultgate.folder import local_search
 from vaultgate.folder.head_start import HeadStart
-from vaultgate.folder.indexing import KeptIndex
+from vaultgate.folder.indexing import KeptIndex, Mirrors
 from vaultgate.folder.marks import MarkScan
+from vaultgate.folder.meaning import MeaningIndex
 from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
@@ -87,6 +98,7 @@ from vaultgate.patch_request import PatchRequest
 from vaultgate.paths import is_hidden, normalize_directory, validate_vault_path
 from vaultgate.progress import report
 from vaultgate.protection import MARK_PREFIX, Marks, marked_from_rows
+from vaultgate.semantic.embedder import load_embedder, why_unavailable
 
 _T = TypeVar("_T")
 
@@ -144,13 +156,17 @@ class FolderBackend:
         self._linked = LinkedNotes()
         self._mark_scan = MarkScan(self._vault)  # the marked notes until the index answers
         self._calls, self._last_call = 0, 0.0  # calls under way; when the last one ended
+        self._mirrors = Mirrors(self._searched)  # the note vectors join when the model loads
+        self._meaning: MeaningIndex | None = None  # while running, with the semantic extra
+        self._no_meaning = "the vault index is not open yet"  # why _meaning is None
+        self._meaning_settled = anyio.Event()  # set in running: the model loaded, or cannot be
         self._index = KeptIndex(
             self._vault.vault,
             self._vault,
             self._lock,
             index_location,
             after_sync=self._settle,
-            mirror=self._searched,
+            mirror=self._mirrors,
             head_start=head_start,
             wait_idle=self._wait_idle,
         )
@@ -160,8 +176,40 @@ class FolderBackend:
         """While the server runs: the folder walked, the vault index synced and watched, all
         in the background; calls wait for what they need."""
         self._last_call = time.monotonic()  # the client's first call is near: not idle yet
+        failure: Exception | None = None  # the server's, raised as it is, not in a group
+        self._meaning_settled = anyio.Event()
         async with self._index.running():
-            yield
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(self._keep_meaning)
+                try:
+                    yield
+                except Exception as exc:
+                    failure = exc
+                finally:
+                    tasks.cancel_scope.cancel()
+            if failure is not None:
+                raise failure
+
+    async def _keep_meaning(self) -> None:
+        """With the semantic extra: load the model (in a thread: a third of a second), then
+        keep every note's vector in the index and in memory (``folder/meaning.py``)."""
+        settled, embedder = self._meaning_settled, None
+        try:
+            embedder = await anyio.to_thread.run_sync(load_embedder, abandon_on_cancel=True)
+        finally:
+            if embedder is None:
+                self._no_meaning = why_unavailable() or "the model could not be loaded"
+                settled.set()
+        if embedder is None:
+            return
+        meaning = MeaningIndex(embedder)
+        self._mirrors.add(meaning.vectors)  # before the first sync ends: nothing missed
+        self._meaning = meaning
+        try:
+            await meaning.keep_running(self._index, settled)
+        finally:
+            self._meaning = None
+            settled.set()
 
     async def wait_until_indexed(self) -> bool:
         """Wait for the index's first sync (inside ``running``); whether the index answers."""
@@ -336,6 +384,55 @@ class FolderBackend:
         limit: int,
     ) -> list[dict[str, Any]]:
         raise NeedsObsidian("Semantic search (Smart Connections)", _NOT_ASKED)
+
+    async def search_local(
+        self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
+    ) -> LocalResults | None:
+        await self._opened()
+        index = self._index.index
+        if index is None or not index.ready:
+            raise LocalSearchUnavailable(self._not_indexed())
+        if self._index.opening:  # the model loaded, the stored vectors read: milliseconds
+            await self._meaning_settled.wait()
+        meaning, notice = self._meaning, None
+        if meaning is None or not meaning.loaded:
+            if mode == "semantic":
+                raise LocalSearchUnavailable(
+                    f"Search by meaning is not available: {self._meaning_missing(meaning)} "
+                    "Meanwhile mode='keyword' ranks notes by their words, from the same index."
+                )
+            if mode == "hybrid":
+                notice = f"Ranked by words only: {self._meaning_missing(meaning)}"
+            mode, meaning = "keyword", None
+        else:
+            await meaning.catch_up(index)
+        root = str(self._vault.vault)
+
+        def ranked() -> LocalResults:
+            rankings = local_search.rank(meaning, index, query, wanted, local_search.RANK_DEPTH)
+            if rankings is None:
+                raise LocalSearchUnavailable(self._not_indexed())
+            return local_search.answer(rankings, mode, root, limit, notice)
+
+        return await self._run(ranked)
+
+    def _not_indexed(self) -> str:
+        kept = self._index
+        if kept.building:
+            progress = f" ({kept.done:,} of {kept.total:,} notes so far)" if kept.total else ""
+            return (
+                f"The vault index is being built{progress}; search by words or meaning answers "
+                "once it is. Meanwhile search_simple finds notes holding every word."
+            )
+        return (
+            "The vault index could not be opened (see the server's log), so notes cannot be "
+            "ranked by words or meaning. search_simple finds notes holding every word."
+        )
+
+    def _meaning_missing(self, meaning: MeaningIndex | None) -> str:
+        if meaning is not None:  # loaded, not yet read its vectors from the index
+            return "the note vectors are being loaded; ask again in a moment."
+        return f"{self._no_meaning}."
 
     async def list_tags(self) -> list[dict[str, Any]]:
         def counted() -> list[tuple[str, int]]:

@@ -22,7 +22,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -30,7 +30,7 @@ import anyio
 import anyio.lowlevel
 import anyio.to_thread
 
-from vaultgate.engine.index import SyncReport, VaultIndex
+from vaultgate.engine.index import IndexedText, SyncReport, VaultIndex
 from vaultgate.engine.index.database import default_location
 from vaultgate.engine.index.scan import Stat
 from vaultgate.engine.index.vault_index import Progress, TextMirror
@@ -45,6 +45,25 @@ log = logging.getLogger(__name__)
 notices = logging.getLogger(NOTICES)
 
 CATCH_UP_SECONDS = 2.0  # calls wait this long at most for an existing index to catch up
+
+
+class Mirrors:
+    """Several TextMirrors told as one (the search's texts, the note vectors); one may join
+    later, before the index's first sync ends."""
+
+    def __init__(self, *mirrors: TextMirror) -> None:
+        self._mirrors = list(mirrors)
+
+    def add(self, mirror: TextMirror) -> None:
+        self._mirrors = [*self._mirrors, mirror]  # a new list: a write may be iterating
+
+    def stored(self, texts: Sequence[IndexedText]) -> None:
+        for mirror in self._mirrors:
+            mirror.stored(texts)
+
+    def dropped(self, paths: Sequence[str]) -> None:
+        for mirror in self._mirrors:
+            mirror.dropped(paths)
 
 
 class _WatchedIndex(VaultIndex):

@@ -17,7 +17,15 @@ import datetime
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from vaultgate.backend import BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
+from vaultgate.backend import (
+    BackendReport,
+    LinkUpdates,
+    LocalMode,
+    LocalResults,
+    Note,
+    NoteLinks,
+    ServerStatus,
+)
 from vaultgate.errors import (
     NeedsObsidian,
     ObsidianError,
@@ -196,6 +204,11 @@ class RoutedBackend:
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         return await self._obsidian("Dataview DQL search", self.obsidian.search_dql(query))
+
+    async def search_local(
+        self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
+    ) -> LocalResults | None:
+        return await self.folder.search_local(query, mode=mode, wanted=wanted, limit=limit)
 
     async def search_smart(
         self,

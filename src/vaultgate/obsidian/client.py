@@ -35,6 +35,8 @@ from vaultgate import calls, markdown
 from vaultgate.backend import (
     BackendReport,
     LinkUpdates,
+    LocalMode,
+    LocalResults,
     Note,
     NoteLinks,
     ServerStatus,
@@ -422,6 +424,11 @@ class ObsidianClient:
         )
         rows = parse_as(response, STRUCTURED_RESULTS, "the search results")
         return [dict(row) for row in rows]
+
+    async def search_local(
+        self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
+    ) -> LocalResults | None:
+        return None  # no vault folder here: semantic search is Smart Connections'
 
     async def search_smart(
         self,

@@ -20,7 +20,7 @@ from vaultgate.tools.base import (
     model_facing_errors,
     titled,
 )
-from vaultgate.vault.search import QueryType, SimpleHit, scores_order_something
+from vaultgate.vault.search import QueryType, SimpleHit, SmartMode, scores_order_something
 
 STRUCTURED_RESULT_LIMIT = 1_000
 RESULT_CUT_NOTICE = Later(
@@ -122,25 +122,24 @@ async def search_vault(
 @model_facing_errors
 async def search_vault_smart(
     ctx: ToolContext,
-    query: Annotated[str, Field(description="What you are looking for, in plain words.")],
-    folder: Annotated[
-        str | list[str] | None, Field(description="Only this folder, or these folders.")
-    ] = None,
+    query: Annotated[str, Field(description="What you look for, in plain words.")],
+    folder: Annotated[str | list[str] | None, Field(description="Only these folders.")] = None,
     excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
     limit: Annotated[int, Field(ge=1, le=50, description="Results per page (1-50).")] = 20,
     offset: Annotated[int, Field(ge=0, description="Results to skip; use nextOffset.")] = 0,
+    mode: SmartMode = "hybrid",
 ) -> Blocks:
-    """Semantic search (needs the MCP Tools and Smart Connections plugins in Obsidian).
+    """Find notes by meaning, from the vault folder's index or Smart Connections.
 
-    Results are {path, text, score, breadcrumbs?}; read one with get_vault_file(path). While
-    nextOffset is given, call again with offset=nextOffset.
+    Rows {path, score, text}. While nextOffset is given, call again with offset=nextOffset.
     """
-    # the plugin pages nothing: ask for the results up to this page's end, show the page
-    results = await app_state(ctx).searcher.smart(
+    # Smart Connections pages nothing: ask for the results up to this page's end
+    results, notice = await app_state(ctx).searcher.smart(
         query,
         folders=[folder] if isinstance(folder, str) else folder,
         exclude_folders=excludeFolders,
         limit=offset + limit,
+        mode=mode,
     )
     page = page_within_budget(
         results,
@@ -149,7 +148,7 @@ async def search_vault_smart(
         budget=items_budget(SEARCH_BUDGET),
         render=compact_json,
     )
-    return json_blocks(page.envelope("results"))
+    return json_blocks(page.envelope("results", notice=notice))
 
 
 @model_facing_errors

@@ -56,7 +56,16 @@ from typing import Any
 
 import anyio
 
-from vaultgate.backend import Backend, BackendReport, LinkUpdates, Note, NoteLinks, ServerStatus
+from vaultgate.backend import (
+    Backend,
+    BackendReport,
+    LinkUpdates,
+    LocalMode,
+    LocalResults,
+    Note,
+    NoteLinks,
+    ServerStatus,
+)
 from vaultgate.cache import TTLCache
 from vaultgate.engine.errors import InvalidQuery
 from vaultgate.engine.search import evaluate_notes
@@ -471,6 +480,25 @@ class GuardedClient:
 
         read = await map_bounded(paths, text_of)
         return {path: text for path, text in zip(paths, read, strict=True) if text is not None}
+
+    async def search_local(
+        self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
+    ) -> LocalResults | None:
+        """Only reachable, unhidden notes are ranked at all (filtered before the fusion, so
+        none moves a visible note's rank or score), and only they are answered."""
+        await self._links()
+        marked = await self.marked_notes()
+        hidden = {path for path, marks in marked.items() if marks.hidden}
+        allows = self.policy.allows
+
+        def visible(path: str) -> bool:
+            return path not in hidden and allows(path) and wanted(path)
+
+        found = await self._inner.search_local(query, mode=mode, wanted=visible, limit=limit)
+        if found is None:
+            return None
+        rows = [row for row in found.rows if visible(str(row.get("path", "")))]
+        return LocalResults(rows, found.notice)
 
     async def search_smart(
         self,

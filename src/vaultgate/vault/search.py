@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -28,10 +28,12 @@ from vaultgate.vault.snippets import trimmed_context, words_within
 
 SEARCH_TTL_SECONDS = 60.0
 SMART_TEXT_LIMIT = 120
+LOCAL_RESULTS = 100  # notes a search of the local index answers, paged (a total that holds)
 PATTERN_CHARS = 1_000
 _PATTERN_OPERATIONS = ("regexp", "glob")
 
 QueryType = Literal["jsonlogic", "dataview"]
+SmartMode = Literal["hybrid", "keyword", "semantic", "smart_connections"]
 
 
 @runtime_checkable
@@ -186,23 +188,51 @@ class VaultSearcher:
         folders: list[str] | None,
         exclude_folders: list[str] | None,
         limit: int,
-    ) -> list[dict[str, Any]]:
-        """The first ``limit`` semantic matches from the MCP Tools companion plugin, text
+        mode: SmartMode = "hybrid",
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The first ``limit`` notes found by meaning, and a notice for the model (or None).
+
+        ``hybrid``, ``keyword`` and ``semantic`` rank from the vault folder's own index
+        (``search_local``: folders applied before ranking); a backend without one (Obsidian's
+        plugin alone) and ``smart_connections`` ask the MCP Tools companion plugin, its text
         trimmed to whole words, scores rounded, breadcrumbs only where they say more than
         the path (a block's headings)."""
         if not query.strip():
             raise InvalidArgument("query is empty. Describe what you are looking for.")
+        if mode != "smart_connections":
+            wanted = _in_folders(folders, exclude_folders)
+            local = await self._client.search_local(
+                query, mode=mode, wanted=wanted, limit=max(limit, LOCAL_RESULTS)
+            )
+            if local is not None:
+                return local.rows, local.notice
         raw = await self._client.search_smart(
             query, folders=folders, exclude_folders=exclude_folders, limit=limit
         )
-        return [_smart_row(item) for item in raw[:limit]]
+        return [_smart_row(item) for item in raw[:limit]], None
+
+
+def _in_folders(
+    folders: list[str] | None, exclude_folders: list[str] | None
+) -> Callable[[str], bool]:
+    """Whether a note's path is below one of ``folders`` (any, when none is given) and
+    below none of ``exclude_folders``."""
+    included = tuple(normalize_directory(f) for f in folders or () if f.strip("/"))
+    excluded = tuple(normalize_directory(f) for f in exclude_folders or () if f.strip("/"))
+
+    def wanted(path: str) -> bool:
+        if included and not path.startswith(included):
+            return False
+        return not (excluded and path.startswith(excluded))
+
+    return wanted
 
 
 def _smart_row(item: dict[str, Any]) -> dict[str, Any]:
     path, breadcrumbs = item.get("path"), item.get("breadcrumbs")
     row = {
         "path": path,
-        "text": _trim(str(item.get("text", "")), SMART_TEXT_LIMIT),
+        "text": trim_text(str(item.get("text", "")), SMART_TEXT_LIMIT),
         "score": significant(item.get("score")),
     }
     if not isinstance(path, str) or breadcrumbs != _path_crumbs(path):
@@ -259,7 +289,7 @@ def refuse_long_patterns(query: Any) -> None:
                 pending.append(arguments)
 
 
-def _trim(text: str, limit: int) -> str:
+def trim_text(text: str, limit: int) -> str:
     """``text`` with its whitespace collapsed, cut to whole words (or whole grapheme
     clusters, where a word is longer) within ``limit`` characters, "…" marking a cut."""
     text = " ".join(text.split())

@@ -7,7 +7,8 @@ it by hand is always safe.
 
 ``notes`` holds one row per note; ``notes_text`` (FTS5, ``trigram`` tokenizer,
 ``case_sensitive 1`` because the text is folded before it is stored, see ``fold.py``) holds its
-searched text under the same rowid. The text lives nowhere else, so this is a plain FTS5 table
+searched text under the same rowid, and ``note_vectors`` (``vectors.py``) a vector of its
+meaning. The text lives nowhere else, so this is a plain FTS5 table
 rather than an external-content one, and both are written in the same transaction. A path is
 TEXT, or BLOB (its UTF-8 bytes with surrogateescape) for a file name that is not valid UTF-8.
 
@@ -25,6 +26,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+from vaultgate.engine.index import vectors
 from vaultgate.private_files import COMPANIONS, cache_folder, prepare_database
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,7 @@ def open_index(location: Path, *, vault: str, fold: str) -> sqlite3.Connection:
         except sqlite3.DatabaseError as exc:
             reason = f"unreadable ({exc})"
         if reason is None:
+            vectors.ensure_table(conn)  # an index made before vectors gains their table
             return conn
         conn.close()
     if reason != "new":
@@ -159,6 +162,7 @@ def _create(conn: sqlite3.Connection, meta: dict[str, str]) -> None:
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             conn.execute(statement)
+    vectors.ensure_table(conn)
     conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
     # last: a file whose creation was cut short has user_version 0 and tables, "incomplete"
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")

@@ -32,3 +32,94 @@ def match_expression(query: str) -> str | None:
             if len(piece) >= MIN_PHRASE:
                 phrases['"' + piece.replace('"', '""') + '"'] = None
     return " AND ".join(phrases) or None
+
+
+# Words too common to say what a note is about: as an OR-ed phrase each would match nearly
+# every note, and ranking them costs more than they tell (English; other languages' common
+# words weigh little in bm25 anyway).
+STOPWORDS = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "are",
+        "but",
+        "not",
+        "you",
+        "all",
+        "any",
+        "can",
+        "had",
+        "her",
+        "was",
+        "one",
+        "our",
+        "out",
+        "has",
+        "him",
+        "his",
+        "how",
+        "its",
+        "may",
+        "new",
+        "now",
+        "old",
+        "see",
+        "two",
+        "who",
+        "did",
+        "get",
+        "let",
+        "put",
+        "say",
+        "she",
+        "too",
+        "use",
+        "that",
+        "with",
+        "have",
+        "this",
+        "will",
+        "your",
+        "from",
+        "they",
+        "been",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "there",
+        "their",
+        "them",
+        "then",
+        "than",
+        "into",
+        "some",
+        "could",
+        "would",
+        "should",
+        "about",
+        "does",
+        "doing",
+        "find",
+        "want",
+        "need",
+    }
+)
+
+
+def any_word_expression(query: str) -> str | None:
+    """An FTS5 MATCH expression for the notes holding any of ``query``'s words (three
+    characters or more, common English words left out), for ranking by bm25; None when no
+    word is left."""
+    phrases: dict[str, None] = {}
+    for term in query.split():
+        for piece in _UNSEARCHABLE.split(fold(term.strip(_PUNCTUATION))):
+            if len(piece) >= MIN_PHRASE and piece not in STOPWORDS:
+                phrases['"' + piece.replace('"', '""') + '"'] = None
+    return " OR ".join(phrases) or None
+
+
+_PUNCTUATION = "\"'.,;:!?()[]{}<>«»“”‘’`*_~"

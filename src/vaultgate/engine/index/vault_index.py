@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from vaultgate.engine.index import database
+from vaultgate.engine.index import database, vectors
 from vaultgate.engine.index.fold import current_fold
-from vaultgate.engine.index.query import match_expression
+from vaultgate.engine.index.query import any_word_expression, match_expression
 from vaultgate.engine.index.records import (
     IndexedNote,
     ReadNote,
@@ -299,6 +299,7 @@ class VaultIndex:
                 )
             ]
             conn.executemany("DELETE FROM notes_text WHERE rowid = ?", ((i,) for i in old))
+            vectors.delete(conn, old)  # a note read again is embedded again
             conn.executemany("DELETE FROM notes WHERE id = ?", ((i,) for i in old))
             next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM notes").fetchone()[0]
             notes: list[tuple[Any, ...]] = []
@@ -467,6 +468,84 @@ class VaultIndex:
         # a JavaScript object lists integer-like keys first, ascending, then insertion order
         numeric = sorted((k for k in counts if _is_array_index(k)), key=int)
         return [(k, counts[k]) for k in [*numeric, *(k for k in counts if not _is_array_index(k))]]
+
+    def ranked_by_words(
+        self, query: str, wanted: Callable[[str], bool], limit: int
+    ) -> list[tuple[str, float]] | None:
+        """The first ``limit`` notes ``wanted`` accepts among those holding any of the
+        query's words, best bm25 first: ``(path, bm25)`` (lower is better). ``wanted`` sees
+        every candidate before one is kept, so a note it refuses shapes no rank. None when
+        the index cannot answer; [] when no word is long enough to look up."""
+        expression = any_word_expression(query)
+        if expression is None:
+            return []
+        if not self._ready:
+            return None
+        found: list[tuple[str, float]] = []
+        with self._lock:
+            if not self._ready:
+                return None
+            try:
+                rows = self._conn.execute(
+                    "SELECT notes.path, bm25(notes_text) AS rank FROM notes_text"
+                    " JOIN notes ON notes.id = notes_text.rowid WHERE notes_text MATCH ?"
+                    " ORDER BY rank",
+                    (expression,),
+                )
+                for stored, rank in rows:
+                    path = _py_path(stored)
+                    if wanted(path):
+                        found.append((path, float(rank)))
+                        if len(found) >= limit:
+                            break
+            except sqlite3.Error as exc:
+                log.warning("vault index keyword ranking failed: %s", exc)
+                return None
+        return found
+
+    # --- vectors (engine/index/vectors.py) ----------------------------------------------------
+
+    def use_vector_model(self, model: str) -> None:
+        """Keep only vectors made by ``model`` (all are deleted when the stored ones are of
+        another)."""
+        with self._lock, database.transaction(self._conn):
+            if vectors.use_model(self._conn, model):
+                log.info("vault index: note vectors of another model deleted (now %s)", model)
+
+    def unembedded(self, limit: int) -> list[tuple[int, str, int, int]]:
+        """Up to ``limit`` notes without a vector: ``(row id, path, mtime_ns, size)``."""
+        with self._lock:
+            if self._closed:
+                return []
+            return [(i, _py_path(p), m, s) for i, p, m, s in vectors.missing(self._conn, limit)]
+
+    def vector_counts(self) -> tuple[int, int]:
+        """``(notes without a vector, notes)``."""
+        with self._lock:
+            return (0, 0) if self._closed else vectors.count_missing(self._conn)
+
+    def store_vectors(
+        self,
+        rows: Sequence[tuple[int, int, int, bytes]],
+        stored: Callable[[list[tuple[str, bytes]]], None],
+    ) -> None:
+        """Store ``(row id, mtime_ns, size, vector)`` for each note still as it was read,
+        then tell ``stored`` which ``(path, vector)`` were, under the same lock as the
+        writes that delete them (so a copy in memory never keeps a stale one)."""
+        with self._lock:
+            if self._closed:
+                return
+            with database.transaction(self._conn):
+                kept = vectors.store(self._conn, rows)
+            by_id = {row[0]: row[3] for row in rows}
+            stored([(_py_path(path), by_id[note_id]) for note_id, path in kept])
+
+    def load_vectors(self, stored: Callable[[list[tuple[str, bytes]]], None]) -> None:
+        """Hand every stored ``(path, vector)`` to ``stored``, under the writes' lock."""
+        with self._lock:
+            if self._closed:
+                return
+            stored([(_py_path(path), vector) for path, vector in vectors.every(self._conn)])
 
     def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any] | None:
         """The rows, or None when the index cannot answer (not ready, closed, SQLite failed)."""

@@ -46,7 +46,7 @@ def make_discover(catalogue: list[Entry]) -> ToolFunction:
         limit: Annotated[int, Field(ge=1, le=100)] = 20,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> Blocks:
-        """Start here: every operation, its parameters, and what the user's plugin supports."""
+        """Start here: every operation with its parameters, and the plugin's features."""
         read_only = app_state(ctx).settings.safety.read_only
         if operation is not None:
             asked = operation.strip()

@@ -41,7 +41,7 @@ from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_er
 from vaultgate.tools.routes import Route
 from vaultgate.vault.documents import NoteFormat
 from vaultgate.vault.editing import ContentType
-from vaultgate.vault.search import QueryType
+from vaultgate.vault.search import QueryType, SmartMode
 
 # Reading the vault, and the note open in Obsidian: nothing here writes (readOnlyHint).
 VaultOperation = Literal[
@@ -295,6 +295,7 @@ async def vault(
     section: Annotated[str | None, said("'Heading' or 'Parent::Child'.")] = None,
     query: Annotated[str | dict[str, Any] | None, said("Words, or JsonLogic.")] = None,
     queryType: QueryType | None = None,
+    mode: SmartMode | None = None,
     contextLength: int | None = None,
     maxMatchesPerFile: int | None = None,
     withOffsets: bool | None = None,
@@ -303,10 +304,10 @@ async def vault(
     period: periodic.PeriodName | None = None,
     date: Annotated[str | None, said("YYYY-MM-DD.")] = None,
     filenames: list[str] | None = None,
-    days: Annotated[int | None, said("Changed within N days.")] = None,
+    days: int | None = None,
     filter: str | None = None,
 ) -> Blocks:
-    """Read and search notes, and the open note."""
+    """Read and search notes."""
     return await dispatch(ctx, "vault", operation, locals())
 
 

@@ -53,8 +53,9 @@ from vaultgate.engine.walk import Stat
 from vaultgate.obsidian.models import SIMPLE_RESULTS, SimpleHit, SimpleMatch
 
 TEXT_CACHE_CHARS = 64_000_000  # about 64 MB of note text (most notes are ASCII)
-# the index's texts kept in memory: an 80,000-note vault's 152 MB (20,000 notes: 38 MB). Below
-# the vault's size, every broad search fetches the rest from the index file and evicts as much
+# the index's texts kept in memory: an 80,000-note vault's are 138 M characters (20,000 notes':
+# 38 M). Below the vault's size, every broad search fetches the rest from the index file and
+# evicts as much
 SEARCHED_CACHE_CHARS = 160_000_000
 
 

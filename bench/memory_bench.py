@@ -50,6 +50,8 @@ from pathlib import Path
 from typing import Any
 
 from report import REPORT, write_section
+from vaultgate.memory.connection import connect
+from vaultgate.memory.migrations import MIGRATIONS, migrate
 from vaultgate.memory.models import CompactRequest, SearchOptions
 from vaultgate.memory.store import MemoryStore
 
@@ -73,6 +75,9 @@ ANATOMY_COMPACTIONS = 10
 ANATOMY_SAVES = SAVES  # enough for the -wal bound's checkpoints to come in their share
 PENDING_PROJECT = "project-19"  # compacted once by the reads, to time searches meanwhile
 BASELINE = "8ef1c1f"  # the store before issue 11's second step: checkpoints already off commits
+# The cached database's schema: the newest BASELINE's store opens. A file of the current
+# schema is one the older store refuses; "after" migrates its copy, as a user's file is.
+BASELINE_SCHEMA = 2
 # The issue's targets (issue 11) at 100,000 observations.
 TARGET_QUERY_MS = 10.0
 TARGET_COMPACT_MS = 15.0
@@ -120,7 +125,12 @@ def generate(path: Path, count: int) -> float:
     started = time.perf_counter()
     rng = random.Random(SEED)
     vocabulary = Vocabulary.make(rng)
-    MemoryStore.open(str(path)).close()  # the schema, exactly as the server makes it
+    # the schema as the server at BASELINE makes it (its migrations are the first ones of ours)
+    made = connect(str(path))
+    try:
+        migrate(made, MIGRATIONS[:BASELINE_SCHEMA])
+    finally:
+        made.close()
     conn = sqlite3.connect(path, isolation_level=None)
     first = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
     step = dt.timedelta(days=SPAN_DAYS) / count
@@ -166,7 +176,7 @@ def generate(path: Path, count: int) -> float:
 
 
 def cached_database(count: int) -> tuple[Path, float | None]:
-    path = CACHE_DIR / f"memory-v2-{count}-s{SEED}.db"
+    path = CACHE_DIR / f"memory-v3-{count}-s{SEED}.db"  # v3: made at BASELINE_SCHEMA
     if path.exists():
         return path, None
     CACHE_DIR.mkdir(parents=True, exist_ok=True)

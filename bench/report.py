@@ -16,8 +16,9 @@ HEADER = """# Benchmarks
 Speed and size, measured on this project's 2-core machines; tests never time anything. Each
 section says how to rerun it: `python bench/run.py` (vault reads on 20,000 notes),
 `python bench/tools_list.py` (the size of tools/list per tool profile),
-`python bench/memory_bench.py` (the memory store at 100,000 observations) and
-`python bench/call_path.py` (one tool call over stdio, and start-up).
+`python bench/memory_bench.py` (the memory store at 100,000 observations),
+`python bench/call_path.py` (one tool call over stdio, and start-up) and
+`python bench/scale.py` (the folder backend at 5,000, 20,000 and 80,000 notes).
 """
 
 

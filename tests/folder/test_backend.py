@@ -54,3 +54,17 @@ async def test_a_path_the_disk_refuses_as_too_long_names_the_disk_s_limits(
     assert "日本語 🚀 #1 100%" in message
     assert DEEP not in message
     assert (deep_vault / "Welcome.md").exists()
+
+
+async def test_start_up_builds_the_folder_tree_before_the_first_listing(
+    awkward_vault: Path, tmp_path: Path
+) -> None:
+    backend = FolderBackend(awkward_vault, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        await backend.wait_until_settled()
+        tree = backend._tree  # built while idle: the first listing does not pay for it
+        assert tree is not None
+        assert tree.files is backend._vault.files
+        assert "100% done/" in await backend.list_directory("")
+        assert backend._tree is tree
+        assert "100% done/日本語 notes.md" in (await backend.list_files_below("") or [])

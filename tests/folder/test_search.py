@@ -321,3 +321,54 @@ def test_the_texts_in_memory_keep_under_their_limit_and_never_go_back_in_time() 
     searched.stored([IndexedText("b.md", (1, 1), "b\n\n123456")])  # 17 characters in all
     assert searched.found(["a.md", "b.md"]) == {"b.md": IndexedText("b.md", (1, 1), "b\n\n123456")}
     assert not searched.full()
+
+
+def test_the_texts_in_memory_drop_the_oldest_stored_first() -> None:
+    # 10 characters each: a limit of 35 holds three
+    names = ["a.md", "b 100%.md", "#c.md", "日本.md", "🚀 e.md", "cafe\u0301.md"]
+    texts = {name: IndexedText(name, (1, 10), f"{n:03d}\n\n12345") for n, name in enumerate(names)}
+    searched = SearchedTexts(limit=35)
+    searched.stored([texts[name] for name in names[:3]])
+    assert searched.missing(names) == names[3:]
+    searched.stored([texts["a.md"]])  # stored again: the newest now
+    searched.stored([texts["日本.md"]])
+    assert searched.missing(names) == ["b 100%.md", "🚀 e.md", "cafe\u0301.md"]
+    searched.fill([texts[name] for name in names[4:]])  # two more: the two oldest go
+    assert searched.missing(names) == ["a.md", "b 100%.md", "#c.md"]
+    assert len(searched) == 3
+    searched.dropped(["日本.md"])
+    searched.fill([texts["b 100%.md"]])  # room for it again: nothing else goes
+    assert searched.missing(names) == ["a.md", "#c.md", "日本.md"]
+
+
+def test_the_texts_in_memory_keep_a_long_run_of_stores_under_the_limit() -> None:
+    # a build of many batches through a small cache: every text kept is among the newest
+    searched = SearchedTexts(limit=1_000)
+    paths = [f"n{n:05d} ✓.md" for n in range(5_000)]
+    for start in range(0, len(paths), 500):
+        searched.stored(
+            [IndexedText(p, (1, 20), f"{p[:10]}\r\n{'x' * 13}") for p in paths[start : start + 500]]
+        )
+        newest = paths[max(0, start + 500 - 40) : start + 500]
+        assert searched.missing(newest) == []
+        assert searched.found(paths[: start + 500 - 40]) == {}
+        assert len(searched) == 40
+
+
+def test_the_text_cache_drops_the_least_recently_read_first(awkward_vault: Path) -> None:
+    names = ["Kelvin.md", "Sigma.md", "CRLF note.md", "100% done/日本語 notes.md"]
+    texts = NoteTexts(awkward_vault)
+    sizes = {name: len(texts.text(name)) for name in names}
+    # room for Kelvin.md, CRLF note.md and the note read last, not for Sigma.md as well
+    limit = sizes["Kelvin.md"] + sizes["CRLF note.md"] + sizes[names[3]]
+    texts = NoteTexts(awkward_vault, limit=limit)
+    for name in names[:3]:
+        texts.text(name)
+    texts.text("Kelvin.md")  # read again: the most recent
+    texts.text(names[3])  # Sigma.md, the least recently read, goes
+    for name in ["Kelvin.md", "Sigma.md"]:  # same size, same mtime: only a read tells
+        path, st = awkward_vault / name, (awkward_vault / name).stat()
+        path.write_bytes(b"z" * st.st_size)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert "z" not in texts.text("Kelvin.md")  # held: not read again
+    assert set(texts.text("Sigma.md")) == {"z"}  # dropped: read again

@@ -216,8 +216,8 @@ class FolderBackend:
         return await self._index.wait_synced()
 
     async def wait_until_settled(self) -> None:
-        """Wait for start-up's background work (inside ``running``): the index synced and old
-        temporary files swept."""
+        """Wait for start-up's background work (inside ``running``): the index synced, old
+        temporary files swept, the index's texts in memory and the folder tree built."""
         await self._index.wait_settled()
 
     # --- server -----------------------------------------------------------------------------
@@ -697,12 +697,14 @@ class FolderBackend:
     def _settle(self, found: FolderScan) -> None:
         """Start-up's last work, in a worker thread: the temporary files of writes a crash
         killed swept (only ours, an hour old or more; the start's walk found them), then the
-        index's texts into memory for the first searches, while the server is idle. (The
-        folder tree, 13 ms on 20,000 notes, is left to the first listing: built here, it
-        would hold up a call that came in meanwhile as much.)"""
+        index's texts into memory for the first searches, and the folder tree for the first
+        listing (13 ms on 20,000 notes, 60 ms on 80,000), each while the server is idle."""
         sweep_temporaries(self._vault.vault, found.temporaries)
         if len(self._searched) < len(self._vault.markdown_files()):  # else a build put all in
             self._load_searched()
+        if self._wait_idle():
+            with self._lock:
+                self._current_tree()
 
     def _load_searched(self) -> None:
         """The index's texts that memory does not hold yet, WARM_BATCH notes at a time while

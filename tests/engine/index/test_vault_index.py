@@ -355,3 +355,31 @@ def test_texts_are_what_the_index_searches(index: VaultIndex, vault: Path) -> No
         name = text.path.rsplit("/", 1)[-1].removesuffix(".md")
         content = (vault / text.path).read_bytes().decode("utf-8", "replace")
         assert text.searched == searched_text(name, content)
+
+
+def test_notes_written_one_commit_at_a_time_stay_found_across_segment_merges(
+    vault: Path, index_at: Path
+) -> None:
+    # each refresh commits one FTS5 segment: 200 of them pass CRISIS_MERGE (64) more than
+    # once, so segments are merged on the way, and later ones drop or replace earlier rows
+    names = [f"Log/{n:03d} café #{n % 7} 100% 日本.md" for n in range(200)]
+    with VaultIndex(vault, location=index_at) as index:
+        index.sync()
+        for n, name in enumerate(names):
+            write(vault, name, f"---\ntags: [t{n}]\n---\nzeppelin{n:03d} 🚀 shared word\r\n")
+            index.note_written(name)
+        for name in names[::3]:
+            (vault / name).unlink()
+            index.note_removed(name)
+        for name in names[1::3]:
+            write(vault, name, "rewritten: no longer the old word\n")
+            index.note_written(name)
+        kept = names[2::3]
+        assert index.candidates("zeppelin") == [name for name in sorted(names) if name in kept]
+        assert index.candidates("zeppelin002") == [names[2]]
+        assert index.candidates("zeppelin001") == []
+        assert index.candidates("rewritten") == names[1::3]
+        segments = (
+            sqlite3.connect(index_at).execute("SELECT count(*) FROM notes_text_data").fetchone()[0]
+        )
+        assert segments < 200  # merged, not one segment per commit

@@ -22,8 +22,12 @@ pytestmark = pytest.mark.anyio
             40012,
             id="5x-parameters-are-not-ignored",
         ),
-        pytest.param("3.6.2", {}, 40011, id="3x-missing"),
-        pytest.param("3.6.2", {"Content-Type": "text/plain"}, 40011, id="3x-unknown"),
+        pytest.param("3.6.2", {}, 40011, id="3.6.2-missing"),
+        pytest.param("3.6.2", {"Content-Type": "text/plain"}, 40012, id="3.6.2-unknown"),
+        pytest.param("3.6.2", {"Content-Type": "application/json"}, 40012, id="3.6.2-json"),
+        pytest.param("3.3.0", {"Content-Type": "text/plain"}, 40012, id="3.3.0-unknown"),
+        # 40012 came in 3.3.0: before, every content type it did not know was 40011
+        pytest.param("3.2.0", {"Content-Type": "text/plain"}, 40011, id="3.2.0-unknown"),
     ],
 )
 async def test_search_content_type_errors(

@@ -38,9 +38,13 @@ def json_response(
     return Response(json_bytes(value), status_code=status, media_type=media_type, headers=headers)
 
 
-def error_response(error: ApiError, headers: Mapping[str, str] | None = None) -> Response:
+def error_response(
+    error: ApiError, headers: Mapping[str, str] | None = None, *, worded_for_5: bool = True
+) -> Response:
     return json_response(
-        error.body(), status=error.status, headers={**error.headers, **(headers or {})}
+        error.body(worded_for_5=worded_for_5),
+        status=error.status,
+        headers={**error.headers, **(headers or {})},
     )
 
 

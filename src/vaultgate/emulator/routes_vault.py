@@ -116,9 +116,9 @@ def _serve_file(
         with engine_errors():
             return _file_answer(context, request, path, url_target, headers)
     except FileNotFoundError:  # deleted behind the index's back
-        return _error_after_file_headers(ApiError(status=404), headers)
+        return _error_after_file_headers(ApiError(status=404), headers, context)
     except ApiError as error:
-        return _error_after_file_headers(error, headers)
+        return _error_after_file_headers(error, headers, context)
 
 
 def _file_answer(
@@ -148,13 +148,16 @@ def _file_answer(
     return Response(state.read_bytes(path), headers=headers)
 
 
-def _error_after_file_headers(error: ApiError, headers: dict[str, str]) -> Response:
+def _error_after_file_headers(
+    error: ApiError, headers: dict[str, str], context: EmulatorContext
+) -> Response:
     """An error sent with ``res.json`` after the file's headers were set."""
     content_type = with_utf8_charset(headers["Content-Type"])
     if content_type is None:
         return express_error_page(headers)
     sent = {**headers, **error.headers, "Content-Type": content_type}
-    return json_response(error.body(), status=error.status, headers=sent)
+    body = error.body(worded_for_5=context.behaviour.worded_for_5)
+    return json_response(body, status=error.status, headers=sent)
 
 
 def _patch_engine(context: EmulatorContext, request: Request) -> int:

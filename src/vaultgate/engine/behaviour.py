@@ -69,13 +69,21 @@ class Behaviour:
 
     @property
     def segment_decoding(self) -> bool:
-        """4.1.3+: each URL segment is decoded alone, so ``%2F`` is not a separator."""
-        return self.at_least("4.1.3")
+        """5.0+: each URL segment is decoded alone, so ``%2F`` is not a separator. 4.1.3-4.1.7
+        decode the whole path at once (``dir%2Fa.md`` is ``dir/a.md``) and only then refuse
+        a path outside the vault."""
+        return self.at_least("5.0.0")
 
     @property
     def subdocument_paths(self) -> bool:
         """3.6.0+: ``/vault/dir`` lists, ``note.md/`` is the note, URL targets resolve."""
         return self.features.has("targeted_read")
+
+    @property
+    def url_targeted_patch(self) -> bool:
+        """5.0+: a PATCH to ``note.md/heading/A`` patches that heading; before, the whole path
+        is the file's (404, or a header check's 400 first on 4.x)."""
+        return self.features.has("targeted_patch")
 
     @property
     def empty_root_lists(self) -> bool:
@@ -119,7 +127,8 @@ class Behaviour:
 
     @property
     def search_requires_query(self) -> bool:
-        return self.at_least("4.0.0")
+        """3.3.0+: a simple search without exactly one ``query`` is 400 ``40090``."""
+        return self.at_least("3.3.0")
 
     @property
     def context_length_default(self) -> bool:
@@ -137,8 +146,15 @@ class Behaviour:
 
     @property
     def distinct_content_type_errors(self) -> bool:
-        """4.0+: a missing Content-Type is 40011, an unknown one 40012 (3.x: 40011 for both)."""
-        return self.at_least("4.0.0")
+        """3.3.0+: a missing Content-Type is 40011, an unknown one 40012 (before: 40011 for
+        both; 40012 did not exist)."""
+        return self.at_least("3.3.0")
+
+    @property
+    def worded_for_5(self) -> bool:
+        """5.0+ reworded 40054, 40059, 42200 and 40020 and adds where a bad target came
+        from; before, those answers are the 4.x canned sentence alone."""
+        return self.at_least("5.0.0")
 
     @property
     def lazy_content(self) -> bool:

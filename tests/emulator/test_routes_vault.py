@@ -189,6 +189,38 @@ async def test_a_trailing_slash_after_a_note_serves_the_note_from_3_6_0(api: Api
 # --- note JSON ------------------------------------------------------------------------------
 
 
+TAGGED = (
+    "---\r\ntags: [alpha, 2024, '#beta', '', alpha]\r\ntag: gamma\r\nTags: epsilon\r\n---\r\n"
+    "#delta text #delta `#code` #项目/阶段\r\n"
+)
+
+
+# getFileMetadataObject: only the `tags` key, only a list; 4.0.1+ keeps its string items,
+# 3.x every truthy one as JavaScript prints it; then the inline tags; '#' stripped; each once.
+@pytest.mark.parametrize(
+    ("version", "tags"),
+    [
+        pytest.param("3.6.2", ["alpha", "2024", "beta", "delta", "项目/阶段"], id="3.6.2"),
+        pytest.param("4.1.7", ["alpha", "beta", "delta", "项目/阶段"], id="4.1.7"),
+        pytest.param("5.1.0", ["alpha", "beta", "delta", "项目/阶段"], id="5.1.0"),
+    ],
+)
+async def test_note_json_lists_the_tags_as_each_version_does(
+    api: Api, vault: Path, version: str, tags: list[str]
+) -> None:
+    (vault / "Tagged #1 100%.md").write_text(TAGGED, encoding="utf-8", newline="")
+    async with api(version) as http:
+        response = await http.get("/vault/Tagged%20%231%20100%25.md", headers={"Accept": NOTE_JSON})
+    assert response.json()["tags"] == tags
+
+
+async def test_a_tags_string_is_not_listed_in_note_json(api: Api, vault: Path) -> None:
+    (vault / "s.md").write_text("---\ntags: one two\n---\n#three\n", encoding="utf-8")
+    async with api() as http:
+        response = await http.get("/vault/s.md", headers={"Accept": NOTE_JSON})
+    assert response.json()["tags"] == ["three"]
+
+
 async def test_note_json_has_frontmatter_tags_stat_and_links(api: Api, vault: Path) -> None:
     async with api() as http:
         response = await http.get("/vault/Projects/plan.md", headers={"Accept": NOTE_JSON})

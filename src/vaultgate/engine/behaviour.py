@@ -110,6 +110,12 @@ class Behaviour:
         return self.features.has("unresolved_links")
 
     @property
+    def string_tags_only(self) -> bool:
+        """4.0.1+: note JSON lists only the string items of a ``tags`` list (3.x: each truthy
+        item as JavaScript prints it)."""
+        return self.at_least("4.0.1")
+
+    @property
     def frontmatter_errors(self) -> bool:
         """4.1.5+: unparseable frontmatter is a 400 ``40005`` where a map is needed."""
         return self.at_least("4.1.5")

@@ -9,6 +9,7 @@ from urllib.parse import quote
 import pytest
 
 from vaultgate.emulator.app import emulator_state
+from vaultgate.emulator.context import EmulatorConfig
 
 from .conftest import DOCUMENT_MAP, NOTE_JSON, PLAN, Api, MakeApp, client
 
@@ -583,3 +584,35 @@ async def test_periodic_params_are_decoded_only_where_the_routes_exist(
     async with api(version) as http:
         response = await http.get("/periodic/dai%ZZly/")
     assert response.status_code == status
+
+
+# --- what note JSON of a file that is not markdown costs ------------------------------------
+
+
+def test_the_metadata_cache_wait_defaults_to_the_plugins_5_seconds(vault: Path) -> None:
+    assert EmulatorConfig(vault=vault, api_key="k").metadata_cache_timeout == 5.0
+
+
+@pytest.mark.parametrize(
+    ("version", "waits"),
+    [
+        pytest.param("3.4.2", False, id="3.4.2"),  # before waitForFileCache
+        pytest.param("3.6.2", True, id="3.6.2"),
+        pytest.param("4.1.7", True, id="4.1.7"),
+        pytest.param("5.1.0", True, id="5.1.0"),
+    ],
+)
+async def test_note_json_of_a_file_that_is_not_markdown_waits_out_the_cache(
+    make_app: MakeApp, vault: Path, version: str, waits: bool
+) -> None:
+    (vault / "Files #1").mkdir()
+    (vault / "Files #1" / "data 100%.txt").write_text("x", encoding="utf-8")
+    app = make_app(version, metadata_cache_timeout=0)
+    async with client(app) as http:
+        other = await http.get(
+            "/vault/Files%20%231/data%20100%25.txt", headers={"Accept": NOTE_JSON}
+        )
+        note = await http.get("/vault/Projects/plan.md", headers={"Accept": NOTE_JSON})
+        plain = await http.get("/vault/Files%20%231/data%20100%25.txt")
+    assert (other.status_code, note.status_code, plain.status_code) == (200, 200, 200)
+    assert emulator_state(app).metadata_waits == (["Files #1/data 100%.txt"] if waits else [])

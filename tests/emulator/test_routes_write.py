@@ -577,6 +577,7 @@ async def test_open_makes_a_note_active(make_app: MakeApp) -> None:
         active = await http.get("/active/")
     assert response.status_code == 200
     assert response.content == b""
+    assert response.headers["content-type"] == "application/json; charset=utf-8"  # res.json()
     assert emulator_state(app).opened == [("Projects/plan.md", True)]
     assert active.headers["content-location"] == "Projects/plan.md"
 

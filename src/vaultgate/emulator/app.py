@@ -74,6 +74,7 @@ def _routes(config: EmulatorConfig, behaviour: Behaviour) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
         Route("/", routes_system.root, methods=["GET"]),
         Route(f"/{routes_system.CERT_NAME}", routes_system.certificate, methods=["GET"]),
+        Route("/openapi.yaml", routes_system.openapi_yaml, methods=["GET"]),
         Route(vault, routes_vault.vault_get, methods=["GET"]),
         Route(vault, routes_write.vault_put, methods=["PUT"]),
         Route(vault, routes_write.vault_post, methods=["POST"]),

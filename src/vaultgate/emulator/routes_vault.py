@@ -16,6 +16,7 @@ parse (``false``) it throws, which ends in Express's own HTML 500 page.
 
 from __future__ import annotations
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -49,7 +50,22 @@ async def vault_get(request: Request) -> Response:
     context = context_of(request)
     encoded = raw_path(request.scope).removeprefix("/vault/")
     segments = decode_segments(encoded, per_segment=context.behaviour.segment_decoding)
+    await metadata_cache_wait(context, request, "/".join(segments))
     return serve(context, request, segments)
+
+
+async def metadata_cache_wait(context: EmulatorContext, request: Request, path: str) -> None:
+    """What note JSON costs for a file Obsidian's metadata cache never describes (not
+    markdown): 3.4.3+ wait for it until ``waitForFileCache`` times out (5 s by default)."""
+    if (
+        request.headers.get("accept") != NOTE_JSON
+        or not context.behaviour.waits_for_metadata_cache
+        or path.lower().endswith(".md")
+        or not context.state.is_file(path)
+    ):
+        return
+    context.state.metadata_waits.append(path)
+    await anyio.sleep(context.config.metadata_cache_timeout)
 
 
 async def active_get(request: Request) -> Response:
@@ -66,6 +82,8 @@ async def active_get(request: Request) -> Response:
     else:
         decoded = [s for s in decode_component("/".join(suffix)).split("/") if s]
     location = {"Content-Location": encode_uri(active)}
+    if not decoded:
+        await metadata_cache_wait(context, request, active)
     try:
         with engine_errors():
             response = serve(context, request, [*active.split("/"), *decoded])

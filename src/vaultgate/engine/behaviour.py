@@ -53,6 +53,16 @@ class Behaviour:
         return "1.4.0" if self.at_least("4.0.1") else "0.12.0"
 
     @property
+    def serves_openapi(self) -> bool:
+        """3.2.0+: ``GET /openapi.yaml`` serves the plugin's spec, without the key."""
+        return self.at_least("3.2.0")
+
+    @property
+    def openapi_version(self) -> str:
+        """The OpenAPI version its spec declares: 3.0.2 on 3.x, 3.2.0 from 4.0."""
+        return "3.2.0" if self.at_least("4.0.0") else "3.0.2"
+
+    @property
     def mcp_manifest(self) -> bool:
         """4.0+ describes itself as an MCP server and names the author's new site."""
         return self.at_least("4.0.0")
@@ -114,6 +124,12 @@ class Behaviour:
         """4.0.1+: note JSON lists only the string items of a ``tags`` list (3.x: each truthy
         item as JavaScript prints it)."""
         return self.at_least("4.0.1")
+
+    @property
+    def waits_for_metadata_cache(self) -> bool:
+        """3.4.3+: note JSON waits for Obsidian's metadata cache, which never describes a
+        file that is not markdown: such a read answers after the 5 s timeout."""
+        return self.at_least("3.4.3")
 
     @property
     def frontmatter_errors(self) -> bool:

@@ -111,6 +111,7 @@ from vaultgate.protection import (
     marks_in_text,
     marks_of_note_json,
 )
+from vaultgate.vault.backlinks import is_markdown, linking_notes
 from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import LISTING_TTL_SECONDS
 from vaultgate.vault.patch_preview import patched_text
@@ -832,7 +833,10 @@ class GuardedClient:
             return [path for path, _ in planned.notes if path != destination]
         if not (await self._inner.features()).has("move"):
             return []
-        backlinks = (await self._inner.read_note_json(source)).get("backlinks")
+        if not is_markdown(source):  # its note JSON would wait out the metadata cache
+            backlinks: Any = await linking_notes(self._inner, source)
+        else:
+            backlinks = (await self._inner.read_note_json(source)).get("backlinks")
         if not isinstance(backlinks, list):
             return []
         return list(dict.fromkeys(p for p in backlinks if isinstance(p, str) and p != source))

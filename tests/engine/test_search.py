@@ -50,3 +50,9 @@ def test_tags_under_every_key_and_form_count(tmp_path: Path) -> None:
         ("项目", 4),
         ("emoji🎉", 1),
     ]
+
+
+def test_the_fixture_vault_counts_as_the_plugin_does() -> None:
+    # the real plugin's /tags/ on fixtures/vault (issue 27): project 10, area 8
+    counts = dict(tag_counts(Vault(Path(__file__).parents[2] / "fixtures" / "vault")))
+    assert (counts["project"], counts["area"]) == (10, 8)

@@ -64,6 +64,8 @@ BOUNDARIES = [
     ("tags", "3.5.0", True),
     ("targeted_read", "3.5.9", False),
     ("targeted_read", "3.6.0", True),
+    ("targeted_patch", "4.1.7", False),
+    ("targeted_patch", "5.0.0", True),
     ("links", "3.6.2", False),
     ("links", "4.0.0", True),
     ("move", "4.0.9", False),

@@ -17,7 +17,6 @@ from vaultgate.protection import (
     PROTECTED,
     READONLY,
     check_write,
-    frontmatter_tags,
     marked_from_rows,
     marks_in_text,
     marks_of,
@@ -129,8 +128,6 @@ def test_the_search_finds_every_form_and_the_rows_say_which(frontmatter: str) ->
     assert jsonlogic.is_sane_truthy(result)
     marked = marked_from_rows([{"filename": "n.md", "result": result}])
     assert marked["n.md"].tags == marks_in_text("n.md", note(frontmatter))
-    # every tag the plugin counts for the note: the frontmatter's under any key, the listed
-    assert set(marked["n.md"].note_tags) == {"a", *frontmatter_tags(result[0])}
 
 
 def test_every_spelling_of_the_key_is_searched() -> None:
@@ -148,7 +145,6 @@ def test_the_search_finds_inline_and_nested_tags_in_the_tags_list(listed: list[s
     assert jsonlogic.is_sane_truthy(result)
     marked = marked_from_rows([{"filename": "n.md", "result": result}])
     assert marked["n.md"].tags == tag_marks(listed)
-    assert marked["n.md"].note_tags == tuple(listed)
 
 
 def test_the_search_passes_over_notes_without_a_tag() -> None:

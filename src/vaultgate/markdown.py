@@ -37,7 +37,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 from urllib.parse import unquote
@@ -576,6 +576,39 @@ def _frontmatter_tags(data: dict[str, Any]) -> Iterator[str]:
                 tag = str(item).strip().lstrip("#")
                 if tag:
                     yield tag
+
+
+# Obsidian matches the key with a case-insensitive JavaScript regex, which folds ASCII only
+# ('tagſ' is no tag key there, so it is none here)
+_TAG_KEY = re.compile(r"tags?", re.IGNORECASE | re.ASCII)
+
+
+def is_tag_key(key: str) -> bool:
+    """Does Obsidian read tags under this frontmatter key (``tags``, ``tag``, ``TaGs``)?"""
+    return _TAG_KEY.fullmatch(key) is not None
+
+
+def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
+    """Every tag of a parsed frontmatter as written (without '#'), in order, repeats kept:
+    what Obsidian's ``getAllTags`` takes from it (any ``tags``/``tag`` key in any ASCII case,
+    a list or a string of tags)."""
+    tags: list[str] = []
+    for key, value in frontmatter.items():
+        if not is_tag_key(str(key)):
+            continue
+        if isinstance(value, str):
+            items: Iterable[Any] = _TAG_SPLIT.split(value)
+        elif isinstance(value, list):
+            items = value
+        else:
+            continue
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, str | int | float):
+                continue
+            tag = str(item).strip().lstrip("#").strip()
+            if tag:
+                tags.append(tag)
+    return tags
 
 
 def extract_tags(text: str) -> list[str]:

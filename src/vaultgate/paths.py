@@ -1,8 +1,9 @@
 """Vault-relative paths: validate before any request is sent, encode one segment at a time.
 
-The plugin keeps ``/`` as the separator and, since 4.1.3, treats an encoded ``%2F`` as part of
-a segment, so the whole-path ``encodeURIComponent`` habit of other clients 404s. We encode each
-segment (spaces, unicode, ``#``, ``%``, ``?``, ``&``) and keep the slashes literal.
+The plugin keeps ``/`` as the separator and, since 5.0.0, treats an encoded ``%2F`` as part of
+a segment (3.x and 4.x decode the whole path first), so the whole-path ``encodeURIComponent``
+habit of other clients 404s there. We encode each segment (spaces, unicode, ``#``, ``%``, ``?``,
+``&``) and keep the slashes literal, which every version reads alike.
 
 Hidden paths (a segment starting with ``.``: ``.obsidian/``, ``.trash/``, ``.git/``) are
 refused here, before any request. Obsidian's index leaves them out, but the plugin serves and

@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from vaultgate import markdown
 from vaultgate.errors import ProtectedNote
+from vaultgate.markdown import frontmatter_tags, is_tag_key
 from vaultgate.patch_request import PatchRequest
 
 HIDDEN = "mcp-hidden"
@@ -47,13 +48,9 @@ NOTE_SUFFIX = ".md"  # Obsidian reads frontmatter in markdown files only
 # overwrite), "onto" is a move's destination, "move" its source.
 WriteKind = Literal["create", "append", "patch", "delete", "move", "onto"]
 
-# Obsidian matches the key with a case-insensitive JavaScript regex, which folds ASCII only
-# ('tagſ' is no tag key there, so it is none here)
-_TAG_KEY = re.compile(r"tags?", re.IGNORECASE | re.ASCII)
-_TAG_SEPARATORS = re.compile(r"[,\s]+")
 # Every spelling of the key: JsonLogic cannot fold the case of keys, but 'tags' and 'tag'
 # have 16 + 8 ASCII spellings, so the search for marked notes names each one.
-_SEARCHED_KEYS = tuple(
+TAG_KEY_SPELLINGS = tuple(
     "".join(spelling)
     for word in ("tags", "tag")
     for spelling in itertools.product(*((c, c.upper()) for c in word))
@@ -65,11 +62,9 @@ _INLINE_MARK = re.compile(r"#mcp-", re.IGNORECASE | re.ASCII)
 
 @dataclass(frozen=True, slots=True)
 class Marks:
-    """The protection tags of one note, and all its tags as the plugin counts them (for
-    taking a hidden note out of the tag counts)."""
+    """The protection tags of one note."""
 
     tags: frozenset[str]
-    note_tags: tuple[str, ...] = ()
 
     @property
     def hidden(self) -> bool:
@@ -86,28 +81,6 @@ UNMARKED = Marks(frozenset())
 
 def is_note(path: str) -> bool:
     return path.lower().endswith(NOTE_SUFFIX)
-
-
-def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
-    """Every tag of a parsed frontmatter as written (without '#'), in order: what Obsidian's
-    ``getAllTags`` takes from it."""
-    tags: list[str] = []
-    for key, value in frontmatter.items():
-        if not _TAG_KEY.fullmatch(str(key)):
-            continue
-        if isinstance(value, str):
-            items: Iterable[Any] = _TAG_SEPARATORS.split(value)
-        elif isinstance(value, list):
-            items = value
-        else:
-            continue
-        for item in items:
-            if isinstance(item, bool) or not isinstance(item, str | int | float):
-                continue
-            tag = str(item).strip().lstrip("#").strip()
-            if tag:
-                tags.append(tag)
-    return tags
 
 
 def protection_tag(tag: Any) -> str | None:
@@ -158,7 +131,7 @@ def marks_of_note_json(note: Mapping[str, Any]) -> frozenset[str]:
 # is [frontmatter, tags] for each, so that the exact check is ours and the tags can leave the
 # counts. It names no `content`, so 4.0.3+ reads no note's text.
 _JOINED_KEYS: list[Any] = []
-for _key in _SEARCHED_KEYS:
+for _key in TAG_KEY_SPELLINGS:
     _JOINED_KEYS += [{"var": f"frontmatter.{_key}"}, ","]
 MARKED_QUERY: Any = {
     "if": [
@@ -182,9 +155,7 @@ def marked_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, Marks]:
         tags = marks_of_note_json({"frontmatter": frontmatter, "tags": listed})
         if not tags:
             continue
-        # the plugin counts the frontmatter's tags under every key, and the listed ones
-        counted = [*frontmatter_tags(frontmatter), *(t for t in listed if isinstance(t, str))]
-        marked[path] = Marks(tags, tuple(dict.fromkeys(counted)))
+        marked[path] = Marks(tags)
     return marked
 
 
@@ -236,7 +207,7 @@ def _after_patch(request: PatchRequest, before: str, patched: str | None) -> fro
     if (
         request.operation not in ("replace", "delete")
         or not isinstance(key, str)
-        or not _TAG_KEY.fullmatch(key)
+        or not is_tag_key(key)
     ):
         return marks_of(frontmatter) | inline
     if request.operation == "delete":

@@ -88,6 +88,7 @@ Api = Callable[..., httpx.AsyncClient]
 def make_app(vault: Path) -> MakeApp:
     def make(version: str = "5.1.0", **overrides: Any) -> Starlette:
         settings: dict[str, Any] = {"vault": vault, "api_key": API_KEY, "plugin_version": version}
+        settings["metadata_cache_timeout"] = 0.0  # the wait is recorded; tests time nothing
         settings.update(overrides)
         return create_app(EmulatorConfig(**settings))
 

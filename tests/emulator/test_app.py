@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
 
 from vaultgate.emulator.tls import make_self_signed_certificate
 
 from .conftest import API_KEY, Api
 
 pytestmark = pytest.mark.anyio
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "obsidian-local-rest-api"
 
 
 @pytest.mark.parametrize(
@@ -158,13 +162,49 @@ async def test_unmatched_routes_are_the_plugins_plain_404(api: Api, method: str,
     assert response.json() == {"message": "Not Found", "errorCode": 40400}
 
 
-async def test_the_certificate_is_served_without_auth(api: Api) -> None:
+@pytest.mark.parametrize("version", ["3.6.2", "4.1.7", "5.1.0"])
+async def test_the_certificate_is_served_without_auth(api: Api, version: str) -> None:
     cert_pem, _ = make_self_signed_certificate()
-    async with api(auth=False, certificate_pem=cert_pem) as http:
+    async with api(version, auth=False, certificate_pem=cert_pem) as http:
         response = await http.get("/obsidian-local-rest-api.crt")
     assert response.status_code == 200
     assert response.text == cert_pem
-    assert response.headers["content-type"].startswith("application/octet-stream")
+    # Express's res.send(string) re-formats the type the plugin set, with the charset added
+    assert response.headers["content-type"] == (
+        "application/octet-stream; charset=utf-8; filename=obsidian-local-rest-api.crt"
+    )
+
+
+@pytest.mark.parametrize(
+    ("version", "status"),
+    [
+        pytest.param("3.1.0", 404, id="3.1.0"),
+        pytest.param("3.2.0", 200, id="3.2.0"),
+        pytest.param("3.6.2", 200, id="3.6.2"),
+        pytest.param("4.1.7", 200, id="4.1.7"),
+        pytest.param("5.1.0", 200, id="5.1.0"),
+    ],
+)
+async def test_the_openapi_document_is_served_without_auth_from_3_2(
+    api: Api, version: str, status: int
+) -> None:
+    async with api(version, auth=False) as http:
+        response = await http.get("/openapi.yaml")
+    assert response.status_code == status
+    if status == 200:
+        assert response.headers["content-type"] == "application/yaml; charset=utf-8"
+        spec = yaml.safe_load(response.text)
+        assert spec["info"]["version"] == version
+        assert set(spec) >= {"openapi", "info", "paths"}
+
+
+@pytest.mark.parametrize("version", ["3.6.2", "4.1.7", "5.1.0"])
+def test_each_versions_spec_lists_the_openapi_document(version: str) -> None:
+    spec_file = SHARED / {"5.1.0": "openapi.yaml"}.get(version, f"openapi-{version}.yaml")
+    if not spec_file.exists():
+        pytest.skip("the plugin's OpenAPI files are not in this checkout")
+    spec = yaml.safe_load(spec_file.read_text(encoding="utf-8"))
+    assert "200" in spec["paths"]["/openapi.yaml"]["get"]["responses"]
 
 
 async def test_no_certificate_is_a_404(api: Api) -> None:

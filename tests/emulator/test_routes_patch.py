@@ -316,13 +316,105 @@ async def test_patching_a_folder_is_40510(api: Api) -> None:
     assert code(response) == 40510
 
 
-async def test_4x_takes_a_url_target_for_patch(api: Api, vault: Path) -> None:
-    async with api("4.1.7") as http:
+# Before 5.0 a PATCH never reads a target from its URL: the whole decoded path is the file's
+# ('plan.md/heading/Plan/Log', which does not exist). 4.x checks its headers first, 3.6.x
+# looks the file up first (the real handlers' answers, cases 83-87 of the differential run).
+@pytest.mark.parametrize(
+    ("version", "url", "headers", "status", "error_code"),
+    [
+        pytest.param(
+            "4.1.7",
+            f"{NOTE}/heading/Plan/Log",
+            header_patch("append", "heading", "Plan"),
+            404,
+            40400,
+            id="4.1.7-headers-too",
+        ),
+        pytest.param(
+            "4.1.7",
+            f"{NOTE}/heading/Plan/Log",
+            {**MD, "Operation": "append"},
+            400,
+            40053,
+            id="4.1.7-no-target-type",
+        ),
+        pytest.param(
+            "4.1.7",
+            f"{NOTE}/heading/Plan/Log",
+            {**MD, **V1, "Operation": "append"},
+            400,
+            40053,
+            id="4.1.7-version-1",
+        ),
+        pytest.param(
+            "4.1.7",
+            f"{NOTE}/heading/Plan/Log",
+            {"Content-Type": "application/vnd.olrapi.patch-instruction+json"},
+            400,
+            40053,
+            id="4.1.7-instruction-type",
+        ),
+        pytest.param(
+            "4.1.7",
+            "/vault/missing.md/heading/A",
+            {**MD, "Operation": "append"},
+            400,
+            40053,
+            id="4.1.7-missing-note",
+        ),
+        pytest.param(
+            "3.6.2",
+            f"{NOTE}/heading/Plan/Log",
+            header_patch("append", "heading", "Plan"),
+            404,
+            40400,
+            id="3.6.2-headers-too",
+        ),
+        pytest.param(
+            "3.6.2",
+            f"{NOTE}/heading/Plan/Log",
+            {**MD, **V1, "Operation": "append"},
+            404,
+            40400,
+            id="3.6.2-version-1",
+        ),
+        pytest.param(
+            "3.6.2",
+            f"{NOTE}/heading/Plan/Log",
+            {"Content-Type": "application/vnd.olrapi.patch-instruction+json"},
+            404,
+            40400,
+            id="3.6.2-instruction-type",
+        ),
+    ],
+)
+async def test_before_5_a_patch_takes_its_whole_path_as_the_file(
+    api: Api,
+    vault: Path,
+    version: str,
+    url: str,
+    headers: dict[str, str],
+    status: int,
+    error_code: int,
+) -> None:
+    async with api(version) as http:
+        response = await http.patch(url, content="Second.\n", headers=headers)
+    assert (response.status_code, code(response)) == (status, error_code)
+    assert plan(vault) == PLAN  # never applied to the note the URL begins with
+
+
+@pytest.mark.parametrize("version", ["3.6.2", "4.1.7"])
+async def test_before_5_an_active_patch_ignores_its_url_suffix(
+    api: Api, vault: Path, version: str
+) -> None:
+    async with api(version, active_file="Projects/plan.md") as http:
         response = await http.patch(
-            f"{NOTE}/heading/Plan/Log", content="Second.\n", headers={**MD, "Operation": "append"}
+            "/active/heading/Nowhere",
+            content="Second.",
+            headers=header_patch("append", "heading", "Plan::Log"),
         )
     assert response.status_code == 200
-    assert plan(vault).endswith("First entry.\nSecond.\n")
+    assert plan(vault) != PLAN
 
 
 async def test_5x_version_1_refuses_a_url_target(api: Api) -> None:
@@ -618,7 +710,8 @@ async def test_4x_an_invalid_scope_is_the_canned_sentence_alone(api: Api) -> Non
     async with api("4.1.7") as http:
         response = await http.patch(NOTE, content=b"x", headers=headers)
     assert response.json() == {
-        "message": "The target scope you specified was invalid.",
+        "message": "The 'Target-Scope' header you provided was invalid. Valid values are "
+        "'content', 'marker', and 'markerAndContent'.",
         "errorCode": 40059,
     }
 

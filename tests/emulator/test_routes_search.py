@@ -22,8 +22,12 @@ pytestmark = pytest.mark.anyio
             40012,
             id="5x-parameters-are-not-ignored",
         ),
-        pytest.param("3.6.2", {}, 40011, id="3x-missing"),
-        pytest.param("3.6.2", {"Content-Type": "text/plain"}, 40011, id="3x-unknown"),
+        pytest.param("3.6.2", {}, 40011, id="3.6.2-missing"),
+        pytest.param("3.6.2", {"Content-Type": "text/plain"}, 40012, id="3.6.2-unknown"),
+        pytest.param("3.6.2", {"Content-Type": "application/json"}, 40012, id="3.6.2-json"),
+        pytest.param("3.3.0", {"Content-Type": "text/plain"}, 40012, id="3.3.0-unknown"),
+        # 40012 came in 3.3.0: before, every content type it did not know was 40011
+        pytest.param("3.2.0", {"Content-Type": "text/plain"}, 40011, id="3.2.0-unknown"),
     ],
 )
 async def test_search_content_type_errors(
@@ -152,3 +156,18 @@ async def test_a_body_that_is_not_json_is_40015(api: Api) -> None:
         response = await http.post("/search/", content=b"{nope", headers=JSONLOGIC)
     assert response.status_code == 400
     assert response.json()["errorCode"] == 40015
+
+
+@pytest.mark.parametrize("version", ["3.5.0", "3.6.2", "4.1.7", "5.1.0"])
+async def test_tags_count_every_occurrence_at_every_version(
+    api: Api, vault: Path, version: str
+) -> None:
+    (vault / "Dup 🎉 #1.md").write_text("---\ntags: [dup]\n---\n#dup #dup\n", encoding="utf-8")
+    (vault / "Cafe\u0301.md").write_text("---\nTAG: dup, dup/子\n---\n`#dup`\n", encoding="utf-8")
+    async with api(version) as http:
+        response = await http.get("/tags/")
+    counts = {tag["name"]: tag["count"] for tag in response.json()["tags"]}
+    # getAllTags: 3 from the first note; from the second 'dup' and, as its parent, 'dup/子'
+    # (the code span holds no tag)
+    assert counts["dup"] == 5
+    assert counts["dup/子"] == 1

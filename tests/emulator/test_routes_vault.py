@@ -9,6 +9,7 @@ from urllib.parse import quote
 import pytest
 
 from vaultgate.emulator.app import emulator_state
+from vaultgate.emulator.context import EmulatorConfig
 
 from .conftest import DOCUMENT_MAP, NOTE_JSON, PLAN, Api, MakeApp, client
 
@@ -140,9 +141,15 @@ async def test_names_encoded_segment_by_segment_resolve(api: Api, vault: Path, n
 
 @pytest.mark.parametrize(
     ("version", "status"),
-    [pytest.param("4.1.2", 200, id="4.1.2"), pytest.param("4.1.3", 404, id="4.1.3")],
+    [
+        pytest.param("4.1.2", 200, id="4.1.2"),
+        # 4.1.3's traversal fix still decodes the whole path, then checks it
+        pytest.param("4.1.7", 200, id="4.1.7"),
+        pytest.param("5.0.0", 404, id="5.0.0"),
+        pytest.param("5.1.0", 404, id="5.1.0"),
+    ],
 )
-async def test_an_encoded_slash_stops_being_a_separator_in_4_1_3(
+async def test_an_encoded_slash_stops_being_a_separator_in_5_0(
     api: Api, version: str, status: int
 ) -> None:
     async with api(version) as http:
@@ -181,6 +188,38 @@ async def test_a_trailing_slash_after_a_note_serves_the_note_from_3_6_0(api: Api
 
 
 # --- note JSON ------------------------------------------------------------------------------
+
+
+TAGGED = (
+    "---\r\ntags: [alpha, 2024, '#beta', '', alpha]\r\ntag: gamma\r\nTags: epsilon\r\n---\r\n"
+    "#delta text #delta `#code` #项目/阶段\r\n"
+)
+
+
+# getFileMetadataObject: only the `tags` key, only a list; 4.0.1+ keeps its string items,
+# 3.x every truthy one as JavaScript prints it; then the inline tags; '#' stripped; each once.
+@pytest.mark.parametrize(
+    ("version", "tags"),
+    [
+        pytest.param("3.6.2", ["alpha", "2024", "beta", "delta", "项目/阶段"], id="3.6.2"),
+        pytest.param("4.1.7", ["alpha", "beta", "delta", "项目/阶段"], id="4.1.7"),
+        pytest.param("5.1.0", ["alpha", "beta", "delta", "项目/阶段"], id="5.1.0"),
+    ],
+)
+async def test_note_json_lists_the_tags_as_each_version_does(
+    api: Api, vault: Path, version: str, tags: list[str]
+) -> None:
+    (vault / "Tagged #1 100%.md").write_text(TAGGED, encoding="utf-8", newline="")
+    async with api(version) as http:
+        response = await http.get("/vault/Tagged%20%231%20100%25.md", headers={"Accept": NOTE_JSON})
+    assert response.json()["tags"] == tags
+
+
+async def test_a_tags_string_is_not_listed_in_note_json(api: Api, vault: Path) -> None:
+    (vault / "s.md").write_text("---\ntags: one two\n---\n#three\n", encoding="utf-8")
+    async with api() as http:
+        response = await http.get("/vault/s.md", headers={"Accept": NOTE_JSON})
+    assert response.json()["tags"] == ["three"]
 
 
 async def test_note_json_has_frontmatter_tags_stat_and_links(api: Api, vault: Path) -> None:
@@ -545,3 +584,35 @@ async def test_periodic_params_are_decoded_only_where_the_routes_exist(
     async with api(version) as http:
         response = await http.get("/periodic/dai%ZZly/")
     assert response.status_code == status
+
+
+# --- what note JSON of a file that is not markdown costs ------------------------------------
+
+
+def test_the_metadata_cache_wait_defaults_to_the_plugins_5_seconds(vault: Path) -> None:
+    assert EmulatorConfig(vault=vault, api_key="k").metadata_cache_timeout == 5.0
+
+
+@pytest.mark.parametrize(
+    ("version", "waits"),
+    [
+        pytest.param("3.4.2", False, id="3.4.2"),  # before waitForFileCache
+        pytest.param("3.6.2", True, id="3.6.2"),
+        pytest.param("4.1.7", True, id="4.1.7"),
+        pytest.param("5.1.0", True, id="5.1.0"),
+    ],
+)
+async def test_note_json_of_a_file_that_is_not_markdown_waits_out_the_cache(
+    make_app: MakeApp, vault: Path, version: str, waits: bool
+) -> None:
+    (vault / "Files #1").mkdir()
+    (vault / "Files #1" / "data 100%.txt").write_text("x", encoding="utf-8")
+    app = make_app(version, metadata_cache_timeout=0)
+    async with client(app) as http:
+        other = await http.get(
+            "/vault/Files%20%231/data%20100%25.txt", headers={"Accept": NOTE_JSON}
+        )
+        note = await http.get("/vault/Projects/plan.md", headers={"Accept": NOTE_JSON})
+        plain = await http.get("/vault/Files%20%231/data%20100%25.txt")
+    assert (other.status_code, note.status_code, plain.status_code) == (200, 200, 200)
+    assert emulator_state(app).metadata_waits == (["Files #1/data 100%.txt"] if waits else [])

@@ -104,10 +104,19 @@ async def test_a_folder_linked_from_outside_is_written_through_as_the_plugin_doe
     assert read.text == "x"
 
 
-async def test_an_encoded_slash_never_names_a_file_from_4_1_3(api: Api) -> None:
-    async with api("4.1.3") as http:
+async def test_an_encoded_slash_never_names_a_file_from_5_0(api: Api, vault: Path) -> None:
+    async with api("5.0.0") as http:
         response = await http.put("/vault/Projects%2Fx.md", content="x", headers=MD)
     assert response.status_code == 404
+
+
+async def test_4x_decodes_the_whole_path_so_an_encoded_slash_separates(
+    api: Api, vault: Path
+) -> None:
+    async with api("4.1.7") as http:
+        response = await http.put("/vault/Projects%2Fx.md", content="x", headers=MD)
+    assert response.status_code == 204
+    assert (vault / "Projects" / "x.md").read_text(encoding="utf-8") == "x"
 
 
 async def test_a_target_word_after_a_missing_note_is_404(api: Api, vault: Path) -> None:
@@ -568,6 +577,7 @@ async def test_open_makes_a_note_active(make_app: MakeApp) -> None:
         active = await http.get("/active/")
     assert response.status_code == 200
     assert response.content == b""
+    assert response.headers["content-type"] == "application/json; charset=utf-8"  # res.json()
     assert emulator_state(app).opened == [("Projects/plan.md", True)]
     assert active.headers["content-location"] == "Projects/plan.md"
 

@@ -143,8 +143,23 @@ async def test_a_missing_query_is_40090_from_4_0(api: Api) -> None:
     }
 
 
-async def test_a_missing_query_crashed_3x(api: Api) -> None:
-    async with api("3.6.2") as http:
+@pytest.mark.parametrize("url", ["/search/simple/", "/search/simple/?query=a&query=b"])
+@pytest.mark.parametrize("version", ["3.3.0", "3.6.2", "4.1.7", "5.1.0"])
+async def test_a_search_without_exactly_one_query_is_40090_from_3_3(
+    api: Api, version: str, url: str
+) -> None:
+    async with api(version) as http:
+        response = await http.post(url)
+    assert response.status_code == 400
+    assert response.json() == {
+        "message": "The search query you provided is not valid.\n"
+        "A single '?query=' parameter is required.",
+        "errorCode": 40090,
+    }
+
+
+async def test_a_missing_query_crashed_before_3_3(api: Api) -> None:
+    async with api("3.2.0") as http:
         response = await http.post("/search/simple/")
     assert response.status_code == 500
     assert response.json()["errorCode"] == 50000

@@ -340,8 +340,6 @@ async def test_the_index_finds_the_notes_with_protection_tags_as_the_search_does
         "ro 100%.md",
     ]
     assert indexed["inline nested.md"].tags == {"mcp-readonly"}
-    # the tags the backend counts for the note, to take them out of the counts
-    assert "inner" in indexed["Folder #1/🙈 hidden.md"].note_tags
     assert sorted(after_write) == sorted([*indexed, "b.md"])
 
 

@@ -4,7 +4,8 @@
 (``.../heading/A/B``, ``.../block/id``, ``.../frontmatter/key``): the longest prefix that is
 an existing file is the note, as in the plugin's ``resolvePathAndTarget``. A path that
 matches no file is a new file, unless one of its segments is a target word (then 404) or
-holds a decoded ``%2F`` (4.1.3+: never a file name, 404). ``/active/<suffix>`` and
+holds a decoded ``%2F`` (5.0+: never a file name, 404). PATCH resolves URL targets from 5.0
+only: 3.6.x and 4.x take its whole path as the file's. ``/active/<suffix>`` and
 ``/periodic/.../<suffix>`` do the same after the note they stand for; their answers carry
 ``Content-Location``.
 """
@@ -29,10 +30,14 @@ class Address:
     location: str | None = None  # Content-Location for /active/ and /periodic/ answers
 
 
-def vault_address(context: EmulatorContext, request: Request, prefix: str = "/vault/") -> Address:
+def vault_address(
+    context: EmulatorContext, request: Request, prefix: str = "/vault/", *, url_targets: bool = True
+) -> Address:
+    """The file (and URL target) a ``/vault/`` request names; ``url_targets=False`` takes the
+    whole decoded path as the file's, as PATCH before 5.0 does."""
     encoded = raw_path(request.scope).removeprefix(prefix)
     segments = decode_segments(encoded, per_segment=context.behaviour.segment_decoding)
-    if not context.behaviour.subdocument_paths:
+    if not context.behaviour.subdocument_paths or not url_targets:
         return Address("/".join(segments))
     whole = "/".join(segments)
     if not any("/" in segment for segment in segments) and context.state.on_disk(whole) == "file":

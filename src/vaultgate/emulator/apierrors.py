@@ -9,6 +9,7 @@ person see what the real server says.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import IntEnum
@@ -152,6 +153,21 @@ _MESSAGES: dict[ErrorCode, str] = {
 }
 
 
+# Before 5.0 these four were worded for headers alone and always sent without a detail line
+# (constants.ts at 3.6.2 and 4.1.7; 3.x has no 40020 or 40059).
+_BEFORE_5: dict[ErrorCode, str] = {
+    ErrorCode.INVALID_TARGET_TYPE_HEADER: "The 'Target-Type' header you provided was invalid.",
+    ErrorCode.INVALID_TARGET_SCOPE_HEADER: (
+        "The 'Target-Scope' header you provided was invalid. Valid values are 'content', "
+        "'marker', and 'markerAndContent'."
+    ),
+    ErrorCode.CONFLICTING_TARGET_SPECIFICATION: (
+        "Target type/target specified in both URL path and request headers. Use one or the other."
+    ),
+    ErrorCode.MISSING_DESTINATION_HEADER: "Destination header is required for MOVE operations.",
+}
+
+
 def auth_message(plugin_name: str) -> str:
     """The 40101 sentence names the plugin as its settings tab is titled in that version."""
     return (
@@ -189,8 +205,13 @@ class ApiError(Exception):
         self.headers: dict[str, str] = dict(headers or {})
         super().__init__(self.message)
 
-    def body(self) -> dict[str, object]:
-        return {"message": self.message, "errorCode": self.error_code}
+    def body(self, *, worded_for_5: bool = True) -> dict[str, object]:
+        """The JSON body; ``worded_for_5=False`` gives 3.x/4.x's wording where it differs."""
+        message = self.message
+        if not worded_for_5:
+            with contextlib.suppress(ValueError):
+                message = _BEFORE_5.get(ErrorCode(self.error_code), message)
+        return {"message": message, "errorCode": self.error_code}
 
 
 def from_engine(error: EngineError) -> ApiError:

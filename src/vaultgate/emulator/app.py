@@ -24,7 +24,7 @@ from vaultgate.emulator import (
     templates,
 )
 from vaultgate.emulator.apierrors import ApiError, from_engine
-from vaultgate.emulator.context import EmulatorConfig, EmulatorContext
+from vaultgate.emulator.context import EmulatorConfig, EmulatorContext, context_of
 from vaultgate.emulator.middleware import PluginMiddleware
 from vaultgate.emulator.responses import error_response
 from vaultgate.emulator.workspace import EmulatorState
@@ -74,6 +74,7 @@ def _routes(config: EmulatorConfig, behaviour: Behaviour) -> list[BaseRoute]:
     routes: list[BaseRoute] = [
         Route("/", routes_system.root, methods=["GET"]),
         Route(f"/{routes_system.CERT_NAME}", routes_system.certificate, methods=["GET"]),
+        Route("/openapi.yaml", routes_system.openapi_yaml, methods=["GET"]),
         Route(vault, routes_vault.vault_get, methods=["GET"]),
         Route(vault, routes_write.vault_put, methods=["PUT"]),
         Route(vault, routes_write.vault_post, methods=["POST"]),
@@ -105,12 +106,13 @@ def _routes(config: EmulatorConfig, behaviour: Behaviour) -> list[BaseRoute]:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc)
+    return error_response(exc, worded_for_5=context_of(request).behaviour.worded_for_5)
 
 
 async def _engine_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, EngineError)
-    return error_response(from_engine(exc))
+    worded_for_5 = context_of(request).behaviour.worded_for_5
+    return error_response(from_engine(exc), worded_for_5=worded_for_5)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -27,6 +27,8 @@ class EmulatorConfig:
     today: Callable[[], dt.date] = dt.date.today  # "now" for /periodic/ (inject in tests)
     # (id, name) of commands beyond the core handful: the community plugins a vault enables
     extra_commands: tuple[tuple[str, str], ...] = ()
+    # how long note JSON of a file that is not markdown waits (the plugin's waitForFileCache)
+    metadata_cache_timeout: float = 5.0
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from vaultgate.engine.jsjson import js_value
 JSON_UTF8 = "application/json; charset=utf-8"
 # what the content-type package (behind Express and its body parsers) accepts as a media type
 MEDIA_TYPE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_QUOTED_PAIR = re.compile(r"\\([\u000b\u0020-\u00ff])")
 
 
 def json_bytes(value: Any) -> bytes:
@@ -38,9 +40,13 @@ def json_response(
     return Response(json_bytes(value), status_code=status, media_type=media_type, headers=headers)
 
 
-def error_response(error: ApiError, headers: Mapping[str, str] | None = None) -> Response:
+def error_response(
+    error: ApiError, headers: Mapping[str, str] | None = None, *, worded_for_5: bool = True
+) -> Response:
     return json_response(
-        error.body(), status=error.status, headers={**error.headers, **(headers or {})}
+        error.body(worded_for_5=worded_for_5),
+        status=error.status,
+        headers={**error.headers, **(headers or {})},
     )
 
 
@@ -56,9 +62,21 @@ def with_utf8_charset(content_type: str) -> str | None:
     for item in rest.split(";"):
         name, equals, value = item.strip().partition("=")
         if equals:
-            parameters[name.strip().lower()] = value.strip()
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = _QUOTED_PAIR.sub(r"\1", value[1:-1])
+            parameters[name.strip().lower()] = value
     parameters["charset"] = "utf-8"
-    return "; ".join([kind, *(f"{name}={parameters[name]}" for name in sorted(parameters))])
+    return "; ".join(
+        [kind, *(f"{name}={_quoted(parameters[name])}" for name in sorted(parameters))]
+    )
+
+
+def _quoted(value: str) -> str:
+    """content-type's format: a token as it is, anything else quoted."""
+    if _TOKEN.fullmatch(value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def express_error_page(headers: Mapping[str, str]) -> Response:

@@ -217,12 +217,9 @@ def _apply_v1(
     if behaviour.reject_if_preexists:
         scope = headers.get("target-scope") or "content"
         if scope not in _V1_SCOPES:
+            # 4.x's canned sentence names the values itself (ApiError.body words it)
             detail = "Valid values are 'content', 'marker', and 'markerAndContent'."
-            # 4.x sent the canned sentence alone
-            raise ApiError(
-                ErrorCode.INVALID_TARGET_SCOPE_HEADER,
-                detail=detail if behaviour.markdown_patch_2 else "",
-            )
+            raise ApiError(ErrorCode.INVALID_TARGET_SCOPE_HEADER, detail=detail)
     content_type, content = _v1_content(context, body)
     instruction = Patch(
         operation=operation,  # type: ignore[arg-type]  # validated against _V1_OPERATIONS

@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from vaultgate.emulator.apierrors import ApiError, ErrorCode
 from vaultgate.emulator.context import EmulatorContext, context_of
-from vaultgate.emulator.responses import json_response
+from vaultgate.emulator.responses import JSON_UTF8, json_response, with_utf8_charset
 from vaultgate.emulator.urlpath import decode_component, raw_path
 from vaultgate.engine import vaultfs
 from vaultgate.engine.behaviour import Behaviour
@@ -131,9 +131,30 @@ async def certificate(request: Request) -> Response:
     pem = context_of(request).config.certificate_pem
     if not pem:
         raise ApiError(status=404)
+    # res.send(string) adds the charset to what the plugin set, parameters sorted by name
+    content_type = with_utf8_charset(f'application/octet-stream; filename="{CERT_NAME}"')
+    return Response(pem.encode("ascii"), headers={"Content-Type": str(content_type)})
+
+
+async def openapi_yaml(request: Request) -> Response:
+    """``GET /openapi.yaml`` (3.2.0+, no key needed): 200 ``application/yaml``. The plugin
+    serves its own spec; the emulator does not ship it, so it serves a stub naming the
+    version (a departure, docs/design.md)."""
+    behaviour = context_of(request).behaviour
+    if not behaviour.serves_openapi:
+        raise ApiError(status=404)
+    stub = (
+        f'openapi: "{behaviour.openapi_version}"\n'
+        "info:\n"
+        '  title: "Local REST API for Obsidian"\n'
+        f'  version: "{behaviour.version_text}"\n'
+        "  description: |\n"
+        "    vaultgate's emulator of the plugin. The plugin serves its full spec here\n"
+        f"    (docs/openapi.yaml at tag {behaviour.version_text}).\n"
+        "paths: {}\n"
+    )
     return Response(
-        pem.encode("ascii"),
-        headers={"Content-Type": f'application/octet-stream; filename="{CERT_NAME}"'},
+        stub.encode("utf-8"), headers={"Content-Type": "application/yaml; charset=utf-8"}
     )
 
 
@@ -177,4 +198,4 @@ async def open_file(request: Request) -> Response:
                 vaultfs.write_text(state, opened, "")
         state.active_file = opened
         state.opened.append((opened, new_leaf))
-    return Response(b"", media_type="application/json")
+    return Response(b"", headers={"Content-Type": JSON_UTF8})  # res.json() sets the charset

@@ -16,6 +16,7 @@ parse (``false``) it throws, which ends in Express's own HTML 500 page.
 
 from __future__ import annotations
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -49,7 +50,22 @@ async def vault_get(request: Request) -> Response:
     context = context_of(request)
     encoded = raw_path(request.scope).removeprefix("/vault/")
     segments = decode_segments(encoded, per_segment=context.behaviour.segment_decoding)
+    await metadata_cache_wait(context, request, "/".join(segments))
     return serve(context, request, segments)
+
+
+async def metadata_cache_wait(context: EmulatorContext, request: Request, path: str) -> None:
+    """What note JSON costs for a file Obsidian's metadata cache never describes (not
+    markdown): 3.4.3+ wait for it until ``waitForFileCache`` times out (5 s by default)."""
+    if (
+        request.headers.get("accept") != NOTE_JSON
+        or not context.behaviour.waits_for_metadata_cache
+        or path.lower().endswith(".md")
+        or not context.state.is_file(path)
+    ):
+        return
+    context.state.metadata_waits.append(path)
+    await anyio.sleep(context.config.metadata_cache_timeout)
 
 
 async def active_get(request: Request) -> Response:
@@ -66,6 +82,8 @@ async def active_get(request: Request) -> Response:
     else:
         decoded = [s for s in decode_component("/".join(suffix)).split("/") if s]
     location = {"Content-Location": encode_uri(active)}
+    if not decoded:
+        await metadata_cache_wait(context, request, active)
     try:
         with engine_errors():
             response = serve(context, request, [*active.split("/"), *decoded])
@@ -116,9 +134,9 @@ def _serve_file(
         with engine_errors():
             return _file_answer(context, request, path, url_target, headers)
     except FileNotFoundError:  # deleted behind the index's back
-        return _error_after_file_headers(ApiError(status=404), headers)
+        return _error_after_file_headers(ApiError(status=404), headers, context)
     except ApiError as error:
-        return _error_after_file_headers(error, headers)
+        return _error_after_file_headers(error, headers, context)
 
 
 def _file_answer(
@@ -148,13 +166,16 @@ def _file_answer(
     return Response(state.read_bytes(path), headers=headers)
 
 
-def _error_after_file_headers(error: ApiError, headers: dict[str, str]) -> Response:
+def _error_after_file_headers(
+    error: ApiError, headers: dict[str, str], context: EmulatorContext
+) -> Response:
     """An error sent with ``res.json`` after the file's headers were set."""
     content_type = with_utf8_charset(headers["Content-Type"])
     if content_type is None:
         return express_error_page(headers)
     sent = {**headers, **error.headers, "Content-Type": content_type}
-    return json_response(error.body(), status=error.status, headers=sent)
+    body = error.body(worded_for_5=context.behaviour.worded_for_5)
+    return json_response(body, status=error.status, headers=sent)
 
 
 def _patch_engine(context: EmulatorContext, request: Request) -> int:

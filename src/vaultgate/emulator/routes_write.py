@@ -26,6 +26,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Awaitable
+from dataclasses import replace
 
 import anyio
 from starlette.requests import Request
@@ -141,7 +142,8 @@ async def vault_post(request: Request) -> Response:
 
 async def vault_patch(request: Request) -> Response:
     context = context_of(request)
-    return await patch(context, request, vault_address(context, request))
+    url_targets = context.behaviour.url_targeted_patch
+    return await patch(context, request, vault_address(context, request, url_targets=url_targets))
 
 
 async def vault_delete(request: Request) -> Response:
@@ -153,6 +155,8 @@ async def active_write(request: Request) -> Response:
     """PUT, POST, PATCH or DELETE on the open note; answers name it in Content-Location."""
     context = context_of(request)
     address = active_address(context, request)
+    if request.method == "PATCH" and not context.behaviour.url_targeted_patch:
+        address = replace(address, target=None)  # before 5.0 the suffix is ignored
     handler = {"PUT": put, "POST": post, "PATCH": patch, "DELETE": delete}[request.method]
     return await answer_with_location(handler(context, request, address), address)
 

@@ -1,10 +1,12 @@
 """Vault paths from request URLs, decoded as the plugin decodes them.
 
-Since 4.1.3 the plugin splits the *raw* path on its real slashes and percent-decodes each
-segment alone (GHSA-62gx-5q78-wrvx), so ``folder%2Fnote.md`` is one segment holding a
-slash: never a file, only a heading name. Before that the whole remainder was decoded at
-once. Paths that resolve outside the vault are 400 ``40021``; a malformed escape never gets
-this far, since Express fails to decode the route param first (500, see ``undecodable_param``).
+Since 5.0.0 the plugin splits the *raw* path on its real slashes and percent-decodes each
+segment alone, so ``folder%2Fnote.md`` is one segment holding a slash: never a file, only a
+heading name. Before that the whole remainder is decoded at once (``dir%2Fa.md`` is
+``dir/a.md``); 4.1.3's fix (GHSA-62gx-5q78-wrvx) only added the check after decoding. Paths
+that resolve outside the vault are 400 ``40021`` at every version (before 4.1.3 the plugin had
+no check: a departure on purpose); a malformed escape never gets this far, since Express fails
+to decode the route param first (500, see ``undecodable_param``).
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ class EmulatorState(Vault):
         # (method, decoded path) of every authenticated request, in order: what was asked of
         # the plugin (tests tell the plugin's changes from the folder's by it)
         self.requests: list[tuple[str, str]] = []
+        # each file whose note JSON waited out the metadata cache (routes_vault)
+        self.metadata_waits: list[str] = []
 
     def note_deleted(self, path: str) -> None:
         """The open note is gone: nothing is open."""

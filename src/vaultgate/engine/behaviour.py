@@ -53,6 +53,16 @@ class Behaviour:
         return "1.4.0" if self.at_least("4.0.1") else "0.12.0"
 
     @property
+    def serves_openapi(self) -> bool:
+        """3.2.0+: ``GET /openapi.yaml`` serves the plugin's spec, without the key."""
+        return self.at_least("3.2.0")
+
+    @property
+    def openapi_version(self) -> str:
+        """The OpenAPI version its spec declares: 3.0.2 on 3.x, 3.2.0 from 4.0."""
+        return "3.2.0" if self.at_least("4.0.0") else "3.0.2"
+
+    @property
     def mcp_manifest(self) -> bool:
         """4.0+ describes itself as an MCP server and names the author's new site."""
         return self.at_least("4.0.0")
@@ -69,13 +79,21 @@ class Behaviour:
 
     @property
     def segment_decoding(self) -> bool:
-        """4.1.3+: each URL segment is decoded alone, so ``%2F`` is not a separator."""
-        return self.at_least("4.1.3")
+        """5.0+: each URL segment is decoded alone, so ``%2F`` is not a separator. 4.1.3-4.1.7
+        decode the whole path at once (``dir%2Fa.md`` is ``dir/a.md``) and only then refuse
+        a path outside the vault."""
+        return self.at_least("5.0.0")
 
     @property
     def subdocument_paths(self) -> bool:
         """3.6.0+: ``/vault/dir`` lists, ``note.md/`` is the note, URL targets resolve."""
         return self.features.has("targeted_read")
+
+    @property
+    def url_targeted_patch(self) -> bool:
+        """5.0+: a PATCH to ``note.md/heading/A`` patches that heading; before, the whole path
+        is the file's (404, or a header check's 400 first on 4.x)."""
+        return self.features.has("targeted_patch")
 
     @property
     def empty_root_lists(self) -> bool:
@@ -102,6 +120,18 @@ class Behaviour:
         return self.features.has("unresolved_links")
 
     @property
+    def string_tags_only(self) -> bool:
+        """4.0.1+: note JSON lists only the string items of a ``tags`` list (3.x: each truthy
+        item as JavaScript prints it)."""
+        return self.at_least("4.0.1")
+
+    @property
+    def waits_for_metadata_cache(self) -> bool:
+        """3.4.3+: note JSON waits for Obsidian's metadata cache, which never describes a
+        file that is not markdown: such a read answers after the 5 s timeout."""
+        return self.at_least("3.4.3")
+
+    @property
     def frontmatter_errors(self) -> bool:
         """4.1.5+: unparseable frontmatter is a 400 ``40005`` where a map is needed."""
         return self.at_least("4.1.5")
@@ -119,7 +149,8 @@ class Behaviour:
 
     @property
     def search_requires_query(self) -> bool:
-        return self.at_least("4.0.0")
+        """3.3.0+: a simple search without exactly one ``query`` is 400 ``40090``."""
+        return self.at_least("3.3.0")
 
     @property
     def context_length_default(self) -> bool:
@@ -137,8 +168,15 @@ class Behaviour:
 
     @property
     def distinct_content_type_errors(self) -> bool:
-        """4.0+: a missing Content-Type is 40011, an unknown one 40012 (3.x: 40011 for both)."""
-        return self.at_least("4.0.0")
+        """3.3.0+: a missing Content-Type is 40011, an unknown one 40012 (before: 40011 for
+        both; 40012 did not exist)."""
+        return self.at_least("3.3.0")
+
+    @property
+    def worded_for_5(self) -> bool:
+        """5.0+ reworded 40054, 40059, 42200 and 40020 and adds where a bad target came
+        from; before, those answers are the 4.x canned sentence alone."""
+        return self.at_least("5.0.0")
 
     @property
     def lazy_content(self) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 from vaultgate import markdown
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import InvalidFrontmatter
+from vaultgate.engine.tags import listed_tags
 from vaultgate.engine.vault import Vault
 
 
@@ -36,7 +37,9 @@ def note_json(
     """
     note = vault.note(path)
     result: dict[str, Any] = {
-        "tags": list(note.meta.tags),
+        "tags": listed_tags(
+            note.meta.frontmatter, note.meta.inline_tags, strings_only=behaviour.string_tags_only
+        ),
         "frontmatter": dict(note.meta.frontmatter),
         "stat": {"ctime": note.stat.ctime, "mtime": note.stat.mtime, "size": note.stat.size},
         "path": path,

@@ -8,7 +8,6 @@ read is left out. The simple search lives in ``simple_search.py``, Dataview's DQ
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -16,9 +15,8 @@ from vaultgate.engine import jsonlogic
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.errors import InvalidQuery
 from vaultgate.engine.representations import note_json
+from vaultgate.engine.tags import count_tags, counted_tags
 from vaultgate.engine.vault import Vault
-
-_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
 
 
 def jsonlogic_search(vault: Vault, behaviour: Behaviour, query: Any) -> list[dict[str, Any]]:
@@ -69,23 +67,15 @@ def evaluate_notes(query: Any, notes: Iterable[tuple[str, Any]]) -> list[dict[st
 
 
 def tag_counts(vault: Vault) -> list[tuple[str, int]]:
-    """Each note's tags (de-duplicated per note), each also counted for its parent prefixes.
+    """``/tags/``: every tag occurrence of every note, each also counted for its parents
+    (``engine/tags.py``)."""
 
-    The plugin counts a tag before its parents, so ``a/b`` enters the (insertion-ordered)
-    table ahead of ``a`` when it is met first.
-    """
-    counts: dict[str, int] = {}
-    for path in vault.markdown_files():
-        try:
-            note_tags = vault.meta(path).tags
-        except OSError:
-            continue
-        for tag in note_tags:
-            parts = tag.split("/")
-            for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
-                if name:
-                    counts[name] = counts.get(name, 0) + 1
-    # a JavaScript object lists integer-like keys first, ascending, then insertion order
-    numeric = sorted((k for k in counts if _ARRAY_INDEX.fullmatch(k)), key=int)
-    others = [k for k in counts if not _ARRAY_INDEX.fullmatch(k)]
-    return [(name, counts[name]) for name in [*numeric, *others]]
+    def occurrences() -> Iterator[list[str]]:
+        for path in vault.markdown_files():
+            try:
+                meta = vault.meta(path)
+            except OSError:
+                continue
+            yield counted_tags(meta.frontmatter, meta.inline_tags)
+
+    return count_tags(occurrences())

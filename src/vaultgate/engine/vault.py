@@ -48,8 +48,9 @@ class NoteMeta:
 
     frontmatter: dict[str, Any]
     frontmatter_valid: bool
-    tags: list[str]
+    tags: list[str]  # every tag once, frontmatter and inline (Dataview's file.tags)
     link_targets: list[str]  # as written, anchors and aliases removed
+    inline_tags: list[str]  # each inline #tag occurrence, no '#' (engine/tags.py lists them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +364,7 @@ def _parse_meta(text: str) -> NoteMeta:
         frontmatter_valid=frontmatter.valid,
         tags=markdown.extract_tags(text),
         link_targets=markdown.extract_links(text),
+        inline_tags=[tag for _start, _end, tag in markdown.inline_tags(text)],
     )
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from vaultgate.engine.behaviour import Behaviour
 from vaultgate.engine.index import IndexedNote, VaultIndex
 from vaultgate.engine.search import evaluate_notes, names_content
+from vaultgate.engine.tags import listed_tags
 from vaultgate.engine.vault import FileStat, NoteMeta, Vault, file_stat
 from vaultgate.folder.search import NoteTexts
 
@@ -112,7 +113,9 @@ def indexed_jsonlogic(
             except OSError:
                 continue
             data: dict[str, Any] = {
-                "tags": list(meta.tags),
+                "tags": listed_tags(
+                    meta.frontmatter, meta.inline_tags, strings_only=behaviour.string_tags_only
+                ),
                 "frontmatter": dict(meta.frontmatter),
                 "stat": {"ctime": stat.ctime, "mtime": stat.mtime, "size": stat.size},
                 "path": path,
@@ -135,5 +138,6 @@ def _meta(vault: Vault, row: IndexedNote | None, key: tuple[int, int], path: str
             frontmatter_valid=row.frontmatter_valid,
             tags=list(row.tags),
             link_targets=list(row.links),
+            inline_tags=list(row.inline_tags),
         )
     return vault.meta(path)  # changed since it was indexed: parsed now, as the engine does

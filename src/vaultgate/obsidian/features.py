@@ -82,6 +82,8 @@ FEATURES: tuple[Feature, ...] = (
     ),
     Feature("tags", "GET /tags/", since=_v("3.5.0")),
     Feature("targeted_read", "read a heading/block/frontmatter key by URL", since=_v("3.6.0")),
+    # 3.6.x and 4.x take a PATCH's whole decoded path as the file's ('note.md/heading/A')
+    Feature("targeted_patch", "PATCH a heading/block/frontmatter key by URL", since=_v("5.0.0")),
     Feature("links", "links and backlinks in note JSON", since=_v("4.0.0")),
     Feature("move", "MOVE a file (links updated)", since=_v("4.1.0")),
     Feature("copy", "COPY a file", since=_v("5.0.0")),

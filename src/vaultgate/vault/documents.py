@@ -15,7 +15,9 @@ from typing import Any, Literal
 
 from vaultgate import markdown
 from vaultgate.backend import Backend
+from vaultgate.errors import InvalidArgument
 from vaultgate.paging import Window, compact_json, fit_count, truncation_notice, window_text
+from vaultgate.vault.backlinks import is_markdown
 
 NoteFormat = Literal["markdown", "json", "map"]
 
@@ -72,6 +74,12 @@ async def read_document(
             )
             return render_text(text, max_length=max_length, start_index=start_index)
         case "json":
+            if path is not None and not is_markdown(path):
+                # the plugin answers only after its 5-second metadata-cache timeout
+                raise InvalidArgument(
+                    f"format='json' describes a note (.md), and {path!r} is not one. Read it "
+                    "with format='markdown' (text) or list its folder for its name and size."
+                )
             note_json = await client.read_note_json(path)
             return _render_note_json(note_json, section, max_length, start_index)
 

@@ -69,6 +69,7 @@ from vaultgate.backend import (
 from vaultgate.cache import TTLCache
 from vaultgate.engine.errors import InvalidQuery
 from vaultgate.engine.search import evaluate_notes
+from vaultgate.engine.tags import counted_tags
 from vaultgate.errors import (
     AccessDenied,
     DestinationExists,
@@ -85,7 +86,7 @@ from vaultgate.errors import (
     VaultgateError,
 )
 from vaultgate.locations import LinkMap
-from vaultgate.markdown import DocumentMap
+from vaultgate.markdown import DocumentMap, frontmatter_tags, inline_tags, parse_frontmatter
 from vaultgate.obsidian.client import (
     active_not_found,
     folder_not_found,
@@ -111,6 +112,7 @@ from vaultgate.protection import (
     HIDDEN,
     PROTECTED,
     READONLY,
+    TAG_KEY_SPELLINGS,
     Marks,
     WriteKind,
     check_write,
@@ -118,6 +120,7 @@ from vaultgate.protection import (
     marks_in_text,
     marks_of_note_json,
 )
+from vaultgate.vault.backlinks import is_markdown, linking_notes
 from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import LISTING_TTL_SECONDS
 from vaultgate.vault.patch_preview import patched_text
@@ -150,8 +153,15 @@ _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 # docs/design.md).
 READS_BEFORE_SEARCH = 32
 MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
-# Every tagged note with its tags: an empty list is falsy, so untagged notes are no rows.
-NOTE_TAGS = {"var": "tags"}
+# Every note that may carry a tag: its frontmatter (any tag key) and its listed tags; a note
+# whose frontmatter is empty and that lists no tag is no row. Its text tells how often.
+NOTE_TAGS = {
+    "if": [
+        {"or": [{"var": "tags"}, *({"var": f"frontmatter.{key}"} for key in TAG_KEY_SPELLINGS)]},
+        [{"var": "frontmatter"}, {"var": "tags"}],
+        False,
+    ]
+}
 NOTE_TEXT = {"var": "content"}  # every note that is not empty, with its text
 KEPT = frozenset({READONLY, PROTECTED})  # tags whose notes a move's link updates may not write
 _CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
@@ -517,28 +527,30 @@ class GuardedClient:
         """The vault's tag counts, less what the notes a tool may not reach add to them:
         hidden notes (from the marked notes, at no extra request), and, while a rule or a
         link can keep notes out, denied notes and notes listed through a link vaultgate does
-        not follow (one JsonLogic search of every note's tags). Each such note is taken away
-        once per tag (and once more for each of its parent tags), as the emulator counts;
-        after that search, a tag no reachable note carries is left out whatever its count."""
+        not follow (one JsonLogic search of every note's tags). The plugin counts every
+        occurrence (``engine/tags.py``), so each such note's text is read (``_texts``) and
+        each of its occurrences taken away, once more for each parent tag; after that
+        search, a tag no reachable note carries is left out whatever its count."""
         tags = await self._inner.list_tags()
         marked = await self.marked_notes()
-        taken: list[tuple[str, ...]] = [m.note_tags for m in marked.values() if m.hidden]
+        taken = [path for path, marks in marked.items() if marks.hidden]
         carried: set[str] | None = None  # every tag of a reachable note, when searched
         if self.policy.restricts_paths or self.policy.has_links:
-            hidden = {path for path, marks in marked.items() if marks.hidden}
+            hidden = set(taken)
             carried = set()
             for row in await self._inner.search_jsonlogic(NOTE_TAGS):
                 path, found = str(row.get("filename", "")), row.get("result")
-                note_tags = tuple(t for t in found if isinstance(t, str)) if found else ()
+                names = _tag_names(found)
                 if not self.policy.allows(path):
-                    taken.append(note_tags)
+                    taken.append(path)
                 elif path not in hidden:
-                    carried.update(name for tag in note_tags for name in _with_parents(tag))
+                    carried.update(name for tag in names for name in _with_parents(tag))
         if not taken:
             return tags
         less: dict[str, int] = {}
-        for note_tags in taken:
-            for tag in note_tags:
+        for text in (await self._texts(taken)).values():
+            inline = [tag for _start, _end, tag in inline_tags(text)]
+            for tag in counted_tags(parse_frontmatter(text).data, inline):
                 for name in _with_parents(tag):
                     less[name] = less.get(name, 0) + 1
         counted = []
@@ -856,7 +868,10 @@ class GuardedClient:
             return [path for path, _ in planned.notes if path != destination]
         if not (await self._inner.features()).has("move"):
             return []
-        backlinks = (await self._inner.read_note_json(source)).get("backlinks")
+        if not is_markdown(source):  # its note JSON would wait out the metadata cache
+            backlinks: Any = await linking_notes(self._inner, source)
+        else:
+            backlinks = (await self._inner.read_note_json(source)).get("backlinks")
         if not isinstance(backlinks, list):
             return []
         return list(dict.fromkeys(p for p in backlinks if isinstance(p, str) and p != source))
@@ -1007,6 +1022,16 @@ def _without(value: Any, shown: Callable[[str], bool]) -> Any:
     if isinstance(value, dict):
         return {key: _without(item, shown) for key, item in value.items()}
     return value
+
+
+def _tag_names(found: Any) -> list[str]:
+    """The tags a ``NOTE_TAGS`` result names: its frontmatter's under any tag key, and the
+    listed ones (the inline tags among them)."""
+    if not isinstance(found, list) or len(found) < 2:
+        return []
+    frontmatter = found[0] if isinstance(found[0], dict) else {}
+    listed = [tag for tag in found[1] if isinstance(tag, str)] if isinstance(found[1], list) else []
+    return [*frontmatter_tags(frontmatter), *listed]
 
 
 def _with_parents(tag: str) -> list[str]:

@@ -25,7 +25,10 @@ from typing import Any, Literal
 from vaultgate import markdown
 from vaultgate.backend import Backend, NoteLinks
 from vaultgate.cache import TTLCache
+from vaultgate.calls import call
+from vaultgate.errors import NotFound
 from vaultgate.paths import normalize_directory
+from vaultgate.vault.backlinks import is_markdown, linking_notes
 from vaultgate.vault.concurrent import map_bounded
 from vaultgate.vault.listing import NOTE_SUFFIX, ProgressCallback, VaultLister
 
@@ -190,8 +193,15 @@ async def backlinking_notes(
     """The notes that link to ``path`` (itself left out), by path: its note JSON's
     ``backlinks`` (plugin 4.0.0, or the folder backend; the guard has filtered them), else
     every note's links read from the text. A missing note is NotFound, as its read is."""
-    note = await reader.client.read_note_json(path)
-    sources = note.get("backlinks")
+    sources: Any = None
+    if is_markdown(path):
+        sources = (await reader.client.read_note_json(path)).get("backlinks")
+    elif (await reader.client.features()).has("links"):
+        # a file's note JSON waits out the plugin's metadata cache: search the links instead
+        sources = await linking_notes(reader.client, path)
+        folder, _, name = path.rpartition("/")
+        if not sources and name not in await reader.client.list_directory(folder):
+            raise NotFound(path, f"{call('list_vault_files', folder=folder)} shows what exists.")
     if not isinstance(sources, list):
         notes = await reader.every_note_links(unresolved=False, progress=progress)
         sources = [other.path for other in notes if path in other.links]

@@ -31,7 +31,7 @@ from vaultgate.private_files import COMPANIONS, cache_folder, prepare_database
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: NUL stored as a space (records.py)
+SCHEMA_VERSION = 3  # 2: NUL stored as a space (records.py); 3: inline_tags
 BUSY_TIMEOUT_MS = 5_000
 CACHE_KIB = 16_384  # SQLite's page cache for the connection, in KiB
 # FTS5 merges a level's segments once it holds this many, in one pass, and not a few at every
@@ -52,7 +52,8 @@ CREATE TABLE notes (
     frontmatter_valid INTEGER NOT NULL,
     tags TEXT NOT NULL,             -- JSON array of strings
     headings TEXT NOT NULL,         -- JSON array of [level, text]
-    links TEXT NOT NULL             -- JSON array of strings
+    links TEXT NOT NULL,            -- JSON array of strings
+    inline_tags TEXT NOT NULL       -- JSON array of strings: each inline #tag, repeats kept
 );
 CREATE VIRTUAL TABLE notes_text USING fts5(
     body, tokenize = 'trigram case_sensitive 1', columnsize = 0

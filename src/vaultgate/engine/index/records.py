@@ -35,6 +35,7 @@ class IndexedNote:
     tags: tuple[str, ...]  # as ``markdown.extract_tags`` gives them: de-duplicated, no '#'
     headings: tuple[tuple[int, str], ...]  # (level, text) in document order
     links: tuple[str, ...]  # link targets as written (``markdown.extract_links``)
+    inline_tags: tuple[str, ...] = ()  # each inline #tag occurrence (``markdown.inline_tags``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ def read_note(root: str, path: str) -> ReadNote:
         tags=tuple(markdown.extract_tags(text)),
         headings=tuple((h.level, h.text) for h in markdown.parse_headings(text)),
         links=tuple(markdown.extract_links(text)),
+        inline_tags=tuple(tag for _start, _end, tag in markdown.inline_tags(text)),
     )
     return ReadNote(note, searched_text(_basename(path), text))
 

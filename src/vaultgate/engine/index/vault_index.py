@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import sqlite3
 import threading
 import time
@@ -42,6 +41,7 @@ from vaultgate.engine.index.records import (
     read_note,
 )
 from vaultgate.engine.index.scan import Stat, scan_notes
+from vaultgate.engine.tags import count_tags, counted_tags
 from vaultgate.engine.vault import js_sort_key
 from vaultgate.locations import OBSIDIAN_LINKS, LinkRules, locate, passes
 from vaultgate.paths import is_hidden
@@ -49,13 +49,14 @@ from vaultgate.paths import is_hidden
 log = logging.getLogger(__name__)
 
 BATCH = 500  # notes per transaction
-_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")  # as engine/search.py tells them
 _SQL_VARIABLES = 900  # bound values per IN (...) list, far below SQLite's limit
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: notes settled so far of those the sync has to read or drop."""
 
-_NOTE_COLUMNS = "path, mtime_ns, size, frontmatter, frontmatter_valid, tags, headings, links"
+_NOTE_COLUMNS = (
+    "path, mtime_ns, size, frontmatter, frontmatter_valid, tags, headings, links, inline_tags"
+)
 _TEXT_COLUMNS = "notes.path, notes.mtime_ns, notes.size, notes_text.body"
 
 
@@ -322,6 +323,7 @@ class VaultIndex:
                         _json(note.tags),
                         _json(note.headings),
                         _json(note.links),
+                        _json(note.inline_tags),
                     )
                 )
                 texts.append((next_id, read.searched))
@@ -330,7 +332,8 @@ class VaultIndex:
                 next_id += 1
             conn.executemany(
                 "INSERT INTO notes (id, path, sort_key, mtime_ns, size, frontmatter,"
-                " frontmatter_valid, tags, headings, links) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " frontmatter_valid, tags, headings, links, inline_tags)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 notes,
             )
             conn.executemany("INSERT INTO notes_text (rowid, body) VALUES (?, ?)", texts)
@@ -453,21 +456,15 @@ class VaultIndex:
         return None if rows is None else [_note(row) for row in rows]
 
     def tag_counts(self) -> list[tuple[str, int]] | None:
-        """``engine.search.tag_counts`` from the index: each note's tags, each also counted
-        for its parent prefixes, in the order the plugin's table lists them."""
-        rows = self._query("SELECT tags FROM notes ORDER BY sort_key")
+        """``engine.search.tag_counts`` from the index: every tag occurrence of each note,
+        each also counted for its parents, in the order the plugin's table lists them."""
+        rows = self._query("SELECT frontmatter, inline_tags FROM notes ORDER BY sort_key")
         if rows is None:
             return None
-        counts: dict[str, int] = {}
-        for (tags,) in rows:
-            for tag in json.loads(tags):
-                parts = tag.split("/")
-                for name in [tag, *("/".join(parts[:i]) for i in range(1, len(parts)))]:
-                    if name:
-                        counts[name] = counts.get(name, 0) + 1
-        # a JavaScript object lists integer-like keys first, ascending, then insertion order
-        numeric = sorted((k for k in counts if _is_array_index(k)), key=int)
-        return [(k, counts[k]) for k in [*numeric, *(k for k in counts if not _is_array_index(k))]]
+        return count_tags(
+            counted_tags(json.loads(frontmatter), json.loads(inline))
+            for frontmatter, inline in rows
+        )
 
     def ranked_by_words(
         self, query: str, wanted: Callable[[str], bool], limit: int
@@ -572,7 +569,7 @@ def _text(row: tuple[Any, ...]) -> IndexedText | None:
 
 
 def _note(row: tuple[Any, ...]) -> IndexedNote:
-    path, mtime_ns, size, frontmatter, valid, tags, headings, links = row
+    path, mtime_ns, size, frontmatter, valid, tags, headings, links, inline_tags = row
     return IndexedNote(
         path=_py_path(path),
         mtime_ns=mtime_ns,
@@ -582,6 +579,7 @@ def _note(row: tuple[Any, ...]) -> IndexedNote:
         tags=tuple(json.loads(tags)),
         headings=tuple((level, text) for level, text in json.loads(headings)),
         links=tuple(json.loads(links)),
+        inline_tags=tuple(json.loads(inline_tags)),
     )
 
 
@@ -608,10 +606,6 @@ def _py_path(stored: str | bytes) -> str:
 
 def _is_relative(path: str) -> bool:
     return path == "" or not any(part in ("", ".", "..") for part in path.split("/"))
-
-
-def _is_array_index(key: str) -> bool:
-    return _ARRAY_INDEX.fullmatch(key) is not None
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:

@@ -224,11 +224,13 @@ class MeaningIndex:
     def _fill(self, index: VaultIndex, at_most: int | None = None) -> None:
         """Embed notes without a vector, batch by batch; with ``at_most``, only when no more
         than that many wait."""
+        if at_most is not None:
+            # counted before taking the step: a first build holds it until every note is
+            # embedded, and a search must not wait minutes for it
+            waiting = index.unembedded(at_most + 1)
+            if not waiting or len(waiting) > at_most:
+                return
         with self._step:
-            if at_most is not None:
-                waiting = index.unembedded(at_most + 1)
-                if not waiting or len(waiting) > at_most:
-                    return
             started = self.done
             while batch := index.unembedded(BATCH):
                 self._embed(index, batch)

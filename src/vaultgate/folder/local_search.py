@@ -68,10 +68,11 @@ def rank(
     query: str,
     wanted: Callable[[str], bool],
     depth: int,
+    mode: LocalMode = "hybrid",
 ) -> Rankings | None:
-    """Both rankings (by words alone when there is no embedder)."""
+    """The rankings ``mode`` fuses or shows (by words alone when there is no embedder)."""
     if meaning is not None:
-        return meaning.rank(index, query, wanted, depth)
+        return meaning.rank(index, query, wanted, depth, by_words=mode != "semantic")
     words = index.ranked_by_words(query, wanted, depth)
     return None if words is None else Rankings(words, [], 0, 0)
 

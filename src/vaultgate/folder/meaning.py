@@ -202,11 +202,18 @@ class MeaningIndex:
             await anyio.to_thread.run_sync(lambda: self._fill(index, at_most=CATCH_UP_NOTES))
 
     def rank(
-        self, index: VaultIndex, query: str, wanted: Callable[[str], bool], depth: int
+        self,
+        index: VaultIndex,
+        query: str,
+        wanted: Callable[[str], bool],
+        depth: int,
+        *,
+        by_words: bool = True,
     ) -> Rankings | None:
-        """Both rankings, ``depth`` notes deep each (blocking: call in a worker thread);
-        None when the index cannot answer."""
-        words = index.ranked_by_words(query, wanted, depth)
+        """Both rankings, ``depth`` notes deep each, or the one by meaning alone when not
+        ``by_words`` (bm25 over OR-ed words is most of a query's time on a big vault) (blocking:
+        call in a worker thread); None when the index cannot answer."""
+        words = index.ranked_by_words(query, wanted, depth) if by_words else []
         if words is None:
             return None
         meaning = self.vectors.ranked(self.embedder.embed_query(query), wanted, depth)

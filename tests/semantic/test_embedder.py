@@ -54,6 +54,24 @@ def test_a_paraphrase_is_nearest_the_text_it_paraphrases(
     assert top[0][0] == answer
 
 
+def test_a_word_repeated_forty_times_does_not_drown_what_the_text_is_about(
+    embedder: Embedder,
+) -> None:
+    # counted plainly, 40 "meeting 📅" outweigh the bread and the agenda note ranks first
+    bread = (
+        "Sourdough bread: feed the starter, mix flour, water and salt, and let the dough rise "
+        "overnight.\r\n\r\n" + "meeting 📅 " * 40
+    )
+    agenda = "Meeting agenda: discuss the quarterly budget, invoices and the hiring plan."
+    cars = "Car maintenance: check the tyre pressure and change the engine oil every spring."
+
+    top = cosine_top(
+        embedder.embed_query("baking bread at home"), embedder.embed([agenda, bread, cars]), 3
+    )
+
+    assert top[0][0] == 1
+
+
 def test_a_text_is_embedded_alike_alone_and_in_a_batch(embedder: Embedder) -> None:
     alone = np.stack([embedder.embed_query(text) for text in TEXTS])
 

@@ -47,3 +47,19 @@ def test_fusion_adds_one_over_k_plus_rank_from_each_ranking() -> None:
 
 def test_a_name_in_one_ranking_only_still_counts() -> None:
     assert fuse([[], ["x"]]) == [("x", pytest.approx(1 / (RRF_K + 1)))]
+
+
+def test_weights_scale_each_ranking_s_share() -> None:
+    fused = dict(fuse([["a", "b"], ["b", "a"]], k=5, weights=[1.0, 1.5]))
+
+    assert fused["a"] == pytest.approx(1 / 6 + 1.5 / 7)
+    assert fused["b"] == pytest.approx(1 / 7 + 1.5 / 6)
+    assert [key for key, _ in fuse([["a", "b"], ["b", "a"]], k=5, weights=[1.0, 1.5])] == [
+        "b",
+        "a",
+    ]
+
+
+def test_a_weight_for_each_ranking_or_an_error() -> None:
+    with pytest.raises(ValueError, match="2 rankings but 1 weights"):
+        fuse([["a"], ["b"]], weights=[2.0])

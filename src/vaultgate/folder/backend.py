@@ -409,7 +409,9 @@ class FolderBackend:
         root = str(self._vault.vault)
 
         def ranked() -> LocalResults:
-            rankings = local_search.rank(meaning, index, query, wanted, local_search.RANK_DEPTH)
+            rankings = local_search.rank(
+                meaning, index, query, wanted, local_search.RANK_DEPTH, mode
+            )
             if rankings is None:
                 raise LocalSearchUnavailable(self._not_indexed())
             return local_search.answer(rankings, mode, root, limit, notice)

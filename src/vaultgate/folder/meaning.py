@@ -202,11 +202,18 @@ class MeaningIndex:
             await anyio.to_thread.run_sync(lambda: self._fill(index, at_most=CATCH_UP_NOTES))
 
     def rank(
-        self, index: VaultIndex, query: str, wanted: Callable[[str], bool], depth: int
+        self,
+        index: VaultIndex,
+        query: str,
+        wanted: Callable[[str], bool],
+        depth: int,
+        *,
+        by_words: bool = True,
     ) -> Rankings | None:
-        """Both rankings, ``depth`` notes deep each (blocking: call in a worker thread);
-        None when the index cannot answer."""
-        words = index.ranked_by_words(query, wanted, depth)
+        """Both rankings, ``depth`` notes deep each, or the one by meaning alone when not
+        ``by_words`` (bm25 over OR-ed words is most of a query's time on a big vault) (blocking:
+        call in a worker thread); None when the index cannot answer."""
+        words = index.ranked_by_words(query, wanted, depth) if by_words else []
         if words is None:
             return None
         meaning = self.vectors.ranked(self.embedder.embed_query(query), wanted, depth)
@@ -224,11 +231,13 @@ class MeaningIndex:
     def _fill(self, index: VaultIndex, at_most: int | None = None) -> None:
         """Embed notes without a vector, batch by batch; with ``at_most``, only when no more
         than that many wait."""
+        if at_most is not None:
+            # counted before taking the step: a first build holds it until every note is
+            # embedded, and a search must not wait minutes for it
+            waiting = index.unembedded(at_most + 1)
+            if not waiting or len(waiting) > at_most:
+                return
         with self._step:
-            if at_most is not None:
-                waiting = index.unembedded(at_most + 1)
-                if not waiting or len(waiting) > at_most:
-                    return
             started = self.done
             while batch := index.unembedded(BATCH):
                 self._embed(index, batch)

@@ -7,10 +7,14 @@ We read both files straight from the installed package with ``safetensors`` and 
 tokenizer in ``tokenizer/`` and, not finding it there, may download it, and importing it calls
 ``logging.basicConfig(level=INFO)``, which would change the server's root logger.
 
-A text's vector is the mean of its tokens' vectors, L2-normalised: each text's token ids are
-counted (``numpy.unique``) and the counts weight the distinct tokens' rows, so a long note
-costs its distinct tokens, not a padded batch (wordllama's ``embed()`` pads every batch to its
-longest text: three times slower, and gigabytes for long notes).
+A text's vector is a weighted mean of its tokens' vectors, L2-normalised: each text's token
+ids are counted (``numpy.unique``) and each distinct token's row weighs ``1 + ln(count)``, so a
+long note costs its distinct tokens, not a padded batch (wordllama's ``embed()`` pads every
+batch to its longest text: three times slower, and gigabytes for long notes). The logarithm is
+the usual sublinear term frequency of information retrieval: a word a note repeats twenty times
+(``Return``, ``the``, a heading's word) weighs about four times one it says once, not twenty
+times, so the words that say what the note is about are not drowned (docs/design.md measures it:
+recall@5 0.78 with plain counts, 0.82 with this).
 """
 
 from __future__ import annotations
@@ -76,7 +80,8 @@ class Embedder:
                     continue
                 np.clip(ids, 0, vocabulary - 1, out=ids)
                 distinct, counts = np.unique(ids, return_counts=True)
-                total = counts.astype(np.float32) @ self._vectors[distinct]
+                weights = 1.0 + np.log(counts.astype(np.float32))
+                total = weights @ self._vectors[distinct]
                 norm = float(np.linalg.norm(total))
                 if norm > 0:
                     out[row] = total / norm
@@ -156,4 +161,5 @@ def _model_name() -> str:
         version = importlib.metadata.version(MODEL_PACKAGE)
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
-    return f"{MODEL_PACKAGE} {version} l2_supercat 256 mean v1"
+    # what the vectors are made of: a change here makes every stored vector be built again
+    return f"{MODEL_PACKAGE} {version} l2_supercat 256 log-tf mean v2"

@@ -2,8 +2,9 @@
 
 Brute force: a query's cosine with every note is one matrix-vector product (about 1 ms for
 20,000 notes of 256 values), so no approximate index is needed at a vault's scale.
-Reciprocal rank fusion (Cormack et al., 2009) adds ``1 / (k + rank)`` from each ranking a
-name is in; k = 60 is the paper's, and needs no score calibration between BM25 and cosine.
+Reciprocal rank fusion (Cormack et al., 2009) adds ``weight / (k + rank)`` from each ranking a
+name is in; it needs no score calibration between BM25 and cosine. k = 60 and equal weights are
+the paper's defaults; a caller may weigh one ranking more and look less deep (a smaller k).
 """
 
 from __future__ import annotations
@@ -36,12 +37,19 @@ def cosine_top(
     return [(int(row), float(scores[row])) for row in ordered]
 
 
-def fuse(rankings: Sequence[Sequence[Key]], k: int = RRF_K) -> list[tuple[Key, float]]:
+def fuse(
+    rankings: Sequence[Sequence[Key]],
+    k: float = RRF_K,
+    weights: Sequence[float] | None = None,
+) -> list[tuple[Key, float]]:
     """Reciprocal rank fusion of ``rankings`` (each best first): every key with the sum of
-    ``1 / (k + rank)`` (rank from 1) over the rankings holding it, best first; ties keep the
-    order of first appearance."""
+    ``weight / (k + rank)`` (rank from 1; each ranking's weight 1 unless ``weights`` says)
+    over the rankings holding it, best first; ties keep the order of first appearance."""
+    if weights is not None and len(weights) != len(rankings):
+        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
     scores: dict[Key, float] = {}
-    for ranking in rankings:
+    for n, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[n]
         for rank, key in enumerate(ranking, 1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
     return sorted(scores.items(), key=lambda item: -item[1])

@@ -1,0 +1,81 @@
+"""The note vectors beside the index (folder/meaning.py): a search embeds the few notes just
+written before it answers, and never waits for a first build of many."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import anyio
+import anyio.to_thread
+import pytest
+
+from vaultgate.engine.index import VaultIndex
+from vaultgate.folder.meaning import CATCH_UP_NOTES, MeaningIndex
+from vaultgate.semantic.embedder import load_embedder, why_unavailable
+
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.skipif(why_unavailable() is not None, reason=f"semantic: {why_unavailable()}"),
+]
+
+NAMES = ["Café #{n} ☕.md", "100% 日本語/メモ {n}.md", "Cafe\u0301 plans/Plan {n}.md"]
+
+
+def vault_of(root: Path, notes: int) -> Path:
+    for n in range(notes):
+        path = root / NAMES[n % len(NAMES)].format(n=n)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(f"---\r\ntags: [t{n}]\r\n---\r\nNote {n}: espresso 🍵 抹茶\r\n".encode())
+    return root
+
+
+def meaning_over(index: VaultIndex) -> MeaningIndex:
+    embedder = load_embedder()
+    assert embedder is not None
+    meaning = MeaningIndex(embedder)
+    index.use_vector_model(embedder.model)
+    meaning.loaded = True  # as keep_running leaves it once the stored vectors are read (none)
+    return meaning
+
+
+async def test_a_search_embeds_the_few_notes_waiting_before_it_answers(tmp_path: Path) -> None:
+    vault = vault_of(tmp_path / "vault", 12)
+    with VaultIndex(vault, location=tmp_path / "index.sqlite3") as index:
+        index.sync()
+        meaning = meaning_over(index)
+        with anyio.fail_after(30):
+            await meaning.catch_up(index)
+
+        assert index.vector_counts() == (0, 12)
+        assert len(meaning.vectors) == 12
+
+
+async def test_a_search_during_a_first_build_answers_without_waiting_for_it(
+    tmp_path: Path,
+) -> None:
+    vault = vault_of(tmp_path / "vault", CATCH_UP_NOTES + 1)
+    with VaultIndex(vault, location=tmp_path / "index.sqlite3") as index:
+        index.sync()
+        meaning = meaning_over(index)
+        # the first build holds the step until every note is embedded (minutes on a big
+        # vault); here a thread holds it until the search has answered (10 s at most)
+        holding, answered = threading.Event(), threading.Event()
+
+        def build() -> None:
+            with meaning._step:
+                holding.set()
+                answered.wait(10)
+
+        builder = threading.Thread(target=build)
+        builder.start()
+        await anyio.to_thread.run_sync(holding.wait)
+        try:
+            await meaning.catch_up(index)
+            still_building = builder.is_alive()
+        finally:
+            answered.set()
+            builder.join()
+
+        assert still_building  # the search did not wait for the build to end
+        assert index.vector_counts() == (CATCH_UP_NOTES + 1, CATCH_UP_NOTES + 1)

@@ -186,3 +186,46 @@ async def test_a_flow_style_block_is_refused_and_left_as_it_was(
     assert "flow-style mapping" in error_text(result)
     assert "one 'key: value' per line" in error_text(result)
     assert read(notes, FLOW) == FLOW_NOTE
+
+
+# --- through the plugin: vaultgate's own edit, never the plugin's frontmatter PATCH ---------
+# The plugin's engine re-serialises the whole YAML block on every frontmatter PATCH (the
+# comment goes, quotes drop, [one, two] becomes a block list, 4.50 becomes 4.5). The emulator
+# does not, on purpose, so the bytes alone cannot tell: no PATCH may reach the plugin at all.
+
+ISSUE_CRLF = "Inbox/Issue #27 CRLF 100% 🚀.md"
+ISSUE_CRLF_NOTE = ISSUE_NOTE.replace("\n", "\r\n")
+
+
+@pytest.mark.parametrize("backend", ["3.6.2", "4.1.7", "5.1.0", "auto"])
+async def test_through_the_plugin_each_edit_keeps_every_other_byte_and_sends_no_patch(
+    client: Client, notes: Path, emulators: list[RunningEmulator]
+) -> None:
+    (notes / ISSUE_CRLF).write_bytes(ISSUE_CRLF_NOTE.encode("utf-8"))
+    expected = ISSUE_CRLF_NOTE
+    edits: list[tuple[str, dict[str, Any], str, str]] = [
+        ("delete_note_property", {"key": "status"}, "status: draft\r\n", ""),
+        ("add_note_tag", {"tag": "#新/タグ"}, "gamma]", "gamma, 新/タグ]"),
+        ("remove_note_tag", {"tag": "ALPHA"}, "[alpha, ", "["),
+        ("set_note_property", {"key": "rating", "value": 5}, "rating: 4.50", "rating: 5"),
+        ("set_note_property", {"key": "done", "value": True}, "]\r\n---", "]\r\ndone: true\r\n---"),
+    ]
+
+    for tool, arguments, old, new in edits:
+        await call(client, tool, filename=ISSUE_CRLF, **arguments)
+        expected = expected.replace(old, new, 1)
+        assert read(notes, ISSUE_CRLF) == expected, tool
+
+    assert "# written by me\r\n" in expected
+    assert [method for method, _ in emulators[0].state.requests if method == "PATCH"] == []
+
+
+@pytest.mark.parametrize("backend", ["3.6.2", "4.1.7", "5.1.0"])
+async def test_a_value_the_note_already_has_writes_nothing(
+    client: Client, notes: Path, emulators: list[RunningEmulator]
+) -> None:
+    answer = await call(client, "set_note_property", filename=ISSUE, key="rating", value=4.5)
+
+    assert "already 4.5; nothing changed" in answer
+    assert read(notes, ISSUE) == ISSUE_NOTE  # 4.50 is not rewritten as 4.5
+    assert [m for m, _ in emulators[0].state.requests if m in ("PUT", "PATCH")] == []

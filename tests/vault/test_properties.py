@@ -3,6 +3,7 @@ folder backend behind the guard (the emulator's versions are in tests/tools/test
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -11,12 +12,12 @@ import respx
 from tests.obsidian.obsidian_fakes import API_KEY, HTTP_BASE, serve_version
 
 from vaultgate import markdown
+from vaultgate.backend import Note
 from vaultgate.config import ObsidianSettings, SafetySettings, Secret
 from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged, ReadOnlyMode
 from vaultgate.folder.backend import FolderBackend
 from vaultgate.obsidian.client import ObsidianClient
 from vaultgate.obsidian.transport import build_http_client
-from vaultgate.patch_request import PatchRequest
 from vaultgate.vault import properties
 from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.policy import AccessPolicy
@@ -134,15 +135,14 @@ async def test_edits_respect_the_policy(
 
 
 @pytest.mark.anyio
-async def test_a_plugin_that_refuses_the_frontmatter_delete_gets_vaultgates_own_edit() -> None:
-    text = "---\r\nkeep: 1\r\ndrop: 日本\r\n---\r\nbody\r\n"
+async def test_a_5x_plugin_gets_no_frontmatter_patch_only_the_note_with_one_key_less() -> None:
+    # the plugin's PATCH would re-serialise the whole YAML block: the comment would go
+    text = "---\r\n# mine\r\nkeep: [a, b]\r\ndrop: 日本\r\n---\r\nbody\r\n"
     router = respx.Router(base_url=HTTP_BASE, assert_all_called=False)
     serve_version(router, "5.1.0")
     note = {"Content-Disposition": 'attachment; filename="a %.md"'}
     router.get("/vault/Notes/a%20%25.md").respond(200, text=text, headers=note)
-    refused = router.patch("/vault/Notes/a%20%25.md").respond(
-        400, json={"errorCode": 40081, "message": "Invalid patch instruction"}
-    )
+    patched = router.patch("/vault/Notes/a%20%25.md").respond(200, text="")
     router.get("/vault/Notes/").respond(200, json={"files": ["a %.md"]})
     written = router.put("/vault/Notes/a%20%25.md").respond(204)
     settings = ObsidianSettings(api_key=Secret(API_KEY), protocol="http", port=27123, timeout=2.0)
@@ -151,35 +151,86 @@ async def test_a_plugin_that_refuses_the_frontmatter_delete_gets_vaultgates_own_
 
     message = await properties.delete_property(client, "Notes/a %.md", "drop")
 
-    assert refused.called
+    assert not patched.called
     assert written.calls.last.request.content.decode("utf-8") == (
-        "---\r\nkeep: 1\r\n---\r\nbody\r\n"
+        "---\r\n# mine\r\nkeep: [a, b]\r\n---\r\nbody\r\n"
     )
     assert "Deleted property 'drop'" in message
 
 
 class TaggedMeanwhile(GuardedClient):
-    """The user adds a tag in Obsidian just before vaultgate's PATCH arrives."""
+    """The user adds a tag in Obsidian just after vaultgate first read the note."""
 
-    async def patch_note(self, path: str | None, request: PatchRequest) -> str:
-        assert path is not None
-        text = (await super().read_note(path)).content
-        await super().write_note(path, text.replace("tags: [x, y]", "tags: [x, y, typed]"))
-        return await super().patch_note(path, request)
+    reads = 0
+
+    async def read_note(self, path: str | None) -> Note:
+        note = await super().read_note(path)
+        self.reads += 1
+        if self.reads == 1:
+            assert path is not None
+            await super().write_note(path, note.content.replace("[x, y]", "[x, y, typed]"))
+        return note
 
 
 @pytest.mark.anyio
-async def test_on_5x_a_tag_list_changed_after_the_check_is_not_overwritten(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda c: properties.remove_tag(c, "n.md", "y", inline=False), id="remove"),
+        pytest.param(lambda c: properties.add_tag(c, "n.md", "z"), id="add"),
+        pytest.param(lambda c: properties.set_property(c, "n.md", "k", 2), id="set"),
+        pytest.param(lambda c: properties.delete_property(c, "n.md", "k"), id="delete"),
+    ],
+)
+async def test_a_note_changed_after_it_was_read_is_not_overwritten(
+    tmp_path: Path, edit: Callable[[GuardedClient], Awaitable[str]]
+) -> None:
     (tmp_path / "v").mkdir()
-    (tmp_path / "v/n.md").write_text("---\ntags: [x, y]\n---\n", encoding="utf-8")
+    (tmp_path / "v/n.md").write_text("---\ntags: [x, y]\nk: 1\n---\n", encoding="utf-8")
     client = TaggedMeanwhile(
         FolderBackend(tmp_path / "v", index_location=tmp_path / "index"),
         AccessPolicy(SafetySettings()),
     )
 
     with pytest.raises(NoteChanged):
-        await properties.remove_tag(client, "n.md", "y", inline=False)
+        await edit(client)
 
-    assert markdown.parse_frontmatter((tmp_path / "v/n.md").read_text("utf-8")).data == {
-        "tags": ["x", "y", "typed"]
-    }
+    assert (tmp_path / "v/n.md").read_text("utf-8") == "---\ntags: [x, y, typed]\nk: 1\n---\n"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("text", "edit", "reason"),
+    [
+        pytest.param(
+            "---\n{status: draft, tags: [a]}\n---\n",
+            lambda c: properties.add_tag(c, "n.md", "z"),
+            "Cannot add a tag to 'tags': The frontmatter is written as one flow-style mapping",
+            id="flow-block",
+        ),
+        pytest.param(
+            "---\n# mine\ntags: [a]\nk: 1\ntags: [b]\n---\n",
+            lambda c: properties.remove_tag(c, "n.md", "b", inline=True),
+            "Cannot remove a tag from 'tags': The frontmatter spells 'tags' 2 times",
+            id="key-twice",
+        ),
+        pytest.param(
+            "---\nbase: &v 1\nk: *v\n---\n",
+            lambda c: properties.set_property(c, "n.md", "k", 2),
+            "Cannot set 'k': 'k' uses a YAML anchor or alias",
+            id="alias",
+        ),
+    ],
+)
+async def test_what_cannot_change_on_the_keys_lines_alone_is_refused_and_not_written(
+    tmp_path: Path, text: str, edit: Callable[[GuardedClient], Awaitable[str]], reason: str
+) -> None:
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v/n.md").write_text(text, encoding="utf-8")
+    client = guarded(tmp_path / "v")
+
+    with pytest.raises(InvalidArgument) as refused:
+        await edit(client)
+
+    assert str(refused.value).startswith(reason)
+    assert (tmp_path / "v/n.md").read_text("utf-8") == text

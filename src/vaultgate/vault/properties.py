@@ -1,24 +1,29 @@
-"""One frontmatter property, or one tag, changed in one note, atomically where the plugin can.
+"""One frontmatter property, or one tag, changed in one note: only that key's lines change.
 
-- **set_property**: one PATCH of the key on every version (replace, JSON value, create the key
-  if missing): the 1.x headers on 3.x/4.x, the 2.0 instruction on 5.x. The folder backend
-  and the emulator change only the key's lines (``vaultgate.frontmatter_edit``); a real
-  plugin rewrites the whole YAML block, as its engine does on every frontmatter PATCH.
-- **delete_property**: 5.x deletes the key in one PATCH (operation ``delete``, scope
-  ``markerAndContent``). Before 5.0 no PATCH deletes a key: vaultgate removes the key's lines
-  from the YAML text itself (checked by parsing the result: every other property must read
-  as before, else nothing is changed and the model is told why), and writes the note back
-  only if it still reads as it did (``rewriting.write_if_unchanged``).
-- **add_tag**: a PATCH ``append`` of ``[tag]`` to ``tags`` (created if missing): the plugin
-  merges it into the list in one request. A ``tags`` written as a string (``"a, b"``) or left
-  empty becomes a list, by a ``replace`` sent after the key is read again and found unchanged.
-- **remove_tag**: no version can remove one item from a list, so ``tags`` (and ``tag``) are
-  read, filtered and replaced, again after the key is read again and found unchanged. Inline
-  ``#tag``s are removed only on request, by a checked read-modify-write of the note.
+Every edit here is vaultgate's own read-modify-write of the whole note, on every backend and
+plugin version: the note is read, the key's lines are edited with
+``vaultgate.frontmatter_edit`` (comments, quoting, list style, key order, CRLF and every other
+line stay byte for byte), and the note is written back only if it still reads as it did
+(``rewriting.write_if_unchanged``), else NoteChanged asks the model to call again.
 
-Such a ``replace`` is atomic on 5.x: it carries the document map's ``version`` (``ifMatch``),
-asked before the check, so the plugin refuses it (412) if the note changed after the check
-read it. Before 5.0 the check narrows the window to the moment between it and the PATCH.
+Why not the plugin's frontmatter PATCH, which would be one request: the plugin's engine
+(markdown-patch, 1.x and 2.0 alike) re-serialises the whole YAML block with
+``yaml.stringify`` on every frontmatter PATCH, so a comment the user wrote is deleted,
+``"Quoted title"`` loses its quotes, ``[one, two]`` becomes a block list and ``4.50`` becomes
+``4.5``: lines the user never asked to change. The price is a write of the whole note and a
+narrow window between the last check and the write, in which a change made in Obsidian would
+be overwritten (no version has a conditional whole-note write: 5.x's ``ifMatch`` guards only
+a PATCH). What cannot be changed on the key's own lines (a flow-style block, a key spelled
+twice, an anchor) is refused with the reason, and nothing is written.
+
+- **set_property**: the key's value is replaced on its lines, or the key is appended to the
+  block (a note without one gets one).
+- **delete_property**: the key's line and the lines its value continues on go.
+- **add_tag**: the tag joins ``tags`` in the list's own style (``[a, b]`` gets ``, new``; a
+  block list a ``- new`` line); a ``tags`` written as a string (``"a, b"``) or left empty
+  becomes a list; a missing ``tags`` is created.
+- **remove_tag**: the item leaves ``tags`` (and ``tag``); inline ``#tag``s are removed only
+  on request, in the same write.
 
 Tags are matched as Obsidian matches them: without the ``#``, case-insensitively, and whole:
 removing ``project`` keeps ``project/launch``, and adding ``Project`` to a note tagged
@@ -28,20 +33,16 @@ removing ``project`` keeps ``project/launch``, and adding ``Project`` to a note 
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import Any
 
 from vaultgate import frontmatter_edit, markdown
 from vaultgate.backend import Backend, Note
 from vaultgate.calls import call
-from vaultgate.errors import InvalidArgument, NoteChanged, ObsidianAPIError
+from vaultgate.errors import InvalidArgument
 from vaultgate.paging import compact_json
-from vaultgate.patch_request import Operation, PatchRequest
 from vaultgate.paths import validate_vault_path
 from vaultgate.vault.rewriting import write_if_unchanged
-
-log = logging.getLogger("vaultgate.vault")
 
 TAG_KEYS = ("tags", "tag")  # Obsidian reads both
 VALUE_PREVIEW = 300
@@ -57,17 +58,13 @@ _AGAIN = "Call again: vaultgate reads it afresh."
 async def set_property(client: Backend, path: str, key: str, value: Any) -> str:
     """Set one frontmatter key to a JSON value (the key is created if it is missing)."""
     key = _check_note_and_key(path, key)
-    data = _frontmatter(await client.read_note(path), path)
-    before = data.get(key, _MISSING)
-    request = PatchRequest(
-        operation="replace",
-        target_type="frontmatter",
-        target=key,
-        content=_json(value),
-        content_type="json",
-        create_target_if_missing=True,
-    )
-    await client.patch_note(path, request)
+    _json(value)
+    note = await client.read_note(path)
+    before = _frontmatter(note, path).get(key, _MISSING)
+    new = with_value(note.content, key, value)
+    if new == note.content:
+        return f"{key!r} in {path!r} is already {_preview(value)}; nothing changed."
+    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
     was = "a new property" if before is _MISSING else f"was {_preview(before)}"
     return f"Set {key!r} in {path!r} to {_preview(value)} ({was})."
 
@@ -80,35 +77,9 @@ async def delete_property(client: Backend, path: str, key: str) -> str:
     if key not in data:
         keys = ", ".join(map(repr, list(data)[:30])) or "none"
         return f"{path!r} has no property {key!r}; nothing changed. Its properties: {keys}."
-    if not await _patch_deletes(client, path, key):
-        new = without_key(note.content, key)
-        await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
+    new = without_key(note.content, key)
+    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
     return f"Deleted property {key!r} from {path!r} (it was {_preview(data[key])})."
-
-
-async def _patch_deletes(client: Backend, path: str, key: str) -> bool:
-    """Delete the key with one PATCH where the plugin has a delete (5.0+); False where it
-    has none, or refused the instruction as malformed (400): the 2.0 engine could not be
-    run beside the emulator (real-handler-5.1.0-differences.md), so its answer to a
-    frontmatter delete is inferred from its documentation, and a refusal falls back to
-    vaultgate's own edit rather than failing."""
-    if not (await client.features()).has("patch_v2"):
-        return False
-    request = PatchRequest(
-        operation="delete",
-        target_type="frontmatter",
-        target=key,
-        content="",
-        scope="markerAndContent",
-    )
-    try:
-        await client.patch_note(path, request)
-    except ObsidianAPIError as exc:
-        if exc.status != 400:
-            raise
-        log.info("frontmatter delete refused (%s); editing the YAML instead", exc.error_code)
-        return False
-    return True
 
 
 def without_key(text: str, key: str) -> str:
@@ -122,6 +93,15 @@ def without_key(text: str, key: str) -> str:
         return frontmatter_edit.delete_key(text, key)
     except frontmatter_edit.NotEditableInPlace as refused:
         raise InvalidArgument(f"Cannot delete {key!r}: {refused}") from None
+
+
+def with_value(text: str, key: str, value: Any, *, doing: str = "set") -> str:
+    """``text`` with frontmatter ``key`` set to ``value`` on the key's own lines; where that
+    cannot be done, InvalidArgument says why (``doing`` names the edit) and nothing changes."""
+    try:
+        return frontmatter_edit.set_value(text, key, value)
+    except frontmatter_edit.NotEditableInPlace as refused:
+        raise InvalidArgument(f"Cannot {doing} {key!r}: {refused}") from None
 
 
 # --- tags -----------------------------------------------------------------------------------
@@ -142,25 +122,10 @@ async def add_tag(client: Backend, path: str, tag: str) -> str:
             f"{path!r} already has #{name} (inline, in its text); nothing changed: Obsidian "
             "reads it as tagged."
         )
-    current = data.get("tags", _MISSING)
-    operation: Operation
-    if current is _MISSING or isinstance(current, list):
-        operation = "append"
-        value: list[Any] = [name]
-    else:  # a string of tags, or an empty key: becomes a list
-        operation = "replace"
-        value = [*_tag_items(current), name]
-    version = None if operation == "append" else await _unchanged(client, path, "tags", current)
-    request = PatchRequest(
-        operation=operation,
-        target_type="frontmatter",
-        target="tags",
-        content=_json(value),
-        content_type="json",
-        create_target_if_missing=True,
-        if_match=version,
-    )
-    await _patch(client, path, request)
+    # a list keeps its items (and its style); a string of tags or an empty key becomes a list
+    value = [*_tag_items(data.get("tags")), name]
+    new = with_value(note.content, "tags", value, doing="add a tag to")
+    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
     return f"Added #{name} to the frontmatter tags of {path!r}."
 
 
@@ -172,6 +137,7 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
     name = normalize_tag(tag)
     note = await client.read_note(path)
     data = _frontmatter(note, path)
+    new = note.content
     from_frontmatter = 0
     for key in TAG_KEYS:
         if key not in data:
@@ -182,25 +148,14 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
             continue
         if not from_frontmatter:  # name it as the note spells it
             name = next(_tag_text(i) for i in items if _same(name, _tag_text(i)))
-        request = PatchRequest(
-            operation="replace",
-            target_type="frontmatter",
-            target=key,
-            content=_json(kept),
-            content_type="json",
-            if_match=await _unchanged(client, path, key, data[key]),
-        )
-        await _patch(client, path, request)
+        new = with_value(new, key, kept, doing="remove a tag from")
         from_frontmatter += len(items) - len(kept)
-    if from_frontmatter:
-        note = await client.read_note(path)
-    spans = [(s, e) for s, e, found in markdown.inline_tags(note.content) if _same(name, found)]
+    spans = [(s, e) for s, e, found in markdown.inline_tags(new) if _same(name, found)]
     done: list[str] = []
     if from_frontmatter:
         done.append(f"removed #{name} from the frontmatter tags")
     if spans and inline:
-        new = _without_spans(note.content, spans)
-        await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
+        new = _without_spans(new, spans)
         done.append(f"removed {_times(len(spans))} inline")
     if not done and spans:
         return (
@@ -209,6 +164,7 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
         )
     if not done:
         return f"{path!r} has no tag #{name}; nothing changed."
+    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
     summary = f"{path!r}: {' and '.join(done)}."
     if spans and not inline:
         summary += f" It still appears {_times(len(spans))} in the text; pass inline=true."
@@ -303,32 +259,6 @@ def _frontmatter(note: Note, path: str) -> dict[str, Any]:
             "and fix the YAML first."
         )
     return frontmatter.data
-
-
-async def _unchanged(client: Backend, path: str, key: str, expected: Any) -> str | None:
-    """Check that the key still reads ``expected`` (the replace about to be sent was computed
-    from it) and return the token that makes the PATCH itself refuse any later change: on
-    5.x the document map's ``version``, asked before the note is read again (a change after
-    that read fails the PATCH with 412). Before 5.0 there is none (None): a change landing
-    between this read and the PATCH is lost, as with any editor that saves."""
-    version = (
-        (await client.read_document_map(path)).version
-        if (await client.features()).has("patch_v2")
-        else None
-    )
-    again = markdown.parse_frontmatter((await client.read_note(path)).content)
-    if again.data.get(key, _MISSING) != expected:
-        raise NoteChanged(path, _AGAIN)
-    return version
-
-
-async def _patch(client: Backend, path: str, request: PatchRequest) -> None:
-    try:
-        await client.patch_note(path, request)
-    except ObsidianAPIError as exc:
-        if exc.status == 412 and request.if_match is not None:
-            raise NoteChanged(path, _AGAIN) from exc
-        raise
 
 
 def _json(value: Any) -> str:

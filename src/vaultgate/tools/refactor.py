@@ -86,7 +86,7 @@ async def set_note_property(
     value: Annotated[Any, Field(description="Any JSON: string, number, boolean, list, object.")],
 ) -> Blocks:
     """Set one frontmatter property of a note (created if missing), keeping its JSON type;
-    only that key's lines change: comments, quoting and other keys stay as written."""
+    only that key's lines change (comments, quoting, other keys stay)."""
     state = app_state(ctx)
     message = await properties.set_property(state.client, filename, key, value)
     state.vault_changed()

@@ -7,6 +7,7 @@ import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import anyio
 import pytest
 
 from vaultgate.errors import NameTooLong
@@ -68,3 +69,30 @@ async def test_start_up_builds_the_folder_tree_before_the_first_listing(
         assert "100% done/" in await backend.list_directory("")
         assert backend._tree is tree
         assert "100% done/日本語 notes.md" in (await backend.list_files_below("") or [])
+
+
+async def test_a_broad_search_sees_every_change_while_the_watcher_keeps_the_index(
+    awkward_vault: Path, tmp_path: Path
+) -> None:
+    backend = FolderBackend(awkward_vault, index_location=tmp_path / "index.sqlite3")
+
+    async def first() -> str:
+        return (await backend.search_simple("project", 20))[0]["filename"]
+
+    async with backend.running():
+        await backend.wait_until_settled()
+        assert backend._index.watched  # so the search scores without a stat per note
+        assert await first() == "Big note.md"
+        # vaultgate's own write: indexed before the next search
+        await backend.write_note("100% done/日本語 notes.md", "project\r\n" * 20_000)
+        assert await first() == "100% done/日本語 notes.md"
+        # another writer that says so (the plugin, folder/through_plugin.py): at once too
+        (awkward_vault / "Straße #1.md").write_text("🚀project " * 30_000, encoding="utf-8")
+        await backend.changed_elsewhere(["Straße #1.md"])
+        assert await first() == "Straße #1.md"
+        # behind vaultgate's back: after the watcher's delay (under a second)
+        (awkward_vault / "CRLF note.md").write_text("PROJECT\r\n" * 40_000, encoding="utf-8")
+        with anyio.fail_after(10):
+            while await first() != "CRLF note.md":  # noqa: ASYNC110 (no event to wait on)
+                await anyio.sleep(0.02)
+    assert not backend._index.watched  # stopped: a search would stat every note again

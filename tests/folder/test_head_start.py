@@ -131,9 +131,9 @@ async def test_the_server_takes_the_head_start_over_and_walks_again_once_idle(
 
     real_watch = indexing.watch
 
-    async def recording_watch(index: VaultIndex, stop: anyio.Event) -> None:
+    async def recording_watch(index: VaultIndex, stop: anyio.Event, **options: Any) -> None:
         walks.append("watch")  # (the real one sets its watches up in this same first step)
-        await real_watch(index, stop)
+        await real_watch(index, stop, **options)
 
     monkeypatch.setattr(indexing, "scan_folder", recording_scan)
     monkeypatch.setattr(VaultIndex, "sync", recording_sync)

@@ -372,3 +372,25 @@ def test_the_text_cache_drops_the_least_recently_read_first(awkward_vault: Path)
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert "z" not in texts.text("Kelvin.md")  # held: not read again
     assert set(texts.text("Sigma.md")) == {"z"}  # dropped: read again
+
+
+def test_with_a_watcher_keeping_the_index_current_the_files_are_not_stat_ed(
+    awkward_vault: Path, index: VaultIndex
+) -> None:
+    # the watcher's contract: a change on disk is seen after its delay (the backend's test);
+    # until then the note is scored on the index's text, and its page shows the note as it is
+    vault = Vault(awkward_vault)
+    candidates = index.candidates("project")
+    texts = index.texts(candidates or [])
+    assert texts is not None
+    indexed = {text.path: text for text in texts}
+    (awkward_vault / "CRLF note.md").write_text("project\r\n" * 20_000, encoding="utf-8")
+    options = _options("project")
+    trusted = scored_search(
+        vault, NoteTexts(vault.vault), options, candidates, indexed, watched=True
+    )
+    checked = scored_search(vault, NoteTexts(vault.vault), options, candidates, indexed)
+    assert trusted is not None
+    assert checked is not None
+    assert checked[0]["filename"] == "CRLF note.md"  # the stat saw the change
+    assert trusted[0]["filename"] != "CRLF note.md"  # two matches, as indexed

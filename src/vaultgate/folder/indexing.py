@@ -34,7 +34,7 @@ from vaultgate.engine.index import IndexedText, SyncReport, VaultIndex
 from vaultgate.engine.index.database import default_location
 from vaultgate.engine.index.scan import Stat
 from vaultgate.engine.index.vault_index import Progress, TextMirror
-from vaultgate.engine.index.watcher import watch
+from vaultgate.engine.index.watcher import WatchHealth, watch
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import FolderScan, scan_folder
 from vaultgate.folder.head_start import HeadStart
@@ -159,10 +159,17 @@ class KeptIndex:
         self._synced: anyio.Event | None = None
         self._settled: anyio.Event | None = None  # start-up's background work is done
         self._catch_up_until = 0.0  # monotonic; 0 when there is nothing to wait for
+        self._health = WatchHealth()
 
     @property
     def ready(self) -> bool:
         return self.index is not None and self.index.ready
+
+    @property
+    def watched(self) -> bool:
+        """Whether the index is ready and its watcher keeps it current now: the index's
+        stat of a note is then the disk's, the watcher's delay (under a second) aside."""
+        return self._health.healthy and self.ready
 
     @property
     def opening(self) -> bool:
@@ -241,7 +248,9 @@ class KeptIndex:
         try:
             async with anyio.create_task_group() as tasks:
                 if found is None:
-                    tasks.start_soon(watch, index, stop)  # before the walk: none falls between
+                    tasks.start_soon(
+                        self._watch, index, stop
+                    )  # before the walk: none falls between
                     tasks.start_soon(self._first_sync, index, not existed)
                 else:  # the head start's child walked and caught the index up
                     index.assume_synced()
@@ -251,6 +260,9 @@ class KeptIndex:
             self.index = None
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(index.close)
+
+    async def _watch(self, index: VaultIndex, stop: anyio.Event) -> None:
+        await watch(index, stop, health=self._health)
 
     async def _take_head_start(self, ahead: HeadStart, location: Path) -> FolderScan | None:
         """The child's walk, given to the Vault, when the child also caught the index up;
@@ -286,7 +298,7 @@ class KeptIndex:
             ):
                 return  # the server is leaving
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(watch, index, stop)
+                tasks.start_soon(self._watch, index, stop)
                 # its first step sets its watches up, all in one go (no await before they
                 # are set): only then may the second walk start, or a change could fall
                 # between the two

@@ -23,7 +23,7 @@ Cost. ``python -m vaultgate serve`` over stdio on the generated bench vault
 (generate_vault.py), the folder backend, the process pinned to one core: the background build
 of the note vectors (from the keyword index's readiness until every note has its vector, wall
 and CPU time of the server), a semantic and a hybrid query's first page (distinct questions,
-min / median, as the client sees them), and the server's peak memory (VmHWM) after the build
+min / median / max, as the client sees them), and the server's peak memory (VmHWM) after the build
 and the queries. Targets are the issue's and are reported, never moved.
 
     python bench/semantic_eval.py [--notes 20000] [--skip-scale]
@@ -297,7 +297,8 @@ def serve_and_measure(vault: Path, cache: Path) -> dict[str, Any]:
         "build_seconds": build_seconds,
         "build_cpu_seconds": build_cpu,
         "query_ms": {
-            mode: {"min": min(ms), "median": statistics.median(ms)} for mode, ms in times.items()
+            mode: {"min": min(ms), "median": statistics.median(ms), "max": max(ms)}
+            for mode, ms in times.items()
         },
         "peak_mb": memory["VmHWM"],
         "rss_mb": memory["VmRSS"],
@@ -357,9 +358,10 @@ def report(found: dict[str, Any], cost: dict[str, Any] | None) -> str:
             f"- The note vectors' background build: {cost['build_seconds']:.0f} s "
             f"({cost['build_cpu_seconds']:.0f} s of the server's CPU; target ≤ "
             f"{TARGET_BUILD_SECONDS:.0f} s): {ok(cost['build_seconds'] <= TARGET_BUILD_SECONDS)}.",
-            f"- A query's first page, {QUERIES} distinct questions each, min / median: semantic "
-            f"{semantic['min']:.0f} / {semantic['median']:.0f} ms, hybrid {hybrid['min']:.0f} / "
-            f"{hybrid['median']:.0f} ms (target ≤ {TARGET_QUERY_MS:.0f} ms): "
+            f"- A query's first page, {QUERIES} distinct questions each, min / median / max: "
+            f"semantic {semantic['min']:.0f} / {semantic['median']:.0f} / {semantic['max']:.0f} "
+            f"ms, hybrid {hybrid['min']:.0f} / {hybrid['median']:.0f} / {hybrid['max']:.0f} ms "
+            f"(target, the median: ≤ {TARGET_QUERY_MS:.0f} ms): "
             f"{ok(slowest <= TARGET_QUERY_MS)}.",
             f"- The server's peak memory (VmHWM) after the build and the queries: "
             f"{cost['peak_mb']:.0f} MB (now {cost['rss_mb']:.0f} MB; target ≤ "

@@ -211,7 +211,7 @@ class MeaningIndex:
         by_words: bool = True,
     ) -> Rankings | None:
         """Both rankings, ``depth`` notes deep each, or the one by meaning alone when not
-        ``by_words`` (bm25 over OR-ed words is most of a query's time on a big vault) (blocking:
+        ``by_words`` (the semantic mode shows no ranking by words: it is not paid for) (blocking:
         call in a worker thread); None when the index cannot answer."""
         words = index.ranked_by_words(query, wanted, depth) if by_words else []
         if words is None:

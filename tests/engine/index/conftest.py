@@ -20,7 +20,8 @@ def write(root: Path, relative: str, text: str) -> Path:
 
 def contents(location: Path) -> list[tuple[Any, ...]]:
     """Every note row with its searched text, by path (ids left out: they differ between
-    builds), then the number of texts that belong to no note."""
+    builds), then the number of texts that belong to no note, then every word the word table
+    holds, by note."""
     conn = sqlite3.connect(location)
     try:
         rows = conn.execute(
@@ -31,9 +32,17 @@ def contents(location: Path) -> list[tuple[Any, ...]]:
         orphans = conn.execute(
             "SELECT count(*) FROM notes_text WHERE rowid NOT IN (SELECT id FROM notes)"
         ).fetchone()
+        # the word table keeps no text: what it holds is each word at each place, by note
+        conn.execute(
+            "CREATE VIRTUAL TABLE temp.word_places USING fts5vocab(main, notes_words, instance)"
+        )
+        words = conn.execute(
+            "SELECT coalesce(n.path, '(no note)'), w.term, w.offset FROM temp.word_places w"
+            " LEFT JOIN notes n ON n.id = w.doc ORDER BY 1, 3, 2"
+        ).fetchall()
     finally:
         conn.close()
-    return [*rows, orphans]
+    return [*rows, orphans, words]
 
 
 def fresh_build(folder: Path, location: Path) -> list[tuple[Any, ...]]:

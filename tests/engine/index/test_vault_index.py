@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -102,6 +103,69 @@ def test_a_sync_reports_progress_and_logs_one_line(
     assert calls == [(500, 1_103), (1_000, 1_103), (1_103, 1_103)]
     (line,) = [r.getMessage() for r in caplog.records if r.name.startswith("vaultgate.engine")]
     assert line.startswith("vault index: 1103 notes (1103 read, 0 removed) in ")
+
+
+# --- ranking by words -------------------------------------------------------------------------
+
+
+def _everything(path: str) -> bool:
+    return True
+
+
+def test_words_rank_notes_holding_them_at_a_word_s_start(tmp_path: Path, index_at: Path) -> None:
+    vault = tmp_path / "ranked"
+    write(vault, "Zip #1 🗜️.md", "Compression of data,\r\ncompressed and compressed again.\r\n")
+    write(vault, "100% done.md", "Data in a table, nothing squeezed.\n")
+    write(vault, "Thread.md", "A thread, nothing else: decompression.\n")
+    write(vault, "Café.md", "Un café noir.\n")
+    with VaultIndex(vault, location=index_at) as index:
+        index.sync()
+        ranked = index.ranked_by_words("compress data", _everything, 10)
+        assert ranked is not None
+        assert [path for path, _ in ranked] == ["Zip #1 🗜️.md", "100% done.md"]
+        # whole words: 'decompression' does not start with 'compress', 'thread' not with 'read'
+        assert index.ranked_by_words("read", _everything, 10) == []
+        cafe = unicodedata.normalize("NFD", "CAFÉ")  # folded and composed before it is looked up
+        assert [path for path, _ in index.ranked_by_words(cafe, _everything, 10) or []] == [
+            "Café.md"
+        ]
+
+
+def test_words_in_a_script_without_spaces_rank_inside_longer_runs(
+    tmp_path: Path, index_at: Path
+) -> None:
+    vault = tmp_path / "cjk"
+    write(vault, "日記/今日.md", "今日の定例会議メモ、東京都で。\n")
+    write(vault, "日記/明日.md", "明日は休み。\n")
+    with VaultIndex(vault, location=index_at) as index:
+        index.sync()
+        ranked = index.ranked_by_words("会議メモ 東京都", _everything, 10)
+    assert [path for path, _ in ranked or []] == ["日記/今日.md"]
+
+
+def test_a_note_rewritten_or_removed_no_longer_ranks_by_its_old_words(
+    index: VaultIndex, vault: Path
+) -> None:
+    write(vault, "Welcome.md", "# Welcome\n\nzeppelin 🎈 and more zeppelins\n")
+    index.note_written("Welcome.md")
+    assert [p for p, _ in index.ranked_by_words("zeppelin", _everything, 5) or []] == ["Welcome.md"]
+    write(vault, "Welcome.md", "# Welcome\n\nballoons only\n")
+    index.note_written("Welcome.md")
+    assert index.ranked_by_words("zeppelin", _everything, 5) == []
+    assert [p for p, _ in index.ranked_by_words("balloons", _everything, 5) or []] == ["Welcome.md"]
+    (vault / "Welcome.md").unlink()
+    index.note_removed("Welcome.md")
+    assert index.ranked_by_words("balloons", _everything, 5) == []
+
+
+def test_a_note_not_wanted_is_never_ranked(tmp_path: Path, index_at: Path) -> None:
+    vault = tmp_path / "wanted"
+    for n in range(5):
+        write(vault, f"n{n}.md", "kestrel " * (n + 1))
+    with VaultIndex(vault, location=index_at) as index:
+        index.sync()
+        ranked = index.ranked_by_words("kestrel", lambda path: path != "n4.md", 3)
+    assert [path for path, _ in ranked or []] == ["n3.md", "n2.md", "n1.md"]
 
 
 # --- changes behind the index's back, and through vaultgate ----------------------------------

@@ -110,16 +110,35 @@ STOPWORDS = frozenset(
 )
 
 
-def any_word_expression(query: str) -> str | None:
+def any_word_expression(query: str, *, prefixes: bool = False) -> str | None:
     """An FTS5 MATCH expression for the notes holding any of ``query``'s words (three
-    characters or more, common English words left out), for ranking by bm25; None when no
-    word is left."""
+    characters or more, common English words left out), for ranking by bm25; with
+    ``prefixes``, each as the start of a word (for the word table); None when no word is
+    left."""
     phrases: dict[str, None] = {}
     for term in query.split():
         for piece in _UNSEARCHABLE.split(fold(term.strip(_PUNCTUATION))):
             if len(piece) >= MIN_PHRASE and piece not in STOPWORDS:
-                phrases['"' + piece.replace('"', '""') + '"'] = None
+                # a prefix of one or two letters ('c++' is 'c*') would merge a posting list
+                # of nearly every word
+                star = "*" if prefixes and _LONG_LAST_WORD.search(piece) else ""
+                phrases['"' + piece.replace('"', '""') + '"' + star] = None
     return " OR ".join(phrases) or None
 
 
+_LONG_LAST_WORD = re.compile(rf"\w{{{MIN_PHRASE},}}$")
 _PUNCTUATION = "\"'.,;:!?()[]{}<>«»“”‘’`*_~"
+
+# Scripts written without spaces between words, and Hangul (whose words carry their particles):
+# the word table holds a run of them as one token, so only trigrams find a word inside it.
+_UNSPACED = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u2e80-\ua4cf\uac00-\ud7af"
+    "\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003ffff]"
+)
+
+
+def ranks_by_whole_words(query: str) -> bool:
+    """Whether ``query``'s words may be ranked in the word table (``notes_words``, one token a
+    word): False when one is in a script written without spaces, which only the trigram
+    table finds inside a longer run."""
+    return _UNSPACED.search(query) is None

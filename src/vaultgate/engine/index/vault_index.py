@@ -33,7 +33,11 @@ from typing import Any, Protocol
 
 from vaultgate.engine.index import database, vectors
 from vaultgate.engine.index.fold import current_fold
-from vaultgate.engine.index.query import any_word_expression, match_expression
+from vaultgate.engine.index.query import (
+    any_word_expression,
+    match_expression,
+    ranks_by_whole_words,
+)
 from vaultgate.engine.index.records import (
     IndexedNote,
     ReadNote,
@@ -299,6 +303,12 @@ class VaultIndex:
                     f"SELECT id FROM notes WHERE path IN ({','.join('?' * len(chunk))})", chunk
                 )
             ]
+            # a contentless table forgets a row's words only when told them: the text held now
+            conn.executemany(
+                "INSERT INTO notes_words (notes_words, rowid, body)"
+                " SELECT 'delete', rowid, body FROM notes_text WHERE rowid = ?",
+                ((i,) for i in old),
+            )
             conn.executemany("DELETE FROM notes_text WHERE rowid = ?", ((i,) for i in old))
             vectors.delete(conn, old)  # a note read again is embedded again
             conn.executemany("DELETE FROM notes WHERE id = ?", ((i,) for i in old))
@@ -337,6 +347,7 @@ class VaultIndex:
                 notes,
             )
             conn.executemany("INSERT INTO notes_text (rowid, body) VALUES (?, ?)", texts)
+            conn.executemany("INSERT INTO notes_words (rowid, body) VALUES (?, ?)", texts)
         if self._mirror is not None:  # committed: what the index holds now
             self._mirror.stored(stored)
             kept = {text.path for text in stored}  # (the others: gone, or a name not UTF-8)
@@ -473,10 +484,16 @@ class VaultIndex:
         """The first ``limit`` notes ``wanted`` accepts among those holding any of the
         query's words, best bm25 first: ``(path, bm25)`` (lower is better). ``wanted`` sees
         every candidate before one is kept, so a note it refuses shapes no rank. None when
-        the index cannot answer; [] when no word is long enough to look up."""
-        expression = any_word_expression(query)
+        the index cannot answer; [] when no word is long enough to look up.
+
+        Each word is looked up in ``notes_words`` as the start of a word (a few posting lists
+        each; 'compress' finds 'compression' as the trigram table's substrings did), or, for a
+        script written without spaces, as a substring in the trigram table."""
+        whole_words = ranks_by_whole_words(query)
+        expression = any_word_expression(query, prefixes=whole_words)
         if expression is None:
             return []
+        table = "notes_words" if whole_words else "notes_text"
         if not self._ready:
             return None
         found: list[tuple[str, float]] = []
@@ -485,8 +502,8 @@ class VaultIndex:
                 return None
             try:
                 rows = self._conn.execute(
-                    "SELECT notes.path, bm25(notes_text) AS rank FROM notes_text"
-                    " JOIN notes ON notes.id = notes_text.rowid WHERE notes_text MATCH ?"
+                    f"SELECT notes.path, bm25({table}) AS rank FROM {table}"
+                    f" JOIN notes ON notes.id = {table}.rowid WHERE {table} MATCH ?"
                     " ORDER BY rank",
                     (expression,),
                 )

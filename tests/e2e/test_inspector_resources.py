@@ -9,11 +9,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.npm_packages import npm_package
 
 from vaultgate.demo import fixture_vault
 from vaultgate.vault.note_uris import note_uri
@@ -21,60 +21,16 @@ from vaultgate.vault.note_uris import note_uri
 pytestmark = pytest.mark.e2e
 
 INSPECTOR_VERSION = "2.12.0"
-INSPECTOR_PACKAGE = f"@modelcontextprotocol/inspector@{INSPECTOR_VERSION}"
-NPM_TIMEOUT = 300
+INSPECTOR_NAME = "@modelcontextprotocol/inspector"
 RUN_TIMEOUT = 120
 NOTE = "Projects/Personal/🚀 Launch plan.md"
-
-
-def _installed_version(prefix: Path) -> str | None:
-    package = prefix / "node_modules" / "@modelcontextprotocol" / "inspector" / "package.json"
-    try:
-        version: str = json.loads(package.read_text(encoding="utf-8"))["version"]
-    except (OSError, ValueError, KeyError):
-        return None
-    return version
 
 
 @pytest.fixture(scope="session")
 def inspector(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The ``mcp-inspector`` command at INSPECTOR_VERSION, installed on first use."""
-    cache = getattr(request.config, "cache", None)
-    root = cache.mkdir("npm-inspector") if cache is not None else tmp_path_factory.mktemp("npm")
-    prefix = root / INSPECTOR_VERSION
-    binary = prefix / "node_modules" / ".bin" / "mcp-inspector"
-    if _installed_version(prefix) == INSPECTOR_VERSION:
-        return binary
-    npm = shutil.which("npm")
-    if shutil.which("node") is None or npm is None:
-        pytest.skip(f"Node.js and npm are not installed; {INSPECTOR_PACKAGE} needs them")
-    # into a fresh folder first, then renamed: never a half-installed prefix left behind
-    fresh = Path(tempfile.mkdtemp(prefix="installing-", dir=root))
-    try:
-        done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(fresh), INSPECTOR_PACKAGE],
-            capture_output=True,
-            text=True,
-            timeout=NPM_TIMEOUT,
-            check=False,
-        )
-        if done.returncode != 0:
-            pytest.fail(
-                f"npm could not install {INSPECTOR_PACKAGE} (is the npm registry reachable?):\n"
-                f"{done.stderr[-2000:]}"
-            )
-        if _installed_version(prefix) != INSPECTOR_VERSION:
-            shutil.rmtree(prefix, ignore_errors=True)
-            try:
-                fresh.rename(prefix)
-            except OSError:  # another run put its own in place meanwhile
-                if _installed_version(prefix) != INSPECTOR_VERSION:
-                    raise
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"npm install {INSPECTOR_PACKAGE} took over {NPM_TIMEOUT} s")
-    finally:
-        shutil.rmtree(fresh, ignore_errors=True)
-    return binary
+    prefix = npm_package(request, tmp_path_factory, INSPECTOR_NAME, INSPECTOR_VERSION)
+    return prefix / "node_modules" / ".bin" / "mcp-inspector"
 
 
 @pytest.fixture

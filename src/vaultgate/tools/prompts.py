@@ -24,7 +24,6 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
 from mcp import MCPError
 from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
@@ -44,6 +43,7 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from vaultgate.calls import Spelling, spelled_by
+from vaultgate.change_watch import watch_changes
 from vaultgate.errors import InvalidArgument, VaultgateError
 from vaultgate.vault.prompts import Catalogue, PromptLibrary
 
@@ -87,22 +87,20 @@ async def watch_prompts(
     library: PromptLibrary, announcer: PromptAnnouncer, timing: PromptTiming
 ) -> None:
     """Announce each change of the prompts, for the life of the server (see the module)."""
-    while True:
-        with anyio.move_on_after(timing.poll):
-            await library.wait_until_stale()
-            await anyio.sleep(timing.settle)
-        if not library.listed:
-            continue
-        try:
-            changed = await library.check()
-        except VaultgateError as exc:  # Obsidian away for a while: try again next time
-            log.debug("prompt check failed: %s", exc)
-            continue
-        except Exception:  # a background task: whatever fails here must not end the server
-            log.warning("prompt check failed unexpectedly", exc_info=True)
-            continue
+
+    async def announce(changed: bool) -> None:
         if changed:
             await announcer.announce()
+
+    await watch_changes(
+        "prompt",
+        wait_until_stale=library.wait_until_stale,
+        poll_seconds=lambda: timing.poll,
+        settle_seconds=timing.settle,
+        wanted=lambda: library.listed,
+        check=library.check,
+        announce=announce,
+    )
 
 
 def _listed(catalogue: Catalogue) -> ListPromptsResult:

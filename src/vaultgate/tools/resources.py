@@ -26,7 +26,6 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import anyio
 from mcp import MCPError
 from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerMiddleware, ServerRequestContext
@@ -57,6 +56,7 @@ from pydantic import BaseModel, ValidationError
 
 from vaultgate.backend import Backend
 from vaultgate.calls import Spelling, spelled_by
+from vaultgate.change_watch import watch_changes
 from vaultgate.errors import InvalidArgument, NotFound, VaultgateError
 from vaultgate.paging import CONTENT_WINDOW
 from vaultgate.state import AppState
@@ -155,22 +155,19 @@ async def watch_resources(
     watch: ResourceWatch, client: Backend, announcer: ResourceAnnouncer, timing: ResourceTiming
 ) -> None:
     """Announce what changed of what clients watch, for the life of the server."""
-    while True:
-        poll = timing.folder if client.report().vault_folder is not None else timing.plugin
-        with anyio.move_on_after(poll):
-            await watch.wait_until_stale()
-            await anyio.sleep(timing.settle)
-        if not watch.active:
-            continue
-        try:
-            changes = await watch.check()
-        except VaultgateError as exc:  # Obsidian away for a while: try again next time
-            log.debug("resource check failed: %s", exc)
-            continue
-        except Exception:  # a background task: whatever fails here must not end the server
-            log.warning("resource check failed unexpectedly", exc_info=True)
-            continue
-        await announcer.announce(changes)
+
+    def poll_seconds() -> float:
+        return timing.folder if client.report().vault_folder is not None else timing.plugin
+
+    await watch_changes(
+        "resource",
+        wait_until_stale=watch.wait_until_stale,
+        poll_seconds=poll_seconds,
+        settle_seconds=timing.settle,
+        wanted=lambda: watch.active,
+        check=watch.check,
+        announce=announcer.announce,
+    )
 
 
 def serve_resources(announcer: ResourceAnnouncer, spelling: Spelling) -> ServerMiddleware[Any]:

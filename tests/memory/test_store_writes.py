@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from vaultgate.errors import InvalidMemoryInput, ObservationNotFound, SessionNotFound
-from vaultgate.memory.inputs import MAX_CONTENT_CHARS
+from vaultgate.memory.inputs import MAX_CONTENT_CHARS, MAX_PROJECT_CHARS
 from vaultgate.memory.store import MemoryStore
 
 from .conftest import FakeClock
@@ -297,6 +297,22 @@ def test_starting_a_session_makes_an_id_and_a_known_id_continues(store: MemorySt
     assert first.session.directory == "/src/atlas"
     assert again.session == first.session
     assert other.session.id != first.session.id
+
+
+def test_ids_made_for_the_longest_project_name_are_taken_back(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    project = "長" * 100 + "x" * (MAX_PROJECT_CHARS - 100)  # the longest a project may be
+    started = store.start_session(project).session
+    clock.advance(seconds=1)
+    daily = store.save("a", "1", project=project).observation.session_id
+    twin = store.start_session(project).session  # same second: the id gets a number
+
+    # every id vaultgate made is accepted where a tool takes a session_id
+    for made in (started.id, daily, twin.id):
+        assert store.start_session(project, made).session.id == made
+        assert store.save("b", made, session_id=made).observation.session_id == made
+        assert store.end_session(made).id == made
 
 
 def test_ending_a_session_keeps_its_summary(store: MemoryStore, clock: FakeClock) -> None:

@@ -22,7 +22,9 @@ MAX_TITLE_CHARS = 500
 MAX_PROJECT_CHARS = 200
 MAX_TYPE_CHARS = 40
 MAX_TOPIC_KEY_CHARS = 120
-MAX_SESSION_ID_CHARS = 200
+# the ids vaultgate makes hold the project's name ('auto/<project>/<day>', '<project>/<time>-2'),
+# so a session id may be longer than a project name by what those add
+MAX_SESSION_ID_CHARS = MAX_PROJECT_CHARS + 64
 MAX_DIRECTORY_CHARS = 4_096
 MAX_QUERY_CHARS = 50_000  # a search uses its first 32 words; longer is a pasted document
 MAX_ID = 2**63 - 1  # SQLite's largest INTEGER: no row can have a larger id

@@ -37,7 +37,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import cast, overload
+from typing import Protocol, cast, overload
 
 from vaultgate.engine.index import IndexedText
 from vaultgate.engine.index.fold import current_fold
@@ -58,6 +58,12 @@ TEXT_CACHE_CHARS = 64_000_000  # about 64 MB of note text (most notes are ASCII)
 # 38 M). Below the vault's size, every broad search fetches the rest from the index file and
 # evicts as much
 SEARCHED_CACHE_CHARS = 160_000_000
+
+
+class TextsByPath(Protocol):
+    """The index's texts a search may count in (:class:`SearchedTexts`, or a dict of some)."""
+
+    def get(self, path: str, /) -> IndexedText | None: ...
 
 
 class NoteTexts:
@@ -151,6 +157,12 @@ class SearchedTexts:
         with self._lock:
             texts = self._texts
             return {path: text for path in paths if (text := texts.get(path)) is not None}
+
+    def get(self, path: str) -> IndexedText | None:
+        """The text held of ``path``, if any. Without the lock: one read of the dict is
+        atomic under the GIL, as each of the writers' changes is, and a search asks this of
+        thousands of notes (a note between a writer's drop and its store is read from disk)."""
+        return self._texts.get(path)
 
     def _keep(self, texts: Sequence[IndexedText], *, replace: bool) -> None:
         with self._lock:
@@ -273,7 +285,7 @@ def scored_search(
     texts: NoteTexts,
     options: SimpleSearchOptions,
     paths: Iterable[str] | None = None,
-    indexed: Mapping[str, IndexedText] | None = None,
+    indexed: TextsByPath | None = None,
     *,
     watched: bool = False,
 ) -> list[SimpleHit] | None:

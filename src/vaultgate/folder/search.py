@@ -35,7 +35,7 @@ import posixpath
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, cast, overload
 

@@ -75,6 +75,7 @@ from vaultgate.folder.search import (
     NoteTexts,
     SearchedTexts,
     TextsByPath,
+    collector_paused,
     engine_search,
     scored_search,
 )
@@ -325,6 +326,7 @@ class FolderBackend:
                 "this search reads the notes meanwhile",
             )
 
+        @collector_paused()
         def search() -> list[SimpleHit]:
             index = kept.index
             # (asked first: the watcher's health when the candidates are taken, not after)

@@ -93,21 +93,12 @@ class _Index:
     """The file list, and the lookups built from it when first asked for (a third of a
     20,000-file install's time, which a server's first listing or search does not need)."""
 
-    __slots__ = ("_lookups", "_markdown", "file_set", "files")
+    __slots__ = ("_lookups", "file_set", "files")
 
     def __init__(self, files: list[str] | None = None) -> None:
         self.files = files or []  # code-unit sorted
         self.file_set = frozenset(self.files)
         self._lookups: _Lookups | None = None
-        self._markdown: tuple[str, ...] | None = None
-
-    @property
-    def markdown(self) -> tuple[str, ...]:
-        """The notes (kept: a search asks for them on every call, 14 ms on 80,000 files)."""
-        markdown = self._markdown
-        if markdown is None:  # two threads may both build it: the same, either is kept
-            markdown = self._markdown = tuple(p for p in self.files if p.endswith(".md"))
-        return markdown
 
     @property
     def file_map(self) -> tuple[IndexedFile | IndexedFolder, ...]:
@@ -234,7 +225,7 @@ class Vault:
         return not is_hidden(path) and self.on_disk(path) == "folder"
 
     def markdown_files(self) -> list[str]:
-        return list(self._index.markdown)
+        return [path for path in self._index.files if path.endswith(".md")]
 
     def get_files(self) -> list[IndexedFile]:
         """Obsidian's ``vault.getFiles()``: a new list of every file, from a pass over the file

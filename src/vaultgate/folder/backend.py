@@ -326,8 +326,12 @@ class FolderBackend:
                 "this search reads the notes meanwhile",
             )
 
-        @collector_paused()
         def search() -> list[SimpleHit]:
+            with collector_paused():
+                hits, candidates = scored()
+            return engine_search(self._vault, options, candidates) if hits is None else hits
+
+        def scored() -> tuple[list[SimpleHit] | None, set[str] | None]:
             index = kept.index
             # (asked first: the watcher's health when the candidates are taken, not after)
             watched = kept.watched
@@ -345,7 +349,7 @@ class FolderBackend:
             hits = scored_search(
                 self._vault, self._texts, options, candidates, indexed, watched=watched
             )
-            return engine_search(self._vault, options, candidates) if hits is None else hits
+            return hits, candidates
 
         return await self._engine(search, Call("/search/simple/", ""))
 

@@ -8,6 +8,7 @@ with '#', '%' and spaces, a note over 1 MB) every answer must be the same, in th
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from vaultgate.folder.search import (
     LazyMatches,
     NoteTexts,
     SearchedTexts,
+    collector_paused,
     engine_search,
     scored_search,
     unsafe_characters,
@@ -308,6 +310,31 @@ def test_the_texts_in_memory_follow_what_the_index_stores(tmp_path: Path) -> Non
         assert sorted(held) == ["a.md", "日本.md"]
         assert held["a.md"].searched == "a\n\nchanged\n"
         assert held["a.md"] == (index.texts(["a.md"]) or [None])[0]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_scored_on_the_texts_in_memory_it_answers_as_the_engine_scan(
+    awkward_vault: Path, tmp_path: Path, query: str
+) -> None:
+    """As the backend searches: the index's texts read in place, not copied per search."""
+    vault, searched = Vault(awkward_vault), SearchedTexts()
+    with VaultIndex(awkward_vault, location=tmp_path / "in.sqlite3", mirror=searched) as index:
+        index.sync()
+        candidates = index.candidates(query)
+        assert searched.get("no such note.md") is None
+        fast = scored_search(vault, NoteTexts(vault.vault), _options(query), candidates, searched)
+    assert fast is not None
+    assert _materialised(fast) == _materialised(engine_search(vault, _options(query)))
+
+
+def test_the_collector_is_paused_while_hits_are_made_and_resumed_only_by_who_paused_it() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # another search meanwhile
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
 
 
 def test_the_texts_in_memory_keep_under_their_limit_and_never_go_back_in_time() -> None:

@@ -269,3 +269,46 @@ def test_follow_links_is_a_setting_with_two_values() -> None:
     assert Settings.from_env({"VAULTGATE_FOLLOW_LINKS": " ALL "}).vault.follow_links == "all"
     with pytest.raises(ConfigError, match="VAULTGATE_FOLLOW_LINKS must be one of inside, all"):
         Settings.from_env({"VAULTGATE_FOLLOW_LINKS": "yes"})
+
+
+# --- a search's many paths at once --------------------------------------------------------
+
+MANY_PATHS = [
+    "Notes/plain.md",
+    ".obsidian/app.json",
+    "Notes/.hidden/x.md",
+    f"Projects/{CAFE_NFD}/menu.md",
+    "Private/secret.md",
+    "private/Diary 📓 #1 100%.md",
+    "日本語/メモ.md",
+    "Public/alias.md",
+    "Notes/flink.md",
+    "ext/inner.md",
+    "Notes/key.md",
+    "Notes/.md",
+    "a.b/c.md",
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "safety",
+    [
+        pytest.param(SafetySettings(), id="no rules"),
+        pytest.param(SafetySettings(deny=("Private",)), id="deny"),
+        pytest.param(SafetySettings(allow=("Notes", "日本語")), id="allow"),
+    ],
+)
+@pytest.mark.parametrize("with_links", [False, True], ids=["by name", "through the links"])
+async def test_a_search_s_paths_are_refused_as_each_would_be(
+    linked_vault: Path, safety: SafetySettings, with_links: bool
+) -> None:
+    policy = AccessPolicy(safety, vault=linked_vault)
+    if with_links:
+        await policy.refresh_links(None)
+
+    refused = policy.refused(MANY_PATHS)
+
+    assert refused == {path for path in MANY_PATHS if not policy.allows(path)}
+    assert {".obsidian/app.json", "Notes/.hidden/x.md", "Notes/.md"} <= refused
+    assert ("Notes/flink.md" in refused) is with_links  # a link out, seen through the walk

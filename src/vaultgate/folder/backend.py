@@ -71,7 +71,14 @@ from vaultgate.folder.indexed_marks import IndexedMarks
 from vaultgate.folder.indexing import KeptIndex, Mirrors
 from vaultgate.folder.marks import MarkScan
 from vaultgate.folder.meaning import MeaningIndex
-from vaultgate.folder.search import NoteTexts, SearchedTexts, engine_search, scored_search
+from vaultgate.folder.search import (
+    NoteTexts,
+    SearchedTexts,
+    TextsByPath,
+    collector_paused,
+    engine_search,
+    scored_search,
+)
 from vaultgate.folder.structured import LinkedNotes, indexed_jsonlogic
 from vaultgate.folder.tree import FolderTree
 from vaultgate.locations import LinkMap, LinkRules, served_links
@@ -320,22 +327,29 @@ class FolderBackend:
             )
 
         def search() -> list[SimpleHit]:
+            with collector_paused():
+                hits, candidates = scored()
+            return engine_search(self._vault, options, candidates) if hits is None else hits
+
+        def scored() -> tuple[list[SimpleHit] | None, set[str] | None]:
             index = kept.index
             # (asked first: the watcher's health when the candidates are taken, not after)
             watched = kept.watched
             listed = index.candidates(query) if index is not None else None
             candidates = None if listed is None else set(listed)
-            indexed = None
-            if index is not None and candidates is not None:
-                indexed = self._searched.found(candidates)
-                if len(indexed) < len(candidates):  # not in memory (yet): from the index file
-                    fetched = index.texts([p for p in candidates if p not in indexed]) or []
+            indexed: TextsByPath | None = None
+            if index is not None and listed is not None:
+                indexed = self._searched  # mostly all there: no copy of thousands
+                if missing := self._searched.missing(listed):  # not in memory (yet)
+                    found = self._searched.found(listed)  # (kept while the file's are added)
+                    fetched = index.texts(missing) or []
                     self._searched.fill(fetched)
-                    indexed.update((text.path, text) for text in fetched)
+                    found.update((text.path, text) for text in fetched)
+                    indexed = found
             hits = scored_search(
                 self._vault, self._texts, options, candidates, indexed, watched=watched
             )
-            return engine_search(self._vault, options, candidates) if hits is None else hits
+            return hits, candidates
 
         return await self._engine(search, Call("/search/simple/", ""))
 

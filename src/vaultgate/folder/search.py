@@ -29,18 +29,20 @@ read) into a cache of their own, checked against ``(mtime_ns, size)`` as the Vau
 from __future__ import annotations
 
 import functools
+import gc
 import operator
 import os
 import posixpath
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import cast, overload
+from typing import Protocol, cast, overload
 
 from vaultgate.engine.index import IndexedText
-from vaultgate.engine.index.fold import current_fold
+from vaultgate.engine.index.fold import Fold, current_fold
 from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.simple_search import (
     NoteMatches,
@@ -58,6 +60,12 @@ TEXT_CACHE_CHARS = 64_000_000  # about 64 MB of note text (most notes are ASCII)
 # 38 M). Below the vault's size, every broad search fetches the rest from the index file and
 # evicts as much
 SEARCHED_CACHE_CHARS = 160_000_000
+
+
+class TextsByPath(Protocol):
+    """The index's texts a search may count in (:class:`SearchedTexts`, or a dict of some)."""
+
+    def get(self, path: str, /) -> IndexedText | None: ...
 
 
 class NoteTexts:
@@ -152,6 +160,12 @@ class SearchedTexts:
             texts = self._texts
             return {path: text for path in paths if (text := texts.get(path)) is not None}
 
+    def get(self, path: str) -> IndexedText | None:
+        """The text held of ``path``, if any. Without the lock: one read of the dict is
+        atomic under the GIL, as each of the writers' changes is, and a search asks this of
+        thousands of notes (a note between a writer's drop and its store is read from disk)."""
+        return self._texts.get(path)
+
     def _keep(self, texts: Sequence[IndexedText], *, replace: bool) -> None:
         with self._lock:
             for text in texts:
@@ -201,7 +215,6 @@ class LazyMatches(Sequence[SimpleMatch]):
         path: str,
         options: SimpleSearchOptions,
         root: str,
-        *,
         content: str | None = None,
         stat: Stat | None = None,
         count: int | None = None,
@@ -273,7 +286,7 @@ def scored_search(
     texts: NoteTexts,
     options: SimpleSearchOptions,
     paths: Iterable[str] | None = None,
-    indexed: Mapping[str, IndexedText] | None = None,
+    indexed: TextsByPath | None = None,
     *,
     watched: bool = False,
 ) -> list[SimpleHit] | None:
@@ -294,37 +307,29 @@ def scored_search(
         return None  # (no ASCII character is unsafe: a test checks it)
     fold = current_fold()
     folded_terms = [fold(term) for term in terms]
-    notes = vault.markdown_files()
-    if paths is not None:
+    if paths is None:
+        notes = vault.markdown_files()
+    else:  # the vault's files in order, narrowed first by a filter with no bytecode a file
         wanted = paths if isinstance(paths, set | frozenset) else set(paths)
-        notes = [path for path in notes if path in wanted]
+        notes = [path for path in filter(wanted.__contains__, vault.files) if path.endswith(".md")]
     if indexed is None or any("\x00" in term for term in folded_terms):
         indexed = {}  # (the index stores a NUL as a space, records.py: read the notes)
     root = str(vault.vault)
     base = os.path.join(root, "")
     single = folded_terms[0] if len(folded_terms) == 1 else None
+    get = indexed.get
     results: list[SimpleHit] = []
+    content: str | None
+    stat: Stat | None
     for path in notes:
-        searched, content, stat = None, None, None
-        known = indexed.get(path)
-        if known is not None:
-            if watched:
-                searched, stat = known.searched, known.stat
-            else:
-                try:
-                    st = os.stat(base + path)
-                except OSError:
-                    pass  # the disk read says what became of it
-                else:
-                    if (st.st_mtime_ns, st.st_size) == known.stat:
-                        searched, stat = known.searched, known.stat
-        if searched is None:
-            try:
-                content = texts.text(path)
-            except OSError:
+        known = get(path)
+        if known is not None and watched:  # most notes of most searches
+            searched, content, stat = known.searched, None, known.stat
+        else:
+            read = _text_to_search(path, known, texts, base, fold)
+            if read is None:
                 continue  # as the engine leaves out a note it cannot read
-            basename = posixpath.splitext(posixpath.basename(path))[0]
-            searched = fold(f"{basename}\n\n{content}")
+            searched, content, stat = read
         # no term holds whitespace, so no match spans the "\n\n" between name and content
         if single is not None:  # most queries: one pass to count, a short one to place
             count = searched.count(single)
@@ -342,14 +347,35 @@ def scored_search(
         hit = {
             "filename": path,
             "score": count + 1.0 / (1 + offset),
-            "matches": LazyMatches(path, options, root, content=content, stat=stat, count=count),
+            "matches": LazyMatches(path, options, root, content, stat, count),
         }
-        results.append(cast(SimpleHit, hit))
+        results.append(hit)  # type: ignore[arg-type]  # (a SimpleHit: no cast call a hit)
     results.sort(key=_score, reverse=options.descending)
     return results
 
 
 _score = operator.itemgetter("score")  # every hit built here has one
+
+
+def _text_to_search(
+    path: str, known: IndexedText | None, texts: NoteTexts, base: str, fold: Fold
+) -> tuple[str, str | None, Stat | None] | None:
+    """The folded text to count in, the note's content when read from disk (None: the
+    index's text, while the file keeps its stat) and that stat; None when unreadable."""
+    if known is not None:
+        try:
+            st = os.stat(base + path)
+        except OSError:
+            pass  # the disk read says what became of it
+        else:
+            if (st.st_mtime_ns, st.st_size) == known.stat:
+                return known.searched, None, known.stat
+    try:
+        content = texts.text(path)
+    except OSError:
+        return None
+    basename = posixpath.splitext(posixpath.basename(path))[0]
+    return fold(f"{basename}\n\n{content}"), content, None
 
 
 def _tally(searched: str, terms: Sequence[str]) -> tuple[int, int] | None:
@@ -363,6 +389,21 @@ def _tally(searched: str, terms: Sequence[str]) -> tuple[int, int] | None:
         count += searched.count(term)
         first = min(first, at)
     return count, first
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The garbage collector paused while a search makes its hits: tens of thousands of
+    objects for a broad word, all alive at the end, which would set off a hundred
+    collections that free nothing (15-20 ms of a broad search on 80,000 notes). Another
+    thread pausing it meanwhile is left to resume it."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def engine_search(

@@ -388,9 +388,13 @@ class GuardedClient:
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
         hits = await self._inner.search_simple(query, context_length)
         await self._links()
-        hits = [hit for hit in hits if self.policy.allows(hit["filename"])]
-        hidden = await self._hidden(hit["filename"] for hit in hits)
-        return [hit for hit in hits if hit["filename"] not in hidden]
+        paths = [hit["filename"] for hit in hits]
+        if refused := self.policy.refused(paths):
+            hits = [hit for hit in hits if hit["filename"] not in refused]
+            paths = [hit["filename"] for hit in hits]
+        if hidden := await self._hidden(paths):
+            hits = [hit for hit in hits if hit["filename"] not in hidden]
+        return hits
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
         """The rows of a reachable note. A query that reads link lists, while some note is

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, overload, runtime_checkable
 
 from vaultgate.backend import Backend
 from vaultgate.cache import TTLCache
@@ -86,10 +87,57 @@ class SimpleHit:
         return rendered
 
 
+class SimpleHits(Sequence[SimpleHit]):
+    """A search's notes in their order, each made a :class:`SimpleHit` when read: a broad
+    word finds thousands of notes, and a page shows twenty."""
+
+    __slots__ = ("_context_length", "_items")
+
+    def __init__(self, items: Sequence[PluginHit], context_length: int) -> None:
+        self._items, self._context_length = items, context_length
+
+    @classmethod
+    def best_first(cls, items: Iterable[PluginHit], context_length: int) -> SimpleHits:
+        """``items`` by score, highest first, then by path."""
+        ordered = sorted(items, key=_filename)
+        ordered.sort(key=_score, reverse=True)  # stable: equal scores stay by path
+        return cls(ordered, context_length)
+
+    def below(self, prefix: str) -> SimpleHits:
+        """The notes whose path starts with ``prefix``, in the same order."""
+        kept = [item for item in self._items if item["filename"].startswith(prefix)]
+        return SimpleHits(kept, self._context_length)
+
+    @overload
+    def __getitem__(self, index: int) -> SimpleHit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SimpleHit]: ...
+
+    def __getitem__(self, index: int | slice) -> SimpleHit | list[SimpleHit]:
+        if isinstance(index, slice):
+            return [_simple_hit(item, self._context_length) for item in self._items[index]]
+        return _simple_hit(self._items[index], self._context_length)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_filename = operator.itemgetter("filename")
+
+
+def _score(item: PluginHit) -> float:
+    return item.get("score", 0.0)
+
+
 def scores_order_something(hits: Sequence[SimpleHit]) -> bool:
     """Whether the scores, as a page shows them, differ anywhere in the result: when they
     are all equal they order nothing and are left out of every page."""
-    return len({significant(hit.score) for hit in hits}) > 1
+    if not hits:
+        return False
+    first = significant(hits[0].score)
+    # (stops at the first that differs: a broad word's thousands of hits are not all read)
+    return any(significant(hit.score) != first for hit in hits)
 
 
 SCORE_DIGITS = 3
@@ -129,7 +177,7 @@ class VaultSearcher:
 
     def __init__(self, client: Backend, ttl: float = SEARCH_TTL_SECONDS) -> None:
         self._client = client
-        self._simple: TTLCache[tuple[str, int], list[SimpleHit]] = TTLCache(ttl)
+        self._simple: TTLCache[tuple[str, int], SimpleHits] = TTLCache(ttl)
         self._structured: TTLCache[tuple[str, str], list[dict[str, Any]]] = TTLCache(ttl)
 
     def invalidate(self) -> None:
@@ -139,7 +187,7 @@ class VaultSearcher:
 
     async def simple(
         self, query: str, *, context_length: int, folder: str | None = None
-    ) -> list[SimpleHit]:
+    ) -> SimpleHits:
         """Every note matching ``query``, best first (score descending, then path)."""
         query = query.strip()
         if not query:
@@ -148,14 +196,10 @@ class VaultSearcher:
         hits = self._simple.get(key)
         if hits is None:
             raw = await self._client.search_simple(query, context_length)
-            hits = sorted(
-                (_simple_hit(item, context_length) for item in raw),
-                key=lambda h: (-h.score, h.filename),
-            )
+            hits = SimpleHits.best_first(raw, context_length)
             self._simple.put(key, hits)
         if folder:
-            prefix = normalize_directory(folder)
-            hits = [hit for hit in hits if hit.filename.startswith(prefix)]
+            hits = hits.below(normalize_directory(folder))
         return hits
 
     async def structured(

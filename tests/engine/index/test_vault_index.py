@@ -254,6 +254,27 @@ def test_candidates_include_what_python_matches_ignoring_case(
         assert index.candidates(query) == ["note.md"]
 
 
+def test_candidates_name_the_notes_another_connection_wrote(
+    index: VaultIndex, vault: Path, index_at: Path
+) -> None:
+    """Another server on the same vault writes the same file: its row ids are not in this
+    one's list of paths, and one it frees may come back as another note's."""
+    write(vault, "Inbox/z last 🦘.md", "quokka")
+    index.note_written("Inbox/z last 🦘.md")  # the highest row id, named in this one's list
+    assert index.candidates("quokka") == ["Inbox/z last 🦘.md"]
+
+    with VaultIndex(vault, location=index_at) as other:
+        other.sync()
+        (vault / "Inbox" / "z last 🦘.md").unlink()
+        other.note_removed("Inbox/z last 🦘.md")
+        write(vault, "日本語/メモ #1 100%.md", "zeppelin 日本語\r\n")
+        other.note_written("日本語/メモ #1 100%.md")  # takes the freed row id
+
+    assert index.candidates("zeppelin") == ["日本語/メモ #1 100%.md"]
+    assert index.candidates("quokka") == []
+    assert index.candidates("日本語") == ["日本語/メモ #1 100%.md"]
+
+
 def test_a_term_may_match_the_note_s_name(index: VaultIndex) -> None:
     assert index.candidates("SPACE nam") == ["Notes/space name.md"]
     assert index.candidates("plan goals") == ["Projects/plan.md"]

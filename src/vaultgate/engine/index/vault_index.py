@@ -16,6 +16,12 @@ stored, whoever (sync, watcher, a write through vaultgate) stored it.
 Reads answer None until the first ``sync()`` of this process has finished (the file may hold
 a vault edited while vaultgate was not running), and whenever SQLite fails: the caller then
 scans the vault instead.
+
+The simple search's candidates are row ids from the trigram table, named from a list of every
+note's path by row id kept in memory (:class:`_PathsById`): joining ``notes`` for the paths
+was half of what the lookup of a broad word cost. The list is as current as the file while
+this connection alone writes it (each write updates it), and is read again when SQLite's
+``data_version`` says another connection wrote (a second server on the same vault).
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from vaultgate.engine.index import database, vectors
 from vaultgate.engine.index.fold import current_fold
@@ -119,12 +125,22 @@ class VaultIndex:
         self._fold = current_fold()
         self._lock = threading.Lock()
         self._conn = self._open()
+        self._paths = _PathsById()
+        self._read_paths()
         self._ready = False
         self._damaged = False  # a read found the file damaged: the next sync replaces it
         self._closed = False
 
     def _open(self) -> sqlite3.Connection:
         return database.open_index(self.location, vault=self._root, fold=self._fold.fingerprint)
+
+    def _read_paths(self) -> None:
+        """The paths by row id, read at opening (a first build's writes then add the very
+        path strings the searched texts hold, rather than a copy of each read at the end)."""
+        try:
+            self._paths.current(self._conn)
+        except sqlite3.Error as exc:
+            log.debug("vault index paths not read at opening: %s", exc)
 
     # --- life cycle ---------------------------------------------------------------------------
 
@@ -189,6 +205,7 @@ class VaultIndex:
             if self._closed:
                 raise RuntimeError("the vault index was closed during sync()")
             notes = self._conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+            self._paths.current(self._conn)  # read now (in the sync's thread), not by a search
             self._ready = True
         report = SyncReport(notes, read, removed, time.perf_counter() - started)
         log.info(
@@ -316,6 +333,7 @@ class VaultIndex:
             notes: list[tuple[Any, ...]] = []
             texts: list[tuple[int, str]] = []
             stored: list[IndexedText] = []
+            named: list[tuple[int, str]] = []  # row id, path
             for read in reads:
                 key = None if read is None else _db_path(read.note.path)
                 if read is None or key is None:
@@ -337,6 +355,7 @@ class VaultIndex:
                     )
                 )
                 texts.append((next_id, read.searched))
+                named.append((next_id, note.path))
                 if name_is_stored_as_is(note.path):
                     stored.append(IndexedText(note.path, (note.mtime_ns, note.size), read.searched))
                 next_id += 1
@@ -348,6 +367,8 @@ class VaultIndex:
             )
             conn.executemany("INSERT INTO notes_text (rowid, body) VALUES (?, ?)", texts)
             conn.executemany("INSERT INTO notes_words (rowid, body) VALUES (?, ?)", texts)
+        self._paths.dropped(old)  # committed, as the mirror below
+        self._paths.stored(named)
         if self._mirror is not None:  # committed: what the index holds now
             self._mirror.stored(stored)
             kept = {text.path for text in stored}  # (the others: gone, or a name not UTF-8)
@@ -386,6 +407,8 @@ class VaultIndex:
             self._conn.close()
             database.delete(self.location)
             self._conn = self._open()
+            self._paths = _PathsById()
+            self._read_paths()
 
     def _location(self, path: str) -> str:
         return os.path.join(self._root, *path.split("/")) if path else self._root
@@ -398,7 +421,26 @@ class VaultIndex:
         superset of the notes whose ``basename + "\\n\\n" + content`` holds every term
         (case-insensitive, as ``re.IGNORECASE``). None when the index cannot narrow: no term
         has three characters to look up (``query.py``), or the index is not ready."""
-        rows = self._matching("notes.path", query)
+        if not query.split():
+            return []  # the simple search finds nothing
+        expression = match_expression(query)
+        if expression is None or not self._ready:
+            return None
+        with self._lock:
+            if not self._ready:
+                return None
+            try:
+                paths = self._paths.current(self._conn)
+                ids = self._conn.execute(
+                    "SELECT rowid FROM notes_text WHERE notes_text MATCH ?", (expression,)
+                ).fetchall()
+            except sqlite3.Error:
+                pass  # the query below says what to do about it
+            else:
+                named = paths.named(ids)
+                if named is not None:
+                    return named
+        rows = self._matching("notes.path", query)  # (a row the list lacks: never seen)
         return None if rows is None else [_py_path(row[0]) for row in rows]
 
     def texts(self, paths: Sequence[str]) -> list[IndexedText] | None:
@@ -576,6 +618,54 @@ class VaultIndex:
                 if isinstance(exc, sqlite3.DatabaseError) and database.is_corrupt(exc):
                     self._ready, self._damaged = False, True  # the next sync() replaces it
                 return None
+
+
+class _PathsById:
+    """Every note's path by row id (a list: row ids are dense, and a list of pointers is a
+    tenth of a dict of ints), as of the ``data_version`` it was read or kept at. Used and
+    changed under the index's lock."""
+
+    __slots__ = ("_paths", "_version")
+
+    def __init__(self) -> None:
+        self._paths: list[str | None] = []
+        self._version: int | None = None  # None: never read
+
+    def current(self, conn: sqlite3.Connection) -> _PathsById:
+        """This list, read again if another connection has written since."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._version:
+            rows = conn.execute("SELECT id, path FROM notes").fetchall()
+            paths: list[str | None] = [None] * (max((row[0] for row in rows), default=0) + 1)
+            for note_id, path in rows:
+                paths[note_id] = _py_path(path)
+            self._paths, self._version = paths, version
+        return self
+
+    def stored(self, rows: Sequence[tuple[int, str]]) -> None:
+        """This connection committed these rows ``(row id, path)``."""
+        if self._version is None:
+            return  # read whole when first needed
+        paths = self._paths
+        for note_id, path in rows:
+            if note_id >= len(paths):
+                paths.extend([None] * (note_id + 1 - len(paths)))
+            paths[note_id] = path
+
+    def dropped(self, note_ids: Iterable[int]) -> None:
+        paths = self._paths
+        for note_id in note_ids:
+            if note_id < len(paths):
+                paths[note_id] = None
+
+    def named(self, rows: Sequence[tuple[int]]) -> list[str] | None:
+        """The paths of these row ids; None if one is not in the list."""
+        paths = self._paths
+        try:
+            named = [paths[row[0]] for row in rows]
+        except IndexError:
+            return None
+        return None if None in named else cast(list[str], named)
 
 
 def _text(row: tuple[Any, ...]) -> IndexedText | None:

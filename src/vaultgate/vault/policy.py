@@ -191,7 +191,7 @@ class AccessPolicy:
         that is checked here without four calls a path."""
         links = self._link_map
         if not self.restricts_paths and (links is None or not links.links):
-            return {path for path in paths if path.startswith(".") or "/." in path}  # is_hidden
+            return set(filter(is_hidden, paths))
         return {path for path in paths if not self.allows(path)}
 
     def allows_folder(self, folder: str) -> bool:

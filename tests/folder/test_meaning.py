@@ -11,7 +11,7 @@ import anyio.to_thread
 import pytest
 
 from vaultgate.engine.index import VaultIndex
-from vaultgate.folder.meaning import CATCH_UP_NOTES, MeaningIndex
+from vaultgate.folder.meaning import CATCH_UP_NOTES, MeaningIndex, NoteVectors
 from vaultgate.semantic.embedder import load_embedder, why_unavailable
 
 pytestmark = [
@@ -79,3 +79,53 @@ async def test_a_search_during_a_first_build_answers_without_waiting_for_it(
 
         assert still_building  # the search did not wait for the build to end
         assert index.vector_counts() == (CATCH_UP_NOTES + 1, CATCH_UP_NOTES + 1)
+
+
+def unit_rows(count: int, dimensions: int, seed: int) -> list[bytes]:
+    import numpy as np
+
+    rows = np.random.default_rng(seed).standard_normal((count, dimensions)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    return [row.astype("<f2").tobytes() for row in rows]
+
+
+def test_vectors_held_find_each_note_whether_room_was_reserved_or_grown() -> None:
+    import numpy as np
+
+    dimensions, count = 16, 2_500  # more than one growth step
+    names = [NAMES[n % len(NAMES)].format(n=n) for n in range(count)]
+    blobs = unit_rows(count, dimensions, seed=7)
+    reserved, grown = NoteVectors(dimensions), NoteVectors(dimensions)
+    reserved.reserve(count)
+    room = reserved.capacity
+
+    reserved.put(list(zip(names, blobs, strict=True)))
+    for start in range(0, count, 100):  # as a build stores them, batch by batch
+        grown.put(list(zip(names[start : start + 100], blobs[start : start + 100], strict=True)))
+    grown.dropped(names[:10])  # freed rows are taken again first
+    grown.put(list(zip(names[:10], blobs[:10], strict=True)))
+
+    assert reserved.capacity == room >= count  # filled without growing: no copy of the matrix
+    assert grown.capacity < 2 * count
+    for vectors in (reserved, grown):
+        assert len(vectors) == count
+        for n in (0, 9, 1_234, count - 1):
+            query = np.frombuffer(blobs[n], dtype="<f2").astype(np.float32)
+            assert vectors.ranked(query, lambda path: True, 1)[0][0] == names[n]
+
+
+async def test_loading_stored_vectors_makes_room_for_every_note_at_once(tmp_path: Path) -> None:
+    vault = vault_of(tmp_path / "vault", 40)
+    with VaultIndex(vault, location=tmp_path / "index.sqlite3") as index:
+        index.sync()
+        with anyio.fail_after(30):
+            await meaning_over(index).catch_up(index)
+        embedder = load_embedder()
+        assert embedder is not None
+        restarted = MeaningIndex(embedder)  # a server started again over the same index
+
+        restarted._load(index)
+
+        assert len(restarted.vectors) == 40
+        assert restarted.vectors.capacity >= 40
+        assert (restarted.done, restarted.total, restarted.building) == (40, 40, False)

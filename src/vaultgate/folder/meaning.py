@@ -240,7 +240,7 @@ class MeaningIndex:
 
     def _load(self, index: VaultIndex) -> None:
         index.use_vector_model(self.embedder.model)
-        missing, notes = index.vector_counts()
+        notes = index.vector_counts()[1]
         self.vectors.reserve(notes + _GROWTH)  # every note's row at once, and room for new ones
         index.load_vectors(self.vectors.put)
         missing, self.total = index.vector_counts()

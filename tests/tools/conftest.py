@@ -27,7 +27,8 @@ def vault(tmp_path: Path) -> Path:
     return copy
 
 
-def settings_for(emulator: RunningEmulator) -> Settings:
+def settings_for(emulator: RunningEmulator, **env: str) -> Settings:
+    """Settings for a server in front of ``emulator`` (every tool), ``env`` added."""
     assert emulator.https_url is not None
     return Settings.from_env(
         {
@@ -35,8 +36,33 @@ def settings_for(emulator: RunningEmulator) -> Settings:
             "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
             "OBSIDIAN_CERT": str(emulator.certificate_path),
             "VAULTGATE_TOOLS": "full",
+            **env,
         }
     )
+
+
+def folder_settings(vault: Path, **env: str) -> Settings:
+    """Settings for a server on the vault folder itself (every tool, memory in RAM)."""
+    return Settings.from_env(
+        {
+            "VAULTGATE_VAULT": str(vault),
+            "VAULTGATE_BACKEND": "folder",
+            "VAULTGATE_MEMORY_DB": ":memory:",
+            "VAULTGATE_TOOLS": "full",
+            **env,
+        }
+    )
+
+
+def backend_settings(
+    vault: Path, emulator_factory: EmulatorFactory, backend: str, **env: str
+) -> Settings:
+    """Settings for ``backend``: "folder" (``vault`` itself), or a plugin version's emulator
+    (memory in RAM), ``env`` added."""
+    if backend == "folder":
+        return folder_settings(vault, **env)
+    emulator = emulator_factory(plugin_version=backend)
+    return settings_for(emulator, **{"VAULTGATE_MEMORY_DB": ":memory:", **env})
 
 
 EmulatorFactory = Callable[..., RunningEmulator]

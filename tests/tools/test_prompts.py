@@ -14,9 +14,9 @@ import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import PromptListChangedNotification, TextContent
-from tests.tools.conftest import EmulatorFactory, settings_for
+from tests.tools.conftest import EmulatorFactory, backend_settings, folder_settings
 
-from vaultgate.config import Secret, Settings
+from vaultgate.config import Secret
 from vaultgate.http_server import MCP_PATH, ServerThread, bind, build_http_app
 from vaultgate.server import build_server
 from vaultgate.tools.prompts import PromptTiming
@@ -53,18 +53,6 @@ def write_notes(vault: Path, notes: dict[str, str]) -> None:
         (vault / path).write_text(text, encoding="utf-8")
 
 
-def folder_settings(vault: Path, **env: str) -> Settings:
-    return Settings.from_env(
-        {
-            "VAULTGATE_VAULT": str(vault),
-            "VAULTGATE_BACKEND": "folder",
-            "VAULTGATE_MEMORY_DB": ":memory:",
-            "VAULTGATE_TOOLS": "full",
-            **env,
-        }
-    )
-
-
 Connect = Callable[..., Any]
 
 
@@ -80,21 +68,7 @@ def open_server(vault: Path, emulator_factory: EmulatorFactory) -> Connect:
         timing: PromptTiming = SOON,
         **client: Any,
     ) -> AsyncIterator[Client]:
-        extra = env or {}
-        if backend == "folder":
-            settings = folder_settings(vault, **extra)
-        else:
-            base = settings_for(emulator_factory(plugin_version=backend))
-            settings = Settings.from_env(
-                {
-                    "OBSIDIAN_API_KEY": base.obsidian.api_key.reveal(),  # type: ignore[union-attr]
-                    "OBSIDIAN_PORT": str(base.obsidian.port),
-                    "OBSIDIAN_CERT": str(base.obsidian.cert),
-                    "VAULTGATE_TOOLS": "full",
-                    "VAULTGATE_MEMORY_DB": ":memory:",
-                    **extra,
-                }
-            )
+        settings = backend_settings(vault, emulator_factory, backend, **(env or {}))
         server = build_server(settings, prompt_timing=timing)
         async with Client(server, mode=mode, **client) as connected:  # type: ignore[arg-type]
             yield connected

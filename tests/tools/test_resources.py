@@ -25,9 +25,9 @@ from mcp.types import (
     ResourceUpdatedNotification,
     TextResourceContents,
 )
-from tests.tools.conftest import EmulatorFactory, settings_for
+from tests.tools.conftest import EmulatorFactory, backend_settings, folder_settings
 
-from vaultgate.config import Secret, Settings
+from vaultgate.config import Secret
 from vaultgate.http_server import MCP_PATH, ServerThread, bind, build_http_app
 from vaultgate.server import build_server
 from vaultgate.tools.resources import ResourceTiming
@@ -69,18 +69,6 @@ def awkward_vault(vault: Path) -> None:
     write(vault, HIDDEN_TAGGED, "---\ntags: [mcp-hidden]\n---\nkept away\n")
 
 
-def folder_settings(vault: Path, **env: str) -> Settings:
-    return Settings.from_env(
-        {
-            "VAULTGATE_VAULT": str(vault),
-            "VAULTGATE_BACKEND": "folder",
-            "VAULTGATE_MEMORY_DB": ":memory:",
-            "VAULTGATE_TOOLS": "full",
-            **env,
-        }
-    )
-
-
 @pytest.fixture
 def open_server(vault: Path, emulator_factory: EmulatorFactory) -> Connect:
     """Open a Client on a server for ``backend`` (a plugin version, or "folder")."""
@@ -89,21 +77,7 @@ def open_server(vault: Path, emulator_factory: EmulatorFactory) -> Connect:
     async def open_client(
         backend: str, mode: str = "auto", env: dict[str, str] | None = None, **client: Any
     ) -> AsyncIterator[Client]:
-        extra = env or {}
-        if backend == "folder":
-            settings = folder_settings(vault, **extra)
-        else:
-            base = settings_for(emulator_factory(plugin_version=backend))
-            settings = Settings.from_env(
-                {
-                    "OBSIDIAN_API_KEY": base.obsidian.api_key.reveal(),  # type: ignore[union-attr]
-                    "OBSIDIAN_PORT": str(base.obsidian.port),
-                    "OBSIDIAN_CERT": str(base.obsidian.cert),
-                    "VAULTGATE_MEMORY_DB": ":memory:",
-                    "VAULTGATE_TOOLS": "full",
-                    **extra,
-                }
-            )
+        settings = backend_settings(vault, emulator_factory, backend, **(env or {}))
         server = build_server(settings, resource_timing=SOON)
         async with Client(server, mode=mode, **client) as connected:  # type: ignore[arg-type]
             yield connected

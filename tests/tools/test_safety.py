@@ -44,17 +44,7 @@ WRITE_TOOLS = {
 
 @asynccontextmanager
 async def guarded(emulator: RunningEmulator, env: Mapping[str, str]) -> AsyncIterator[Client]:
-    base = settings_for(emulator)
-    settings = Settings.from_env(
-        {
-            "OBSIDIAN_API_KEY": emulator.api_key,
-            "OBSIDIAN_PORT": str(base.obsidian.port),
-            "OBSIDIAN_CERT": str(base.obsidian.cert),
-            "VAULTGATE_TOOLS": "full",
-            **env,
-        }
-    )
-    async with Client(build_server(settings)) as client:
+    async with Client(build_server(settings_for(emulator, **env))) as client:
         yield client
 
 

@@ -18,6 +18,27 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+class StaleHint:
+    """ "Something may have changed": ``mark``-ed by a write through vaultgate, waited for by
+    the one loop that checks (``wait``), which then clears it."""
+
+    def __init__(self) -> None:
+        self._due = False  # marked since the waiter last looked
+        self._wake: anyio.Event | None = None
+
+    def mark(self) -> None:
+        self._due = True
+        if self._wake is not None:
+            self._wake.set()
+
+    async def wait(self) -> None:
+        """Return once marked since the last wait (one waiter)."""
+        if not self._due:
+            self._wake = anyio.Event()
+            await self._wake.wait()
+        self._due = False
+
+
 async def watch_changes(
     what: str,
     *,

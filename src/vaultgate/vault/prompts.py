@@ -56,6 +56,7 @@ import anyio
 
 from vaultgate.backend import Backend
 from vaultgate.calls import call
+from vaultgate.change_watch import StaleHint
 from vaultgate.errors import AccessDenied, InvalidArgument, NotFound, VaultgateError
 from vaultgate.markdown import extract_tags, parse_frontmatter
 from vaultgate.vault.concurrent import map_bounded
@@ -388,23 +389,17 @@ class PromptLibrary:
         self._cached: tuple[float, Catalogue] | None = None
         self._listed: tuple[tuple[object, ...], ...] | None = None  # what clients were shown
         self._left_out_logged: tuple[LeftOut, ...] = ()
-        self._due = False  # invalidated since the watcher last looked
-        self._wake: anyio.Event | None = None  # set by invalidate, for wait_until_stale
+        self._stale = StaleHint()  # invalidated since the watcher last looked
         self._lock = anyio.Lock()
 
     def invalidate(self) -> None:
         """A write went through vaultgate: rebuild on next use, and check for a change."""
         self._cached = None
-        self._due = True
-        if self._wake is not None:
-            self._wake.set()
+        self._stale.mark()
 
     async def wait_until_stale(self) -> None:
         """Return once ``invalidate`` has been called since the last build (one waiter)."""
-        if not self._due:
-            self._wake = anyio.Event()
-            await self._wake.wait()
-        self._due = False
+        await self._stale.wait()
 
     @property
     def listed(self) -> bool:

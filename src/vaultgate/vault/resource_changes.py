@@ -24,9 +24,8 @@ import hashlib
 import weakref
 from dataclasses import dataclass, field
 
-import anyio
-
 from vaultgate.backend import Backend
+from vaultgate.change_watch import StaleHint
 from vaultgate.errors import AccessDenied, InvalidArgument, NotANote, NotFound
 from vaultgate.vault.listing import VaultLister
 
@@ -57,8 +56,7 @@ class ResourceWatch:
         self._most = most
         self._watched: dict[str, _Watched] = {}
         self._notes: frozenset[str] | None = None  # what clients were last shown
-        self._due = False
-        self._wake: anyio.Event | None = None
+        self._stale = StaleHint()
 
     @property
     def active(self) -> bool:
@@ -68,16 +66,11 @@ class ResourceWatch:
 
     def invalidate(self) -> None:
         """A write went through vaultgate: check soon rather than at the next poll."""
-        self._due = True
-        if self._wake is not None:
-            self._wake.set()
+        self._stale.mark()
 
     async def wait_until_stale(self) -> None:
         """Return once ``invalidate`` has been called since the last wait (one waiter)."""
-        if not self._due:
-            self._wake = anyio.Event()
-            await self._wake.wait()
-        self._due = False
+        await self._stale.wait()
 
     async def listed(self) -> None:
         """A client was shown the list: remember which notes it holds (first time only)."""

@@ -43,12 +43,11 @@ from mcp import Client
 
 import generate_vault
 from folder_backend import RARE_WORD, Timer, fmt, prepare
-from report import write_section
+from report import publish
 from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
 from vaultgate.server import build_server
 
-CACHE = Path(__file__).resolve().parent / ".cache"
 ROUNDS = 3
 PLUGIN_VERSION = "5.1.0"
 WAIT_S = 600.0  # for the folder to be verified and its index to answer
@@ -262,11 +261,7 @@ def main() -> int:
     notes, folders = (2_000, 200) if arguments.quick else (20_000, 2_000)
     body = anyio.run(run, notes, folders)
     print(body)
-    if arguments.quick:
-        CACHE.mkdir(exist_ok=True)
-        (CACHE / "default-config-quick.md").write_text(body, encoding="utf-8")
-    else:
-        write_section("default-config", body)
+    publish("default-config", body, quick=arguments.quick)
     return 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORT = ROOT / "docs" / "benchmarks.md"
+QUICK_FOLDER = ROOT / "bench" / ".cache"  # a quick run's report: not the benchmark's figures
 HEADER = """# Benchmarks
 
 Speed and size, measured on this project's 2-core machines; tests never time anything. Each
@@ -33,3 +34,13 @@ def write_section(name: str, body: str, path: Path = REPORT) -> None:
         text = f"{text.rstrip()}\n\n{block}\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def publish(name: str, body: str, *, quick: bool) -> None:
+    """``body`` as docs/benchmarks.md's section ``name``, or, from a quick run, as
+    bench/.cache/``name``-quick.md (a smaller run never replaces the benchmark's figures)."""
+    if quick:
+        QUICK_FOLDER.mkdir(exist_ok=True)
+        (QUICK_FOLDER / f"{name}-quick.md").write_text(body, encoding="utf-8")
+    else:
+        write_section(name, body)

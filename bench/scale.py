@@ -39,10 +39,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 import generate_vault
 from folder_backend import Timer, memory_mb, server_pid
-from report import write_section
+from report import publish
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = Path(__file__).resolve().parent / ".cache"
 SIZES = (5_000, 20_000, 80_000)
 ROUNDS = 3
 FIRST_TURN_S = 2.0
@@ -203,11 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     results = anyio.run(run, args.sizes, args.rounds)
     text = report(results, args.rounds)
     print(text)
-    if args.quick:
-        CACHE.mkdir(exist_ok=True)
-        (CACHE / "scale-quick.md").write_text(text, encoding="utf-8")
-    else:
-        write_section("scale", text)
+    publish("scale", text, quick=args.quick)
     return 0
 
 

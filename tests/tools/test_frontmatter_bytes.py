@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from tests.tools.conftest import error_text, settings_for, texts
+from tests.tools.conftest import error_text, folder_settings, settings_for, texts
 
 from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
@@ -81,10 +81,7 @@ async def client(
     backend: str, notes: Path, emulators: list[RunningEmulator]
 ) -> AsyncIterator[Client]:
     if backend == "folder":
-        env = {"OBSIDIAN_PORT": "9", "VAULTGATE_BACKEND": "folder"}
-        settings = Settings.from_env(
-            env | {"VAULTGATE_TOOLS": "full", "VAULTGATE_VAULT": str(notes)}
-        )
+        settings = folder_settings(notes, OBSIDIAN_PORT="9")
     else:
         version = "5.1.0" if backend == "auto" else backend
         emulator = start_emulator(notes, plugin_version=version)

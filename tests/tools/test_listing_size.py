@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
+from tests.tools.conftest import folder_settings
 
-from vaultgate.config import Settings
 from vaultgate.server import build_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -33,15 +33,7 @@ async def test_the_complete_recursive_listing_costs_no_more_than_the_peers_walk(
     vault = tmp_path / "vault"
     _write_vault(vault, notes=1_000, folders=100, rng=random.Random(7))
     files = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*") if p.is_file())
-    settings = Settings.from_env(
-        {
-            "VAULTGATE_VAULT": str(vault),
-            "VAULTGATE_BACKEND": "folder",
-            "VAULTGATE_TOOLS": "full",
-            "VAULTGATE_MEMORY_DB": ":memory:",
-        }
-    )
-    async with Client(build_server(settings)) as client:
+    async with Client(build_server(folder_settings(vault))) as client:
         listed: list[str] = []
         chars = 0
         arguments: dict[str, object] = {"recursive": True}

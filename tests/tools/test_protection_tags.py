@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult
-from tests.tools.conftest import FIXTURE_VAULT, texts
+from tests.tools.conftest import FIXTURE_VAULT, folder_settings, texts
 
 from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
@@ -767,10 +767,7 @@ async def serve(
 ) -> AsyncIterator[World]:
     env = {"VAULTGATE_TOOLS": "full", "VAULTGATE_MEMORY_DB": ":memory:", **(extra or {})}
     if backend == "folder":
-        settings = Settings.from_env(
-            env | {"VAULTGATE_VAULT": str(vault), "VAULTGATE_BACKEND": "folder"}
-        )
-        async with Client(build_server(settings)) as client:
+        async with Client(build_server(folder_settings(vault, **env))) as client:
             yield World(backend, vault, client, None)
         return
     version = "5.1.0" if backend == "auto" else backend

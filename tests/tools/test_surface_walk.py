@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from mcp.types import Tool, ToolAnnotations
-from tests.tools.conftest import FIXTURE_VAULT, texts
+from tests.tools.conftest import FIXTURE_VAULT, folder_settings, texts
 
 from vaultgate.config import Settings
 from vaultgate.server import build_server
@@ -48,14 +48,7 @@ SINGLE_HINTS: dict[str, ToolAnnotations] = {
 
 
 def settings(vault: Path, profile: str) -> Settings:
-    return Settings.from_env(
-        {
-            "VAULTGATE_VAULT": str(vault),
-            "VAULTGATE_BACKEND": "folder",
-            "VAULTGATE_MEMORY_DB": ":memory:",
-            **PROFILES[profile],
-        }
-    )
+    return folder_settings(vault, **PROFILES[profile])
 
 
 @asynccontextmanager

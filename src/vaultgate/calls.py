@@ -2,7 +2,7 @@
 
 Errors and navigation hints are written deep below the tools (the client, the memory store),
 where nothing knows which tools this server offers. They name the call they mean by its single
-tool, ``call("list_vault_files", folder="Projects")``, and the spelling in force renders
+tool, ``call("list_vault_files", directory="Projects")``, and the spelling in force renders
 it: ``list_vault_files(folder="Projects")`` where that tool is offered,
 ``vault(operation="list", folder="Projects")`` where only the dispatcher is. The server
 puts its spelling in force around every tool call (server.py); outside one, and in tests of

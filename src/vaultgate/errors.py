@@ -224,7 +224,7 @@ class NotANote(InvalidArgument):
         folder = path.removesuffix("/")
         super().__init__(
             f"{path!r} is a folder, not a note. To see what it holds, list it: "
-            f"{call('list_vault_files', folder=folder)}; to delete it with everything in "
+            f"{call('list_vault_files', directory=folder)}; to delete it with everything in "
             f"it, look first: {call('bulk_delete_files', pattern=folder + '/**', dryRun=True)}."
         )
 

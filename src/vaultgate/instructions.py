@@ -21,14 +21,14 @@ error names a call you can make.
 
 vaultgate reaches the user's Obsidian vault through the Local REST API plugin. Every response is
 bounded so it never floods your context:
-- Lists and searches come in pages: {{"<items>": [...], "total", "nextOffset"}}, the total on
-  the first page. While a page has nextOffset, call again with offset=nextOffset.
-- Note content comes in windows: the text alone when all of it fits; else the text, then
-  {{truncated, totalLength, startIndex, endIndex, nextIndex, hasMore}}. When hasMore is true,
-  call again with startIndex=nextIndex.
+- Lists and searches come in pages: {{"<items>": [...], "pagination": {{total, offset, limit,
+  hasMore, nextOffset}}}}. While hasMore is true, call again with offset=nextOffset.
+- Note content comes in windows: the first block is the note's text alone; when it is not all
+  of it, a second block says {{truncated, totalLength, startIndex, endIndex, nextIndex,
+  hasMore}}. When hasMore is true, call again with startIndex=nextIndex.
 Work from small to large: {call("list_vault_files")} or {call("search_vault_simple", query=words)}
-to find notes ({call("list_vault_files", recursive=True)} lists a whole folder, grouped by
-folder), then
+to find notes ({call("list_vault_files", recursive=True, layout="tree", limit=1000)} walks a
+whole folder most cheaply, grouped by folder), then
 {call("get_vault_file", filename=note, format="map")} to see a long note's headings, then
 {call("get_vault_file", filename=note, section="Parent::Child")} to read only the part you
 need. Paths are vault-relative, e.g. '{note}'.

@@ -29,6 +29,11 @@ TRUNCATION_NOTICE = "Content truncated. Call with startIndex of {next_index} to 
 # note (seed 004's maxLength default), plus its metadata line and truncation notice.
 DEFAULT_RESPONSE_BUDGET = 5_000
 CONTENT_WINDOW = 10_000
+# Seed 004's success metric: "No tool call exceeds 50KB without explicit pagination". A page
+# asked with default arguments keeps its default item count (100 files, 20 results) and
+# shortens what each item shows before it would hold fewer; past this cap it is cut, with
+# nextOffset, so nothing is lost.
+ANSWER_CAP = 50_000
 
 
 def truncation_notice(next_index: int) -> str:
@@ -65,33 +70,34 @@ class Page(Generic[T]):
         self,
         key: str,
         rendered: Sequence[Any] | Mapping[str, Any] | None = None,
-        *,
-        tell_total: bool | None = None,
         **extra: Any,
     ) -> str:
-        """``{"<key>": [...], "total": N?, "nextOffset": N?, ...extra}`` as compact JSON.
+        """``{"<key>": [...], "pagination": {...}, ...extra}`` as compact JSON.
 
-        The one envelope of every list page. Nothing in it repeats from page to page: ``offset``
-        and ``limit`` would only echo the request, "more is left" is the presence of
-        ``nextOffset``, and ``total`` is told on the first page, on a page past the end, and
-        whenever ``tell_total`` says the caller's last-told total is out of date (listings track
-        that; other lists are cached per query, so their total holds for the walk).
-        ``rendered`` replaces the items: a list, or a mapping (e.g. files grouped by folder).
+        The one envelope of every list page, in seed 004's "Response Metadata Standard":
+        ``pagination`` holds ``total``, ``offset``, ``limit`` and ``hasMore``, always, plus
+        ``nextOffset`` while more remains (a page cut by its character budget holds fewer than
+        ``limit`` items, so ``offset + limit`` would skip some). ``rendered`` replaces the
+        items: a list, or a mapping (e.g. files grouped by folder).
         """
         items: Sequence[Any] | Mapping[str, Any] = self.items if rendered is None else rendered
         body: dict[str, Any] = {key: dict(items) if isinstance(items, Mapping) else list(items)}
-        if tell_total or (tell_total is None and self.tells_total):
-            body["total"] = self.total
-        if self.has_more:
-            body["nextOffset"] = self.next_offset
+        body["pagination"] = self.pagination()
         body.update({k: v for k, v in extra.items() if v is not None})
         return compact_json(body)
 
-    @property
-    def tells_total(self) -> bool:
-        """Whether a page says its total by default: the first page, and one past the end
-        (where an empty page would otherwise say nothing about why)."""
-        return self.offset == 0 or self.offset >= self.total
+    def pagination(self) -> dict[str, Any]:
+        """Seed 004's ``PaginationMetadata`` for this page (``nextOffset`` added while more
+        remains)."""
+        metadata: dict[str, Any] = {
+            "total": self.total,
+            "offset": self.offset,
+            "limit": self.limit,
+            "hasMore": self.has_more,
+        }
+        if self.has_more:
+            metadata["nextOffset"] = self.next_offset
+        return metadata
 
 
 def check_limit(limit: int, *, maximum: int, name: str = "limit") -> None:
@@ -173,6 +179,25 @@ def page_fitting(
     if kept == len(page.items):
         return page
     return Page(items=page.items[:kept], total=page.total, offset=offset, limit=limit)
+
+
+def shorten_to_fit(
+    render: Callable[[int], Sequence[str]], *, start: int, floor: int, budget: int
+) -> tuple[int, Sequence[str]]:
+    """The largest level from ``start`` down to ``floor`` at which ``render(level)`` (the
+    page's items, each shortened to ``level``) fits ``budget`` characters, and those items;
+    at ``floor`` when none fits. A page shortens what each item shows before it would hold
+    fewer items than asked. A few renders at most: each step scales the level by how far the
+    page is over its budget."""
+    level = start
+    rendered = render(level)
+    while level > floor:
+        size = sum(len(text) + 1 for text in rendered)
+        if size <= budget:
+            break
+        level = max(floor, min(level - 1, level * budget // size))
+        rendered = render(level)
+    return level, rendered
 
 
 # --- text windows ---------------------------------------------------------------------------

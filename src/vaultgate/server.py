@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -28,8 +28,10 @@ from vaultgate.errors import InvalidArgument
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.instructions import instructions
 from vaultgate.state import AppState
+from vaultgate.tools.arguments import normalized
 from vaultgate.tools.base import ToolFunction, ToolSpec
-from vaultgate.tools.dispatch import RETIRED_TOOLS, accepted_parameters, retired_operation
+from vaultgate.tools.equivalents import not_offered, writing_call
+from vaultgate.tools.operations import Dispatcher, call_shape
 from vaultgate.tools.parameters import refuse_unknown, value_problems
 from vaultgate.tools.prompts import (
     PromptAnnouncer,
@@ -37,14 +39,13 @@ from vaultgate.tools.prompts import (
     serve_prompts,
     watch_prompts,
 )
-from vaultgate.tools.registry import select_tools, writing_call
+from vaultgate.tools.registry import profile_dispatchers, select_tools, writing_tools
 from vaultgate.tools.resources import (
     ResourceAnnouncer,
     ResourceTiming,
     serve_resources,
     watch_resources,
 )
-from vaultgate.tools.routes import tool_parameters
 from vaultgate.tools.schema import tidy_schema
 from vaultgate.tools.spelling import OfferedTools
 from vaultgate.tools.text_arguments import keep_text_arguments
@@ -102,6 +103,7 @@ class VaultgateServer(MCPServer):
         self,
         *args: Any,
         tools: list[ToolSpec],
+        dispatchers: Mapping[str, Dispatcher],
         spelling: OfferedTools,
         read_only: bool,
         **kwargs: Any,
@@ -109,33 +111,41 @@ class VaultgateServer(MCPServer):
         super().__init__(*args, tools=[sdk_tool(tool, hints) for tool, hints in tools], **kwargs)
         self.spelling = spelling
         self.read_only = read_only
+        self.dispatchers = dispatchers
         # Each one's parameter names are read from its signature's model on its first call,
         # not here: building that model again for every tool would lengthen every start.
         self.functions: dict[str, ToolFunction] = {tool.__name__: tool for tool, _ in tools}
+        self.offered = frozenset(self.functions)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         with spelled_by(self.spelling):
+            arguments = dict(arguments or {})
             # A write asked of a read-only server is refused as that, whatever its arguments:
             # the schema offers no writing operation, and "read-only" is what the model must hear.
-            refusal = writing_call(name, arguments) if self.read_only else None
-            if refusal is not None:
-                raise ToolError(str(refusal)) from refusal
-            retired = (
-                retired_operation(name, arguments, read_only=self.read_only)
-                if name in self.functions or name in RETIRED_TOOLS
-                else None
-            )
-            if retired is not None:
-                raise ToolError(str(retired)) from retired
+            if self.read_only:
+                refusal = writing_call(
+                    name, arguments, dispatchers=self.dispatchers, writing_tools=writing_tools()
+                )
+                if refusal is not None:
+                    raise ToolError(str(refusal)) from refusal
             call = name
-            function = self.functions.get(name)  # None: an unknown tool, which the SDK answers
+            function = self.functions.get(name)
             if function is not None:
-                own = tool_parameters(function)
-                call, accepted = accepted_parameters(name, arguments, own)
+                shape = call_shape(name, arguments, function, self.dispatchers)
+                arguments = normalized(
+                    arguments, shape.accepted, required=shape.required, tool=shape.tool
+                )
+                call = shape.call
+            elsewhere = not_offered(
+                name, arguments, dispatchers=self.dispatchers, offered=self.offered
+            )
+            if elsewhere is not None:
+                raise ToolError(str(elsewhere)) from elsewhere
+            if function is not None:
                 try:
-                    refuse_unknown(call, arguments, accepted)
+                    refuse_unknown(call, arguments, shape.accepted)
                 except InvalidArgument as exc:
                     raise ToolError(str(exc)) from exc
             try:
@@ -248,13 +258,15 @@ def build_server(
                 await state.web.aclose()
 
     tools = select_tools(settings)
-    spelling = OfferedTools(frozenset(tool.__name__ for tool, _ in tools))
+    dispatchers = profile_dispatchers(settings)
+    spelling = OfferedTools(frozenset(tool.__name__ for tool, _ in tools), dispatchers)
     server = VaultgateServer(
         "vaultgate",
         version=__version__,
         instructions=spelled_instructions(spelling),
         lifespan=lifespan,
         tools=tools,
+        dispatchers=dispatchers,
         spelling=spelling,
         read_only=settings.safety.read_only,
         subscriptions=announcer.bus,

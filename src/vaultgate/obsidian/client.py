@@ -191,7 +191,7 @@ _CHANGED_MEANWHILE = "The note changed while this was applied; read it again, th
 _HINTS_405: Mapping[int, str | calls.Later] = {
     40510: calls.Later(
         lambda: (
-            f"That path is a folder; {calls.call('list_vault_files', folder=_PATH)} "
+            f"That path is a folder; {calls.call('list_vault_files', directory=_PATH)} "
             "shows what it contains."
         )
     ),
@@ -711,7 +711,9 @@ def note_call(path: str) -> Call:
     parent = path.rpartition("/")[0]
     return Call(
         path,
-        calls.Later(lambda: f"{calls.call('list_vault_files', folder=parent)} shows what exists."),
+        calls.Later(
+            lambda: f"{calls.call('list_vault_files', directory=parent)} shows what exists."
+        ),
     )
 
 
@@ -754,7 +756,7 @@ def template_not_found(name: str) -> NotFound:
     return NotFound(
         name,
         "Give the template's vault path, e.g. 'Templates/Meeting.md'; "
-        f"{calls.call('list_vault_files', folder='Templates')} finds it.",
+        f"{calls.call('list_vault_files', directory='Templates')} finds it.",
     )
 
 
@@ -774,7 +776,7 @@ def folder_not_found(directory: str) -> NotFound:
     parent = normalize_directory(directory).removesuffix("/").rpartition("/")[0]
     return NotFound(
         directory,
-        f"{calls.call('list_vault_files', folder=parent)} shows what exists; folders with no "
+        f"{calls.call('list_vault_files', directory=parent)} shows what exists; folders with no "
         "files in them do not exist for Obsidian.",
     )
 

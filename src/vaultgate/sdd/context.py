@@ -117,7 +117,7 @@ async def _list_changes(
     more = "Pass change=<slug> for one change"
     more += ", project=<name> for one project" if project is None else ""
     folder = f"{inventory.folder}{project or '<project>'}/changes/"
-    more += f"; list every change with {call('list_vault_files', folder=folder)}."
+    more += f"; list every change with {call('list_vault_files', directory=folder)}."
     hint = render.changes_hint(fitted.shown, len(scope), more)
     return "\n".join(part for part in (head, fitted.text, hint) if part)
 

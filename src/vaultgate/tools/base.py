@@ -13,7 +13,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import TextContent, ToolAnnotations
 
 from vaultgate.errors import VaultgateError
-from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
+from vaultgate.paging import ANSWER_CAP
 from vaultgate.state import AppState
 from vaultgate.vault.documents import RenderedDocument
 
@@ -25,12 +25,14 @@ R = TypeVar("R")
 ToolContext: TypeAlias = Context[AppState, Any]
 Blocks: TypeAlias = list[TextContent]
 
-# A default response stays within DEFAULT_RESPONSE_BUDGET characters; the items of a page get
-# the budget less what the envelope (total, nextOffset, a notice) may take.
+# A page keeps the item count it was asked (the seeds' defaults: 100 files, 20 results, 50
+# rows) within ANSWER_CAP characters; its items get that less what the envelope (pagination,
+# a notice) may take. Pages whose items can be shortened (search contexts, query rows) aim for
+# the seed's ~5 KB first (paging.shorten_to_fit).
 ENVELOPE_RESERVE = 600
 
 
-def items_budget(response_budget: int = DEFAULT_RESPONSE_BUDGET) -> int:
+def items_budget(response_budget: int = ANSWER_CAP) -> int:
     return response_budget - ENVELOPE_RESERVE
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vaultgate.tools.base import ToolSpec
-from vaultgate.tools.dispatch import DISPATCHERS
+from vaultgate.tools.operations import Dispatcher
 from vaultgate.tools.routes import Parameter, Route
 
 # Categories by the module a tool lives in.
@@ -36,7 +36,7 @@ CATEGORIES: Mapping[str, str] = {
 }
 
 EXAMPLES: Mapping[str, dict[str, Any]] = {
-    "list_vault_files": {"folder": "Projects", "recursive": True, "layout": "tree"},
+    "list_vault_files": {"directory": "Projects", "limit": 100},
     "get_vault_file": {"filename": "Daily/2026-11-21.md", "section": "Tasks"},
     "get_active_file": {"maxLength": 5000},
     "search_vault_simple": {"query": "meeting notes", "limit": 10},
@@ -55,7 +55,7 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "delete_vault_file": {"filename": "Inbox/idea.md"},
     "move_vault_file": {"source": "Inbox/idea.md", "destination": "Projects/"},
     "bulk_delete_files": {"pattern": "Inbox/*.md", "dryRun": True},
-    "replace_in_notes": {"find": "Acme Corp", "replacement": "Acme Inc.", "folder": "Projects"},
+    "replace_in_notes": {"find": "Acme Corp", "replacement": "Acme Inc.", "directory": "Projects"},
     "set_note_property": {"filename": "Projects/plan.md", "key": "status", "value": "done"},
     "delete_note_property": {"filename": "Projects/plan.md", "key": "draft"},
     "add_note_tag": {"filename": "Projects/plan.md", "tag": "project/active"},
@@ -98,14 +98,17 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "sdd_context_check": {"change_description": "page the search results"},
     # issue 13, reading
     "get_vault_files": {"filenames": ["Daily/2026-11-21.md", "Projects/plan.md"]},
-    "get_recent_changes": {"days": 3, "folder": "Projects"},
+    "get_recent_changes": {"days": 3, "directory": "Projects"},
     "get_backlinks": {"filename": "People/Ann.md"},
-    "find_broken_links": {"folder": "Projects"},
+    "find_broken_links": {"directory": "Projects"},
     "find_orphans": {"limit": 50},
 }
 
 PAGING_BY_PARAMETER = {
-    "offset": "Lists page: while nextOffset is given, call again with offset=nextOffset.",
+    "offset": (
+        "Lists page: each answer has pagination {total, offset, limit, hasMore}; while "
+        "hasMore is true, call again with offset=pagination.nextOffset."
+    ),
     "startIndex": "Windows: when hasMore is true, call again with startIndex=nextIndex.",
 }
 ERRORS = (
@@ -189,10 +192,12 @@ def _type_name(schema: Mapping[str, Any]) -> str:
 
 
 def build_catalogue(
-    modules: Iterable[tuple[str, list[ToolSpec]]], registered: set[str]
+    modules: Iterable[tuple[str, list[ToolSpec]]],
+    registered: set[str],
+    dispatchers: Mapping[str, Dispatcher],
 ) -> list[Entry]:
     """Dispatcher operations first, then the single tools, each with how to reach it here
-    (``registered``: the tools this server offers)."""
+    (``registered``: the tools this server offers; ``dispatchers``: those of its profile)."""
     category_of: dict[str, str] = {}
     entries: list[Entry] = []
     singles: list[Entry] = []
@@ -210,9 +215,8 @@ def build_catalogue(
                     offered=tool.__name__ in registered,
                 )
             )
-    for dispatcher, (routes, operations) in DISPATCHERS.items():
-        for operation in operations:
-            route = routes[operation]
+    for dispatcher, table in dispatchers.items():
+        for operation, route in table.routes.items():
             category = next(
                 (category_of[t] for t in route.single_tools if t in category_of), "read"
             )

@@ -26,7 +26,7 @@ from vaultgate.tools.base import (
     text,
 )
 from vaultgate.tools.catalogue import Entry, Rename, listed_entries
-from vaultgate.tools.dispatch import retired_call
+from vaultgate.tools.equivalents import meant_tool
 
 
 def make_discover(catalogue: list[Entry]) -> ToolFunction:
@@ -103,14 +103,12 @@ def _refuse_a_write(by_name: dict[str, Entry], name: str) -> None:
 
 
 def _renamed(name: str) -> str | None:
-    """The entry an operation retired by issue 24 became (``vault.create`` →
-    ``vault_edit.create``, ``active_file.read`` → ``vault.active``), if ``name`` is one."""
+    """The single tool an operation of another profile or an earlier release means
+    (``vault_edit.create`` → ``create_vault_file``, which the catalogue then names as this
+    profile reaches it), if ``name`` is one."""
     dispatcher, _, operation = name.partition(".")
-    moved = retired_call(dispatcher, operation)
-    if moved is None:
-        return None
-    tool, fixed = moved
-    return f"{tool}.{fixed['operation']}"
+    meant = meant_tool(dispatcher, operation) if operation else None
+    return meant[0] if meant is not None else None
 
 
 def _renamer(catalogue: list[Entry]) -> Rename:

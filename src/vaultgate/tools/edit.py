@@ -147,7 +147,7 @@ async def bulk_delete_files(
     pattern: Annotated[
         str, Field(description="Glob on vault paths, e.g. 'Inbox/*.md', 'Archive/2024/**'.")
     ],
-    folder: Annotated[str, Field(description="Only below this folder; '' = root.")] = "",
+    directory: Annotated[str, Field(description="Only below this folder; '' = root.")] = "",
     exclude: Annotated[str | None, Field(description="Glob of paths to keep.")] = None,
     dryRun: Annotated[bool, Field(description="List what would be deleted (default).")] = True,
     limit: Annotated[int, Field(ge=1, le=REAL_RUN_LIMIT, description="Files per call.")] = 50,
@@ -157,11 +157,11 @@ async def bulk_delete_files(
     ] = False,
 ) -> Blocks:
     """Delete the files matching a glob, in two steps: first dryRun=true (the default) lists
-    them, paged (continue with offset=nextOffset); then the same arguments with dryRun=false
-    delete up to limit of them. Only files a dry run listed are ever deleted; notes tagged
-    mcp-protected or mcp-readonly never are ("kept" names them)."""
+    them, paged (while pagination.hasMore, offset=pagination.nextOffset); then the same
+    arguments with dryRun=false delete up to limit of them. Only files a dry run listed are
+    ever deleted; notes tagged mcp-protected or mcp-readonly never are ("kept" names them)."""
     state = app_state(ctx)
-    selection = Selection(pattern, folder, exclude)
+    selection = Selection(pattern, directory, exclude)
     if not confirmAll:
         await state.bulk.refuse_whole_vault(selection, await state.bulk.matches(selection))
     if dryRun:

@@ -24,7 +24,7 @@ from vaultgate.tools.base import (
 from vaultgate.vault import links
 from vaultgate.vault.listing import ProgressCallback
 
-Folder = Annotated[str | None, Field(description="Only notes below this folder.")]
+Directory = Annotated[str | None, Field(description="Only notes below this folder.")]
 Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset.")]
 
 
@@ -35,35 +35,35 @@ class _Shown(Protocol):
 @model_facing_errors
 async def find_broken_links(
     ctx: ToolContext,
-    folder: Folder = None,
+    directory: Directory = None,
     limit: Annotated[int, Field(ge=1, le=500, description="Notes per page (1-500).")] = 50,
     offset: Offset = 0,
 ) -> Blocks:
     """Links and embeds whose target does not exist, grouped by note: each note lists its
     broken link texts (count: how many, when more than 20). Slow on a large vault before
-    plugin 5.0 (every note is read). While nextOffset is given, call again with
-    offset=nextOffset."""
+    plugin 5.0 (every note is read). While pagination.hasMore is true, call again with
+    offset=pagination.nextOffset."""
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
         await report(0, None, "reading every note's links")
-        found = await links.broken_links(state.links, folder, _progress())
+        found = await links.broken_links(state.links, directory, _progress())
     return _page("notes", found, limit, offset)
 
 
 @model_facing_errors
 async def find_orphans(
     ctx: ToolContext,
-    folder: Annotated[str | None, Field(description="Only files below this folder.")] = None,
+    directory: Annotated[str | None, Field(description="Only files below this folder.")] = None,
     limit: Annotated[int, Field(ge=1, le=1000, description="Files per page (1-1000).")] = 100,
     offset: Offset = 0,
 ) -> Blocks:
     """Notes no other note links to, then attachments no note links to or embeds
     ({path, kind}). Lists every file, which takes a while on a large vault through the
-    plugin. While nextOffset is given, call again with offset=nextOffset."""
+    plugin. While pagination.hasMore is true, call again with offset=pagination.nextOffset."""
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
         await report(0, None, "reading every note's links")
-        found = await links.orphans(state.links, folder, _progress())
+        found = await links.orphans(state.links, directory, _progress())
     return _page("orphans", found, limit, offset)
 
 
@@ -75,8 +75,8 @@ async def get_backlinks(
     offset: Offset = 0,
 ) -> Blocks:
     """The notes that link to a note, each with up to 3 of its lines holding the link
-    (count: how many, when more). While nextOffset is given, call again with
-    offset=nextOffset."""
+    (count: how many, when more). While pagination.hasMore is true, call again with
+    offset=pagination.nextOffset."""
     validate_vault_path(filename)
     state = app_state(ctx)
     async with reporting(ctx.report_progress):

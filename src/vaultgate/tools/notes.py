@@ -69,16 +69,17 @@ async def get_vault_files(
 async def get_recent_changes(
     ctx: ToolContext,
     days: Annotated[int, Field(ge=1, le=3650, description="Modified in the last N days.")] = 7,
-    folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
+    directory: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
     limit: Annotated[int, Field(ge=1, le=1000, description="Notes per page (1-1000).")] = 50,
     offset: Annotated[int, Field(ge=0, description="Notes to skip; use nextOffset.")] = 0,
 ) -> Blocks:
     """Notes modified in the last `days` days, newest first, with their mtime (UTC), on every
-    plugin version. While nextOffset is given, call again with offset=nextOffset (pages
-    asked within the same minute come from one cached search)."""
+    plugin version. While pagination.hasMore is true, call again with
+    offset=pagination.nextOffset (pages asked within the same minute come from one cached
+    search)."""
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching for recent changes")
-        changed = await recent_changes(app_state(ctx).searcher, days, folder)
+        changed = await recent_changes(app_state(ctx).searcher, days, directory)
         await report(1, 1, f"{len(changed)} notes changed")
     page = page_within_budget(
         changed,

@@ -6,8 +6,8 @@ from typing import Annotated, assert_never
 
 from pydantic import Field
 
-from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
-from vaultgate.paths import normalize_directory, refuse_hidden_pattern, validate_vault_path
+from vaultgate.paging import ANSWER_CAP
+from vaultgate.paths import refuse_hidden_pattern, validate_vault_path
 from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
@@ -15,7 +15,6 @@ from vaultgate.tools.base import (
     ToolContext,
     ToolSpec,
     app_state,
-    items_budget,
     json_blocks,
     model_facing_errors,
     titled,
@@ -25,40 +24,29 @@ from vaultgate.vault.documents import MAX_LENGTH_LIMIT, NoteFormat, read_documen
 from vaultgate.vault.listing import (
     Layout,
     compile_glob,
-    default_layout,
     group_by_folder,
     page_listing,
 )
 
 LIST_LIMIT_MAX = 1000
-DEFAULT_LIST_LIMIT = 100
-HARD_BUDGET = 100_000
+DEFAULT_LIST_LIMIT = 100  # seed 004: "File lists: 100 items"
 CHARS_PER_LISTED_ITEM = 100
-LISTING_ENVELOPE = 100  # {"folders":{…}}, total and nextOffset, around the files
-
-
-def page_size(limit: int | None, *, recursive: bool) -> tuple[int, int]:
-    """A listing page's (limit, character budget for its files).
-
-    Without a limit a page is the default answer's size: 100 entries of one level, or as many
-    files as fit for a recursive listing (a page of 100 files of a deep vault is half that:
-    twice the pages to walk). A limit asks for that many items, so the budget grows with it."""
-    if limit is None:
-        size = LIST_LIMIT_MAX if recursive else DEFAULT_LIST_LIMIT
-        return size, DEFAULT_RESPONSE_BUDGET - LISTING_ENVELOPE
-    return limit, list_budget(limit)
+HARD_BUDGET = 100_000
+LISTING_ENVELOPE = 200  # {"files":[…]} and its pagination block, around the files
 
 
 def list_budget(limit: int) -> int:
-    """About 100 characters per requested item, 5,000 at least and never above 100,000."""
-    return items_budget(
-        min(HARD_BUDGET, max(DEFAULT_RESPONSE_BUDGET, limit * CHARS_PER_LISTED_ITEM))
-    )
+    """The characters a page of ``limit`` files may take: about 100 per file, never less than
+    seed 004's 50 KB cap (so the default 100 files always fit unless their paths are huge),
+    never more than 100,000."""
+    return min(HARD_BUDGET, max(ANSWER_CAP, limit * CHARS_PER_LISTED_ITEM)) - LISTING_ENVELOPE
 
 
-Folder = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]
-Limit = Annotated[int, Field(ge=1, le=LIST_LIMIT_MAX, description="Items per page (1-1000).")]
-Offset = Annotated[int, Field(ge=0, description="Items to skip; use nextOffset to continue.")]
+Directory = Annotated[str, Field(description="Vault folder, e.g. 'Projects/Acme'; '' = root.")]
+Limit = Annotated[
+    int, Field(ge=1, le=LIST_LIMIT_MAX, description="Max files to return (default: 100).")
+]
+Offset = Annotated[int, Field(ge=0, description="Skip first N files.")]
 MaxLength = Annotated[
     int, Field(ge=1, le=MAX_LENGTH_LIMIT, description="Characters per window (1-100000).")
 ]
@@ -68,10 +56,10 @@ Format = Annotated[
     Field(description="markdown: text; json: frontmatter, tags, stat, links + text; map: outline."),
 ]
 ListLayout = Annotated[
-    Layout | None,
+    Layout,
     Field(
-        description="flat: 'files' paths; tree: 'folders' {folder: [names]}. Default: "
-        "tree when recursive."
+        description="flat: 'files' paths; tree: 'folders' {folder: [names]}, each folder once "
+        "(cheapest to walk a whole vault: recursive=true, layout='tree', limit=1000)."
     ),
 ]
 
@@ -79,29 +67,22 @@ ListLayout = Annotated[
 @model_facing_errors
 async def list_vault_files(
     ctx: ToolContext,
-    folder: Folder = "",
-    recursive: Annotated[bool, Field(description="Every file below the folder.")] = False,
-    pattern: Annotated[
-        str | None, Field(description="Glob on vault paths, e.g. '**/*.md', 'Daily/2026-*'.")
-    ] = None,
-    limit: Annotated[
-        int | None,
-        Field(
-            ge=1,
-            le=LIST_LIMIT_MAX,
-            description="Items per page (1-1000). Default: 100; recursive: as many as fit "
-            "in about 5,000 characters.",
-        ),
-    ] = None,
+    directory: Directory = "",
+    limit: Limit = DEFAULT_LIST_LIMIT,
     offset: Offset = 0,
-    layout: ListLayout = None,
+    pattern: Annotated[
+        str | None, Field(description="Glob pattern to filter, e.g. '**/*.md', 'Daily/2026-*'.")
+    ] = None,
+    recursive: Annotated[bool, Field(description="Every file below the folder.")] = False,
+    layout: ListLayout = "flat",
 ) -> Blocks:
     """List notes and folders in the vault, one page at a time, as vault-relative paths.
 
-    One level by default, as {"files": paths} (folders end with '/'); recursive=true lists
-    every file below the folder, grouped by folder ({"folders": {"Projects/": ["a.md"]}},
-    root ''; layout='flat' gives paths). The first page says the total; while a page has
-    nextOffset, call again with offset=nextOffset for the next one.
+    Answers {"files": [...], "pagination": {total, offset, limit, hasMore, nextOffset}}:
+    one level by default (folders end with '/'); recursive=true lists every file below the
+    folder. While hasMore is true, call again with offset=nextOffset. To walk a whole vault,
+    recursive=true with layout='tree' and limit=1000 is cheapest: {"folders": {"Projects/":
+    ["a.md"]}} writes each folder once (root '').
     """
     state = app_state(ctx)
     if pattern is not None:
@@ -109,25 +90,20 @@ async def list_vault_files(
     matcher = compile_glob(pattern) if pattern is not None else None
     if recursive:
         async with reporting(ctx.report_progress):
-            files = await state.lister.list_recursive(folder, report)
+            files = await state.lister.list_recursive(directory, report)
     else:
         async with reporting(ctx.report_progress):
-            files = await state.lister.list_folder(folder)
+            files = await state.lister.list_folder(directory)
     if matcher is not None:
         files = [path for path in files if matcher(path)]
-    size, budget = page_size(limit, recursive=recursive)
-    shown = layout or default_layout(recursive)
-    page = page_listing(files, limit=size, offset=offset, budget=budget, layout=shown)
-    listing = (normalize_directory(folder), recursive, pattern)
-    tell_total = state.lister.totals.tell(listing, offset=offset, total=page.total)
-    match shown:
+    page = page_listing(files, limit=limit, offset=offset, budget=list_budget(limit), layout=layout)
+    match layout:
         case "flat":
-            return json_blocks(page.envelope("files", tell_total=tell_total))
+            return json_blocks(page.envelope("files"))
         case "tree":
-            rendered = group_by_folder(page.items)
-            return json_blocks(page.envelope("folders", rendered, tell_total=tell_total))
+            return json_blocks(page.envelope("folders", group_by_folder(page.items)))
         case _:
-            assert_never(shown)
+            assert_never(layout)
 
 
 @model_facing_errors

@@ -41,7 +41,7 @@ async def replace_in_notes(
         str, Field(description="What replaces each match; with regex, \\1 or \\g<name> groups.")
     ],
     filename: Annotated[str | None, Field(description="Only this note.")] = None,
-    folder: Annotated[str, Field(description="Only notes below this folder; '' = all.")] = "",
+    directory: Annotated[str, Field(description="Only notes below this folder; '' = all.")] = "",
     pattern: Annotated[
         str | None, Field(description="Only notes matching this glob, e.g. 'Daily/2026-*.md'.")
     ] = None,
@@ -60,7 +60,7 @@ async def replace_in_notes(
     Only notes a dry run listed, unchanged since, are written.
     The frontmatter is left alone unless frontmatter=true."""
     state = app_state(ctx)
-    spec = ReplaceSpec(find, replacement, regex, frontmatter, filename, folder, pattern)
+    spec = ReplaceSpec(find, replacement, regex, frontmatter, filename, directory, pattern)
     async with reporting(ctx.report_progress):
         if dryRun:
             page, entries, matches = await state.replacer.dry_run(

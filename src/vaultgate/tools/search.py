@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import json
+from collections.abc import Sequence
+from typing import Annotated, Any, TypeVar
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from vaultgate.calls import Later, Raw, call
-from vaultgate.paging import compact_json, page_within_budget
+from vaultgate.paging import (
+    Page,
+    compact_json,
+    fit_count,
+    page_items,
+    page_within_budget,
+    shorten_to_fit,
+)
 from vaultgate.progress import report, reporting
 from vaultgate.tools.base import (
     READ_ONLY,
@@ -20,7 +29,9 @@ from vaultgate.tools.base import (
     model_facing_errors,
     titled,
 )
-from vaultgate.vault.search import QueryType, SimpleHit, SmartMode, scores_order_something
+from vaultgate.vault.search import QueryType, SmartMode, scores_order_something
+
+T = TypeVar("T")
 
 STRUCTURED_RESULT_LIMIT = 1_000
 RESULT_CUT_NOTICE = Later(
@@ -30,13 +41,17 @@ RESULT_CUT_NOTICE = Later(
     )
 )
 
-# A search answers within the response-size seed's default of about 5,000 characters: 20
-# notes with one trimmed context each fit; more contexts or notes are a parameter away.
+# Seed 004: "Default response limit: ~5KB", and "Search results: 20 items". A page keeps its
+# results and shortens their contexts (down to CONTEXT_FLOOR characters a side) or query rows
+# (down to ROW_FLOOR) to come near SEARCH_BUDGET; it never holds fewer results than asked unless
+# even then it would pass ANSWER_CAP (then nextOffset says where the rest starts).
 SEARCH_BUDGET = 5_000
+CONTEXT_FLOOR = 20
+ROW_FLOOR = 200
 
-BUDGET_NOTICE = (
-    "This page was cut to about {budget} characters because its matches are long; "
-    "continue with offset={next_offset}, or lower contextLength / maxMatchesPerFile."
+SHORTENED_NOTICE = (
+    "Contexts were shortened to {side} characters a side to keep {count} results small; "
+    "a lower limit or maxMatchesPerFile shows more of each."
 )
 
 
@@ -47,9 +62,9 @@ async def search_vault_simple(
     contextLength: Annotated[
         int, Field(ge=0, le=500, description="Characters of context around each match.")
     ] = 60,
-    limit: Annotated[int, Field(ge=1, le=100, description="Notes per page (1-100).")] = 20,
-    offset: Annotated[int, Field(ge=0, description="Notes to skip; use nextOffset.")] = 0,
-    folder: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
+    limit: Annotated[int, Field(ge=1, le=100, description="Max results (default: 20).")] = 20,
+    offset: Annotated[int, Field(ge=0, description="Skip first N results.")] = 0,
+    directory: Annotated[str | None, Field(description="Only notes below this folder.")] = None,
     maxMatchesPerFile: Annotated[
         int, Field(ge=1, le=20, description="Match contexts shown per note (1-20).")
     ] = 1,
@@ -58,31 +73,44 @@ async def search_vault_simple(
     """Full-text search over note contents and names, best matches first.
 
     Each result: filename, score (when scores differ), matchCount (when more matched than
-    shown) and matches (maxMatchesPerFile contexts). While nextOffset is given, call
-    again with offset=nextOffset (cached, no new search).
+    shown) and matches (maxMatchesPerFile contexts). While pagination.hasMore is true, call
+    again with offset=pagination.nextOffset (cached, no new search).
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching the vault")
         hits = await app_state(ctx).searcher.simple(
-            query, context_length=contextLength, folder=folder
+            query, context_length=contextLength, folder=directory
         )
         await report(1, 1, f"{len(hits)} notes match")
     with_score = scores_order_something(hits)
+    page = page_items(hits, limit=limit, offset=offset)
 
-    def render(hit: SimpleHit) -> dict[str, Any]:
-        return hit.render(maxMatchesPerFile, with_score=with_score, with_offsets=withOffsets)
+    def render(side: int) -> list[str]:
+        shown_side = None if side >= contextLength else side
+        return [
+            compact_json(
+                hit.render(
+                    maxMatchesPerFile,
+                    with_score=with_score,
+                    with_offsets=withOffsets,
+                    shown_side=shown_side,
+                )
+            )
+            for hit in page.items
+        ]
 
-    page = page_within_budget(
-        hits,
-        limit=limit,
-        offset=offset,
+    side, rendered = shorten_to_fit(
+        render,
+        start=contextLength,
+        floor=min(contextLength, CONTEXT_FLOOR),
         budget=items_budget(SEARCH_BUDGET),
-        render=lambda hit: compact_json(render(hit)),
     )
+    page = _capped(page, rendered)
     notice = None
-    if page.has_more and len(page.items) < min(limit, page.total - offset):
-        notice = BUDGET_NOTICE.format(budget=SEARCH_BUDGET, next_offset=page.next_offset)
-    return json_blocks(page.envelope("results", [render(hit) for hit in page.items], notice=notice))
+    if side < contextLength:
+        notice = SHORTENED_NOTICE.format(side=side, count=len(page.items))
+    rows = [json.loads(text) for text in rendered[: len(page.items)]]
+    return json_blocks(page.envelope("results", rows, notice=notice))
 
 
 @model_facing_errors
@@ -98,55 +126,81 @@ async def search_vault(
         ),
     ],
     queryType: Annotated[QueryType, Field(description="jsonlogic or dataview.")] = "jsonlogic",
-    limit: Annotated[int, Field(ge=1, le=200, description="Rows per page (1-200).")] = 50,
-    offset: Annotated[int, Field(ge=0, description="Rows to skip; use nextOffset.")] = 0,
+    limit: Annotated[int, Field(ge=1, le=200, description="Max results (default: 50).")] = 50,
+    offset: Annotated[int, Field(ge=0, description="Skip first N results.")] = 0,
 ) -> Blocks:
     """Structured search: which notes match a JsonLogic expression over their metadata.
 
     The data of each note is {path, content, frontmatter, tags, stat, links}; operators include
-    var, ==, in, and, or, glob and regexp. Rows are {filename, result}. While nextOffset
-    is given, call again with offset=nextOffset (the result is cached, not searched again).
+    var, ==, in, and, or, glob and regexp. Rows are {filename, result}. While
+    pagination.hasMore is true, call again with offset=pagination.nextOffset (cached).
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "evaluating the query over every note")
         rows = await app_state(ctx).searcher.structured(query, queryType)
         await report(1, 1, f"{len(rows)} notes match")
-    shown = [_bounded_row(row) for row in rows]
-    page = page_within_budget(
-        shown, limit=limit, offset=offset, budget=items_budget(SEARCH_BUDGET), render=compact_json
+    page = page_items(rows, limit=limit, offset=offset)
+    _, rendered = shorten_to_fit(
+        lambda room: [compact_json(_bounded_row(row, room)) for row in page.items],
+        start=STRUCTURED_RESULT_LIMIT,
+        floor=ROW_FLOOR,
+        budget=items_budget(SEARCH_BUDGET),
     )
-    cut = any("resultTruncated" in row for row in page.items)
-    return json_blocks(page.envelope("results", notice=str(RESULT_CUT_NOTICE) if cut else None))
+    page = _capped(page, rendered)
+    shown = [json.loads(text) for text in rendered[: len(page.items)]]
+    cut = any("resultTruncated" in row for row in shown)
+    return json_blocks(
+        page.envelope("results", shown, notice=str(RESULT_CUT_NOTICE) if cut else None)
+    )
+
+
+SMART_LIMIT_MAX = 50
+
+
+class SmartFilter(BaseModel):
+    """Seed 004's ``filter`` of search_vault_smart: where to look, and how many results."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    folders: Annotated[list[str] | None, Field(description="Only these folders.")] = None
+    excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None
+    limit: Annotated[
+        int | None, Field(ge=1, le=SMART_LIMIT_MAX, description="Max results (default: 20).")
+    ] = None
 
 
 @model_facing_errors
 async def search_vault_smart(
     ctx: ToolContext,
     query: Annotated[str, Field(description="What you look for, in plain words.")],
-    folder: Annotated[str | list[str] | None, Field(description="Only these folders.")] = None,
-    excludeFolders: Annotated[list[str] | None, Field(description="Not these folders.")] = None,
-    limit: Annotated[int, Field(ge=1, le=50, description="Results per page (1-50).")] = 20,
-    offset: Annotated[int, Field(ge=0, description="Results to skip; use nextOffset.")] = 0,
+    filter: Annotated[
+        SmartFilter | None, Field(description="{folders, excludeFolders, limit}.")
+    ] = None,
+    limit: Annotated[
+        int, Field(ge=1, le=SMART_LIMIT_MAX, description="Max results (default: 20).")
+    ] = 20,
+    offset: Annotated[int, Field(ge=0, description="Skip first N results.")] = 0,
     mode: SmartMode = "hybrid",
 ) -> Blocks:
     """Find notes by meaning, from the vault folder's index or Smart Connections.
 
-    Rows {path, score, text}. While nextOffset is given, call again with offset=nextOffset.
+    Rows {path, score, text}. filter={folders, excludeFolders, limit} narrows it (limit there
+    or here: the seed's filter.limit wins). While pagination.hasMore is true, call again with
+    offset=pagination.nextOffset.
     """
+    chosen = filter or SmartFilter()
+    if chosen.limit is not None:
+        limit = chosen.limit
     # Smart Connections pages nothing: ask for the results up to this page's end
     results, notice = await app_state(ctx).searcher.smart(
         query,
-        folders=[folder] if isinstance(folder, str) else folder,
-        exclude_folders=excludeFolders,
+        folders=chosen.folders,
+        exclude_folders=chosen.excludeFolders,
         limit=offset + limit,
         mode=mode,
     )
     page = page_within_budget(
-        results,
-        limit=limit,
-        offset=offset,
-        budget=items_budget(SEARCH_BUDGET),
-        render=compact_json,
+        results, limit=limit, offset=offset, budget=items_budget(), render=compact_json
     )
     return json_blocks(page.envelope("results", notice=notice))
 
@@ -181,18 +235,28 @@ async def list_tags(
     return json_blocks(page.envelope("tags"))
 
 
-def _bounded_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A row whose result is huge (e.g. the whole content) is cut; the note can be read in full.
-    What a cut means is said once per page (RESULT_CUT_NOTICE), not in every cut row."""
+def _bounded_row(row: dict[str, Any], room: int = STRUCTURED_RESULT_LIMIT) -> dict[str, Any]:
+    """A row whose result is over ``room`` characters (e.g. the whole content) is cut; the note
+    can be read in full. What a cut means is said once per page (RESULT_CUT_NOTICE), not in
+    every cut row."""
     result = row.get("result")
     rendered = compact_json(result)
-    if len(rendered) <= STRUCTURED_RESULT_LIMIT:
+    if len(rendered) <= room:
         return {"filename": row.get("filename"), "result": result}
     return {
         "filename": row.get("filename"),
-        "result": rendered[:STRUCTURED_RESULT_LIMIT],
+        "result": rendered[:room],
         "resultTruncated": {"length": len(rendered)},
     }
+
+
+def _capped(page: Page[T], rendered: Sequence[str]) -> Page[T]:
+    """``page`` cut where its ``rendered`` items pass the answer's hard cap (ANSWER_CAP), so
+    that even huge results come in pages; nextOffset then points at the first one left out."""
+    kept = fit_count(rendered, items_budget())
+    if kept == len(page.items):
+        return page
+    return Page(items=page.items[:kept], total=page.total, offset=page.offset, limit=page.limit)
 
 
 TOOLS: list[ToolSpec] = [

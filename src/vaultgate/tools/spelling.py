@@ -6,14 +6,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from vaultgate.calls import render_call
-from vaultgate.tools.dispatch import DISPATCHERS
+from vaultgate.tools.equivalents import operation_here
+from vaultgate.tools.operations import Dispatcher
 
 
 @dataclass(frozen=True, slots=True)
 class OfferedTools:
-    """Names a single tool where it is offered, else the dispatcher operation that reaches it."""
+    """Names a single tool where it is offered, else the dispatcher operation that reaches it.
+
+    ``dispatchers``: the profile's, by name (the default profile's and the split one's share
+    names, so the server says which are in force)."""
 
     names: frozenset[str]
+    dispatchers: Mapping[str, Dispatcher]
 
     def offers(self, tool: str) -> bool:
         return tool in self.names
@@ -29,13 +34,5 @@ class OfferedTools:
 
     def _operation(self, tool: str) -> tuple[str, str] | None:
         """The dispatcher operation answering for ``tool``, if this server offers it."""
-        return next(
-            (
-                (dispatcher, operation)
-                for dispatcher, (routes, operations) in DISPATCHERS.items()
-                if dispatcher in self.names
-                for operation in operations
-                if tool in routes[operation].single_tools
-            ),
-            None,
-        )
+        offered = {name: d for name, d in self.dispatchers.items() if name in self.names}
+        return operation_here(tool, offered)

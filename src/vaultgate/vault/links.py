@@ -201,7 +201,7 @@ async def backlinking_notes(
         sources = await linking_notes(reader.client, path)
         folder, _, name = path.rpartition("/")
         if not sources and name not in await reader.client.list_directory(folder):
-            raise NotFound(path, f"{call('list_vault_files', folder=folder)} shows what exists.")
+            raise NotFound(path, f"{call('list_vault_files', directory=folder)} shows what exists.")
     if not isinstance(sources, list):
         notes = await reader.every_note_links(unresolved=False, progress=progress)
         sources = [other.path for other in notes if path in other.links]

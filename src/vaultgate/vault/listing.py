@@ -18,11 +18,9 @@ no walk and no search at all.
 A page is shown in one of two layouts: ``flat``, the paths themselves, or ``tree``, the same
 files grouped under their folders, each folder written once (the vault root is the folder
 ``""``). Both page by files, so offsets mean the same in either.
-A recursive listing is a tree unless asked otherwise: each path's folder is written once per
-page instead of once per file.
-
-A page says its ``total`` on the first page and again only when it changed since the last one
-told for that listing (``ListingTotals``): a walk of every page then pays for it once.
+Flat is seed 004's shape (``{"files": [...], "pagination": ...}``) and the default of every
+listing; a tree writes each path's folder once per page instead of once per file, so a walk of
+a whole vault in tree pages of 1,000 files costs about half the characters.
 """
 
 from __future__ import annotations
@@ -100,15 +98,16 @@ def listing_costs(layout: Layout) -> Callable[[Sequence[str]], Iterator[str]]:
 def page_listing(
     files: Sequence[str], *, limit: int, offset: int, budget: int, layout: Layout
 ) -> Page[str]:
-    """A page of ``files`` within ``limit`` and ``budget`` in ``layout`` that ends where a
-    folder ends when one ends in its second half: the next page then starts a folder instead
-    of writing its key again."""
+    """A page of ``files`` within ``limit`` and ``budget`` in ``layout``. A tree page the
+    budget cut ends where a folder ends when one ends in its second half: the next page then
+    starts a folder instead of writing its key again. A page cut by ``limit`` alone is never
+    shortened (the seed's 100 files are 100 files)."""
     page = page_fitting(
         files, limit=limit, offset=offset, budget=budget, render_page=listing_costs(layout)
     )
-    if not page.has_more:
-        return page
     kept = len(page.items)
+    if layout != "tree" or not page.has_more or kept == limit:
+        return page
     first_left_out = split_folder(files[offset + kept])[0]
     end = kept
     while end > kept // 2 and split_folder(page.items[end - 1])[0] == first_left_out:
@@ -141,40 +140,12 @@ def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool
     return match
 
 
-def default_layout(recursive: bool) -> Layout:
-    """A recursive listing groups its files by folder; one level lists paths (the seed's shape),
-    where the tree would save only the folder's prefix on each entry."""
-    return "tree" if recursive else "flat"
-
-
-ListingKey = tuple[str, bool, str | None]  # (folder as vault spells it, recursive, pattern)
-
-
-class ListingTotals:
-    """The total last told per listing, so that later pages repeat it only when it changed.
-
-    Shared by every session of one server: a session whose listing changed between its pages
-    is told the new total unless another session asked the same listing in between (it then
-    sees the items shift, as any offset paging of a changing list does)."""
-
-    def __init__(self) -> None:
-        self._told: dict[ListingKey, int] = {}
-
-    def tell(self, listing: ListingKey, *, offset: int, total: int) -> bool:
-        """Whether this page says its total: the first page always; a later one when the total
-        differs from the last told for ``listing``."""
-        told = offset == 0 or self._told.get(listing) != total
-        self._told[listing] = total
-        return told
-
-
 class VaultLister:
     """Lists folders through the client, caching recursive listings for a short while."""
 
     def __init__(self, client: Backend, ttl: float = LISTING_TTL_SECONDS) -> None:
         self._client = client
         self._listings: TTLCache[tuple[str, bool], list[str]] = TTLCache(ttl)
-        self.totals = ListingTotals()
 
     def invalidate(self) -> None:
         """Forget cached listings: called after any write made through vaultgate."""

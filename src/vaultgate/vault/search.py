@@ -60,7 +60,12 @@ class SimpleHit:
     context_length: int
 
     def render(
-        self, max_matches: int, *, with_score: bool = True, with_offsets: bool = False
+        self,
+        max_matches: int,
+        *,
+        with_score: bool = True,
+        with_offsets: bool = False,
+        shown_side: int | None = None,
     ) -> dict[str, Any]:
         """``{"filename", "score"?, "matchCount"?, "matches"}``: content matches first, in
         document order, then file-name matches, each a context trimmed to whole words, or
@@ -68,7 +73,8 @@ class SimpleHit:
 
         ``matchCount`` is there only when ``max_matches`` left some out: otherwise it is the
         length of ``matches``. ``with_score`` False: the caller found every score of the
-        result equal, so a score orders nothing.
+        result equal, so a score orders nothing. ``shown_side``: contexts shortened to this
+        many characters a side.
         """
         raw = self.raw_matches
         if isinstance(raw, PagedMatches):
@@ -82,7 +88,8 @@ class SimpleHit:
         if count > max_matches:
             rendered["matchCount"] = count
         rendered["matches"] = [
-            _match(match, self.context_length, with_offsets=with_offsets) for match in shown
+            _match(match, self.context_length, with_offsets=with_offsets, shown_side=shown_side)
+            for match in shown
         ]
         return rendered
 
@@ -158,7 +165,9 @@ def _match_order(raw: SimpleMatch) -> tuple[bool, int]:
     return (span.get("source", "content") != "content", span["start"])
 
 
-def _match(raw: SimpleMatch, context_length: int, *, with_offsets: bool) -> Any:
+def _match(
+    raw: SimpleMatch, context_length: int, *, with_offsets: bool, shown_side: int | None = None
+) -> Any:
     span = raw["match"]
     context = trimmed_context(
         raw["context"],
@@ -166,6 +175,7 @@ def _match(raw: SimpleMatch, context_length: int, *, with_offsets: bool) -> Any:
         end=span["end"],
         context_length=context_length,
         in_content=span.get("source", "content") == "content",
+        shown_side=shown_side,
     )
     if not with_offsets:
         return context

@@ -22,12 +22,20 @@ _SURROGATES = regex.compile(r"[\ud800-\udfff]")
 
 
 def trimmed_context(
-    context: str, *, start: int, end: int, context_length: int, in_content: bool = True
+    context: str,
+    *,
+    start: int,
+    end: int,
+    context_length: int,
+    in_content: bool = True,
+    shown_side: int | None = None,
 ) -> str:
     """``context`` as a backend sent it for the match at UTF-16 offsets ``start``–``end`` of
     the note, with ``context_length`` units asked for on each side, trimmed to whole words.
 
     ``in_content`` False: a match in the file's name, whose context is the whole base name.
+    ``shown_side``: at most this many characters on each side of the match (a page shortens
+    its contexts to keep its number of results within its size), still cut to whole words.
     """
     if not in_content or not context:
         return _tidy(context)
@@ -39,7 +47,19 @@ def trimmed_context(
         before = _after_first_cut(before)
     if _units(after) >= context_length > 0:
         after = _before_last_cut(after)
+    if shown_side is not None:
+        before, after = _shortened(before, after, shown_side)
     return _tidy(before + match + after)
+
+
+def _shortened(before: str, after: str, side: int) -> tuple[str, str]:
+    """``before`` and ``after`` kept to ``side`` characters each (nearest the match), each
+    side that had to be cut losing its partial word."""
+    if len(before) > side:
+        before = _after_first_cut(before[len(before) - side :]) if side else ""
+    if len(after) > side:
+        after = _before_last_cut(after[:side]) if side else ""
+    return before, after
 
 
 def words_within(text: str, limit: int) -> str:

@@ -267,7 +267,7 @@ async def test_a_long_listing_is_cut_with_a_navigation_hint(client: Client) -> N
     assert "### vaultgate/" not in answer
     assert (
         "Showing 2 of 4 changes. Pass change=<slug> for one change, project=<name> for one "
-        'project; list every change with list_vault_files(folder="sdd/<project>/changes/").'
+        'project; list every change with list_vault_files(directory="sdd/<project>/changes/").'
     ) in answer
 
 

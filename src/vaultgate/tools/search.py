@@ -166,7 +166,7 @@ SMART_LIMIT_MAX = 50
 
 
 class SmartFilter(BaseModel):
-    """Seed 004's ``filter`` of search_vault_smart: where to look, and how many results."""
+    """Where to look, and how many results (seed 004's filter)."""
 
     model_config = ConfigDict(extra="forbid")
 

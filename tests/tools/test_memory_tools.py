@@ -41,24 +41,36 @@ MEMORY_TOOLS: dict[str, dict[str, Any]] = {
         "scope": None,
         "limit": 10,
         "detail_level": "standard",
-        "max_tokens": 1250,
+        "max_tokens": 2000,
     },
     "mem_context": {
         "project": None,
         "scope": None,
         "limit": 20,
         "detail_level": "standard",
-        "max_tokens": 1250,
+        "max_tokens": 2000,
     },
     "mem_timeline": {
-        "observation_id": ...,
+        "observation_id": None,
+        "anchor": None,
         "before": 5,
         "after": 5,
+        "project": None,
+        "session_id": None,
         "detail_level": "standard",
-        "max_tokens": 1250,
+        "max_tokens": 2000,
     },
-    "mem_get_observation": {"id": ..., "max_tokens": 1250},
-    "mem_get_observations": {"ids": ..., "max_tokens": 1250},
+    "timeline": {
+        "anchor": None,
+        "before": 5,
+        "after": 5,
+        "sessionId": None,
+        "projectId": None,
+        "detail_level": "standard",
+        "max_tokens": 2000,
+    },
+    "mem_get_observation": {"id": ..., "revision": None, "max_tokens": 2000},
+    "mem_get_observations": {"ids": ..., "max_tokens": 2000},
     "mem_compact": {
         "older_than_days": ...,
         "project": None,
@@ -74,6 +86,7 @@ READ_ONLY = {
     "mem_search",
     "mem_context",
     "mem_timeline",
+    "timeline",
     "mem_get_observation",
     "mem_get_observations",
 }
@@ -165,7 +178,9 @@ async def test_read_only_mode_keeps_every_memory_tool_since_none_writes_to_the_v
         names = {tool.name for tool in (await client.list_tools()).tools}
         saved = await call(client, "mem_save", title="still", content="works")
 
-    assert {name for name in names if name.startswith("mem_")} == set(MEMORY_TOOLS)
+    assert {name for name in names if name.startswith("mem_") or name == "timeline"} == set(
+        MEMORY_TOOLS
+    )
     assert saved.startswith("Saved #1")
 
 
@@ -220,26 +235,64 @@ async def test_saves_report_new_and_duplicate(client: Client) -> None:
     assert duplicate.startswith("Duplicate of #1")
 
 
-async def test_a_save_never_overwrites_the_memory_with_its_topic_key(client: Client) -> None:
-    # mem_save is announced additive (destructiveHint false): revising is mem_update's.
-    await call(client, "mem_save", title="Auth", content="JWT 🔑", topic_key="arch/auth")
-    refused = await client.call_tool(
-        "mem_save", {"title": "Auth", "content": "OAuth", "topic_key": "Arch/Auth"}
+async def test_a_save_with_a_topic_key_in_use_updates_it_and_keeps_the_old_text(
+    client: Client,
+) -> None:
+    old_text = "JWT 🔑 in a cookie, 会话令牌. " * 300  # 9,000 characters
+    await call(client, "mem_save", title="Auth 🔐", content=old_text, topic_key="arch/auth")
+    updated = await call(
+        client,
+        "mem_save",
+        title="Auth",
+        content="OAuth 2 🎟",
+        type="decision",
+        topic_key="Arch/Auth",
     )
-    kept = await call(client, "mem_get_observation", id=1)
+    current = await call(client, "mem_get_observation", id=1)
+    previous = await call(client, "mem_get_observation", id=1, revision=1)
 
-    message = error_of(refused)
-    assert "#1 already has topic_key 'arch/auth'; nothing was saved" in message
-    assert "mem_update(id=1, content=<content>)" in message
-    assert "JWT 🔑" in kept
-    assert "OAuth" not in kept
+    assert updated == (
+        "Updated #1 (the memory with topic_key 'arch/auth') in place; it is now revision 2. "
+        "The text it replaced is kept as revision 1: mem_get_observation(id=1, revision=1) "
+        "shows it."
+    )
+    assert current.startswith("#1 [decision] Auth\nOAuth 2 🎟\n---\n")
+    assert current.endswith(
+        "Earlier revisions kept: 1. Read one: mem_get_observation(id=1, revision=1)."
+    )
+    assert previous.startswith(f"#1 [manual] Auth 🔐\n{old_text.strip()}\n---\nrevision 1 of 2, ")
+    assert "mem_get_observation(id=1) shows the current text" in previous
+    assert "OAuth" not in previous
+    assert (await call(client, "mem_search", query="OAuth")).startswith('1 result for "OAuth"')
+
+
+async def test_a_revision_that_was_never_kept_is_refused_naming_those_there_are(
+    client: Client,
+) -> None:
+    await call(client, "mem_save", title="a", content="one", topic_key="k")
+    await call(client, "mem_update", id=1, content="two")
+
+    refused = error_of(await client.call_tool("mem_get_observation", {"id": 1, "revision": 5}))
+    zero = await client.call_tool("mem_get_observation", {"id": 1, "revision": 0})
+
+    assert refused.startswith(
+        "Observation #1 has no revision 5 kept. Its current text is revision 2; earlier "
+        "revisions kept: 1."
+    )
+    assert zero.is_error
 
 
 async def test_update_delete_and_stats(client: Client) -> None:
     await call(client, "mem_save", title="a", content="alpha", project="p")
     await call(client, "mem_save", title="b", content="beta", project="p")
 
-    assert await call(client, "mem_update", id=1, content="gamma") == "Updated #1; revision 2."
+    assert await call(client, "mem_update", id=1, content="gamma") == (
+        "Updated #1; it is now revision 2. The text it replaced is kept as revision 1: "
+        "mem_get_observation(id=1, revision=1) shows it."
+    )
+    assert "\nalpha\n---\nrevision 1 of 2, " in await call(
+        client, "mem_get_observation", id=1, revision=1
+    )
     assert await call(client, "mem_delete", id=2) == "Deleted (soft): #2 'b'."
     stats = await call(client, "mem_stats", project="P")
     assert stats.startswith("Memory for project 'p': 1 observation")

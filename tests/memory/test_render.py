@@ -392,7 +392,7 @@ def test_an_oversized_focus_is_whole_and_alone_and_its_neighbours_are_named() ->
 
     assert data.focus.content in text
     assert text.count(" | 2026-11-22 ") == 1
-    assert "Token budget: 1 of 5 timeline entries fit in max_tokens=2000." in text
+    assert "Token budget: 1 of 5 observations fit in max_tokens=2000." in text
 
 
 def test_timeline_budget_keeps_the_nearest_neighbours() -> None:
@@ -406,7 +406,7 @@ def test_timeline_budget_keeps_the_nearest_neighbours() -> None:
     ]
 
     assert shown == [4, 5, 6, 7]  # the focus, then one before, one after, two before; in order
-    assert "Token budget: 4 of 11 timeline entries" in text
+    assert "Token budget: 4 of 11 observations" in text
     assert "call mem_timeline(observation_id=8)" in text
 
 

@@ -351,7 +351,7 @@ def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens
         lines = [navigation_hint(shown, timeline.total_in_session, TIMELINE_HINT)]
         if shown < fetched:
             more = _timeline_on(edge) if edge is not None else "lower before/after"
-            lines.append(budget_line(shown, fetched, max_tokens, "timeline entries", more))
+            lines.append(budget_line(shown, fetched, max_tokens, "observations", more))
         if detail_level == "summary":
             lines.append(SUMMARY_FOOTER)
         return [line for line in lines if line]
@@ -359,7 +359,7 @@ def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens
     biggest_id = max(obs.id for obs in ordered)
     worst = [
         f"Showing {fetched} of {timeline.total_in_session} {TIMELINE_HINT}",
-        budget_line(fetched, fetched, max_tokens, "timeline entries", _timeline_on(biggest_id)),
+        budget_line(fetched, fetched, max_tokens, "observations", _timeline_on(biggest_id)),
         SUMMARY_FOOTER,
     ]
     budget = max_tokens * CHARS_PER_TOKEN - sum(len(line) + 1 for line in (*head, *worst))

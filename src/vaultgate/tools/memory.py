@@ -69,23 +69,17 @@ MaxTokens = Annotated[
     Field(
         ge=500,
         le=MAX_TOKENS,
-        description=(
-            "Most tokens (≈ characters / 4) the answer may use: it decides how many results, "
-            "never cuts one; the first is always whole."
-        ),
+        description="Most tokens (≈ characters / 4): how many results, never cuts one.",
     ),
 ]
 ObservationId = Annotated[int, Field(ge=1, description="An observation id, e.g. 42.")]
 Anchor = Annotated[
     str | None,
-    Field(
-        description="ISO datetime to center the timeline on, e.g. 2026-05-01T09:30:00Z; "
-        "defaults to now."
-    ),
+    Field(description="ISO datetime to centre on, e.g. 2026-05-01T09:30:00Z; default now."),
 ]
 Revision = Annotated[
     int | None,
-    Field(ge=1, description="An earlier revision's number, to read the text it had; omit for now."),
+    Field(ge=1, description="An earlier revision's number; omit for the current text."),
 ]
 
 
@@ -155,10 +149,8 @@ async def mem_save(
     ] = None,
 ) -> Blocks:
     """Remember something for later sessions. Returns the observation id and whether it was
-    new, a duplicate (the same text within 15 minutes: its count goes up, nothing new is
-    stored) or an update: a topic_key that a memory of the project and scope already has
-    updates that memory in place, and the text it replaced is kept as a revision the answer
-    names (mem_get_observation(id, revision=N) reads it). Nothing saved is ever lost.
+    new, a duplicate (the same text within 15 minutes: its count goes up), or an update: a
+    topic_key a memory already has updates it, keeping the replaced text as a revision.
 
     <private>…</private> spans are stored as [REDACTED]. Content over 100,000 characters is
     refused, not cut: split it.
@@ -189,8 +181,7 @@ async def mem_update(
     ] = None,
 ) -> Blocks:
     """Change an observation in place (revision + 1). Only the fields you pass change; the
-    text it had is kept as the previous revision, which mem_get_observation(id, revision=N)
-    reads."""
+    replaced text is kept as a revision."""
     updated = await app_state(ctx).memory.run(
         lambda store: store.update(id, title=title, content=content, type=type, topic_key=topic_key)
     )
@@ -311,30 +302,22 @@ async def mem_context(
 async def mem_timeline(
     ctx: ToolContext,
     observation_id: Annotated[
-        int | None,
-        Field(ge=1, description="Centre on this observation, in its session; omit for a time."),
+        int | None, Field(ge=1, description="Centre on it, in its session; or omit.")
     ] = None,
     anchor: Anchor = None,
-    before: Annotated[
-        int, Field(ge=0, le=20, description="Earlier observations (0-20; 1-20 around a time).")
-    ] = 5,
-    after: Annotated[int, Field(ge=0, le=20, description="Later observations (0-20).")] = 5,
-    project: Annotated[str | None, Field(description="Around a time: only this project.")] = None,
-    session_id: Annotated[
-        str | None, Field(description="Around a time: only this session.")
-    ] = None,
+    before: Annotated[int, Field(ge=0, le=20, description="Earlier ones (1-20 at a time).")] = 5,
+    after: Annotated[int, Field(ge=0, le=20, description="Later ones (0-20).")] = 5,
+    project: Annotated[str | None, Field(description="At a time: only this project.")] = None,
+    session_id: Annotated[str | None, Field(description="At a time: only this session.")] = None,
     detail_level: Detail = "standard",
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
     """What happened around an observation, or around a time.
 
-    With observation_id: its neighbours in the same session, in order, as text; 'Showing X
-    of Y observations in session.' means the session has more: raise before/after, or call
-    mem_timeline on the first or last id shown. Otherwise, around anchor (an ISO datetime;
-    default now), optionally within a project or session: JSON {"anchor", "entries" (oldest
-    first; each {id, createdAt, sessionId, source, title, text}, text cut at 200 characters in
-    standard), "totalBefore", "totalAfter", "hasMore", "truncated"}, and a "message" on how to
-    see more when hasMore. max_tokens decides how many entries, never cuts one.
+    observation_id: its neighbours in its session, as text; 'Showing X of Y observations in
+    session.' means more: raise before/after, or centre on the first or last id shown.
+    Otherwise around anchor (default now), as the timeline tool answers: JSON entries (oldest
+    first, text cut at 200 characters), totalBefore, totalAfter, hasMore.
     """
     if observation_id is None:
         return await _around(
@@ -357,24 +340,17 @@ async def mem_timeline(
 async def timeline(
     ctx: ToolContext,
     anchor: Anchor = None,
-    before: Annotated[
-        int, Field(ge=1, le=20, description="Observations to show before the anchor (1-20).")
-    ] = 5,
-    after: Annotated[
-        int, Field(ge=0, le=20, description="Observations to show after the anchor (0-20).")
-    ] = 5,
-    sessionId: Annotated[str | None, Field(description="Filter to a specific session.")] = None,
-    projectId: Annotated[
-        str | None, Field(description="Project scope; omit for every project.")
-    ] = None,
+    before: Annotated[int, Field(ge=1, le=20, description="Before the anchor (1-20).")] = 5,
+    after: Annotated[int, Field(ge=0, le=20, description="After the anchor (0-20).")] = 5,
+    sessionId: Annotated[str | None, Field(description="Only this session.")] = None,
+    projectId: Annotated[str | None, Field(description="Only this project.")] = None,
     detail_level: Detail = "standard",
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """View observations in chronological order around a time anchor: what happened before
-    and after a moment. JSON {"anchor", "entries" (oldest first; each {id, createdAt,
-    sessionId, source, title, text}, text cut at 200 characters in standard), "totalBefore",
-    "totalAfter", "hasMore", "truncated"}, and a "message" on how to see more when hasMore.
-    The same as mem_timeline around a time; max_tokens decides how many entries, never cuts one.
+    """Observations in chronological order around a time anchor: what happened before and
+    after a moment. JSON {anchor, entries: [{id, createdAt, sessionId, source (the type),
+    title, text (cut at 200 characters)}], totalBefore, totalAfter, hasMore, truncated}, with
+    a message on how to see more when hasMore.
     """
     return await _around(ctx, anchor, before, after, projectId, sessionId, detail_level, max_tokens)
 
@@ -404,9 +380,8 @@ async def mem_get_observation(
     revision: Revision = None,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """One observation in full: its whole content (never cut) and its metadata, with the
-    earlier revisions kept when it was updated. revision=N reads the text it had at revision
-    N (N from the metadata's list, or from a save's or update's answer)."""
+    """One observation in full: its whole content (never cut), its metadata, and the earlier
+    revisions kept; revision=N reads the text it had then."""
     memory = app_state(ctx).memory
     if revision is not None:
         kept = await memory.run(lambda store: store.get_revision(id, revision))
@@ -424,8 +399,7 @@ async def mem_get_observations(
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
     """Several observations in full (up to 10), in the order given, each whole: max_tokens
-    decides how many (the first always), and the ones left out are named with the call that
-    shows them; ids not found are listed."""
+    decides how many (the first always); the rest and ids not found are named."""
     found, missing = await app_state(ctx).memory.run(lambda store: store.get_many(ids))
     return [text(observations_detail(found, missing, max_tokens))]
 

@@ -33,8 +33,8 @@ Detail = Annotated[
     DetailLevel,
     Field(
         description=(
-            "summary: names and sizes; standard: 500-character excerpts; full: whole texts, "
-            "windowed."
+            "summary: names and sizes; standard: 500-character excerpts; full: whole texts "
+            "(sdd_get_context windows them)."
         )
     ),
 ]

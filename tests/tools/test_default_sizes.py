@@ -265,9 +265,8 @@ CASES: dict[str, Case] = {
     # memory, reading
     "mem_search": Case(lambda w, label: {"query": COMMON_WORD}, "tokens", overfilled=True),
     "mem_context": Case(bound="tokens", overfilled=True),
-    "mem_timeline": Case(
-        lambda w, label: {"observation_id": w.memory.huge[1]}, "whole", overfilled=True
-    ),
+    # the focus alone in its session: shown whole, nothing to cut
+    "mem_timeline": Case(lambda w, label: {"observation_id": w.memory.huge[1]}, "whole"),
     "timeline": Case(bound="tokens", overfilled=True),
     "mem_get": Case(lambda w, label: {"id": w.memory.huge[0]}, "whole"),
     "mem_get_observation": Case(lambda w, label: {"id": w.memory.huge[0]}, "whole"),

@@ -177,17 +177,21 @@ def observations_detail(
         return "\n\n".join(filter(None, [*wholes, missing_line]))
     ids = [obs.id for obs in found]
     room = max_tokens * CHARS_PER_TOKEN - len(missing_line) - 2
-    room -= len(_left_out_line(ids, max_tokens)) + 2  # the longest it can be
+    room -= len(_left_out_line(ids, len(ids), max_tokens)) + 2  # the longest it can be
     shown = fit_count((whole + "\n" for whole in wholes), room, at_least_one=True)
     parts = wholes[:shown]
     if shown < len(found):
-        parts.append(_left_out_line(ids[shown:], max_tokens))
+        parts.append(_left_out_line(ids[shown:], len(found), max_tokens))
     return "\n\n".join(filter(None, [*parts, missing_line]))
 
 
-def _left_out_line(ids: Sequence[int], max_tokens: int) -> str:
-    shows = call("mem_get_observations", ids=list(ids))
-    return f"Left out to fit max_tokens={max_tokens}: raise it, or call {shows}."
+def _left_out_line(left_out: Sequence[int], fetched: int, max_tokens: int) -> str:
+    shows = call("mem_get_observations", ids=list(left_out))
+    shown = fetched - len(left_out)
+    return (
+        f"Token budget: {shown} of {fetched} observations fit in max_tokens={max_tokens}, each "
+        f"whole. For the rest: raise max_tokens, or call {shows}."
+    )
 
 
 # --- token budgets --------------------------------------------------------------------------

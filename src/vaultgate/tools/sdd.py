@@ -33,8 +33,17 @@ Detail = Annotated[
     DetailLevel,
     Field(
         description=(
-            "summary: names and sizes; standard: 500-character excerpts; full: whole texts "
-            "(sdd_get_context windows them)."
+            "summary: names and sizes; standard: 500-character excerpts; full: whole texts, "
+            "windowed."
+        )
+    ),
+]
+CheckDetail = Annotated[
+    DetailLevel,
+    Field(
+        description=(
+            "summary: names and sizes; standard: 500-character excerpts; full: whole texts, "
+            "never cut."
         )
     ),
 ]
@@ -80,7 +89,7 @@ async def sdd_context_check(
         ),
     ],
     project: Project = None,
-    detail_level: Detail = "standard",
+    detail_level: CheckDetail = "standard",
 ) -> Blocks:
     """Call before starting a change: the SDD changes whose slugs or artifact titles share
     words with the description, their artifacts, and related memory observations.

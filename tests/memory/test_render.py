@@ -3,6 +3,7 @@ reads them."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -20,12 +21,14 @@ from vaultgate.memory.models import (
     StaleObservation,
     StaleReport,
     Timeline,
+    TimeWindow,
 )
 from vaultgate.memory.render import (
     SUMMARY_FOOTER,
     DetailLevel,
     render_context,
     render_search,
+    render_time_window,
     render_timeline,
 )
 from vaultgate.memory.store import MemoryStore
@@ -432,3 +435,48 @@ def test_search_headers_say_how_rows_were_found() -> None:
 def test_truncate_cuts_on_characters_and_marks_the_cut() -> None:
     assert render.truncate("ab\n  cd", 10) == "ab cd"
     assert render.truncate("é" * 10, 4) == "éééé..."
+
+
+# --- timeline around a time (seed 002) -------------------------------------------------------
+
+
+def window(before: int, after: int, size: int) -> TimeWindow:
+    items = [obs(n, content="時 ⏱ " * size) for n in range(1, before + after + 1)]
+    return TimeWindow(
+        anchor="2026-11-22 10:30:00",
+        before=items[:before],
+        after=items[before:],
+        total_before=before + 4,
+        total_after=after,
+        project=None,
+        session_id=None,
+    )
+
+
+@given(
+    before=st.integers(1, 20),
+    after=st.integers(0, 20),
+    size=st.integers(1, 8_000),
+    tokens=st.integers(500, 6000),
+    level=st.sampled_from(LEVELS),
+)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+def test_a_time_window_keeps_the_nearest_whole_entries_within_max_tokens(
+    before: int, after: int, size: int, tokens: int, level: DetailLevel
+) -> None:
+    data = window(before, after, size)
+
+    answer = json.loads(text := render_time_window(data, detail_level=level, max_tokens=tokens))
+
+    ids = [entry["id"] for entry in answer["entries"]]
+    assert ids == sorted(ids)
+    assert before in ids  # the nearest, always
+    assert ids == list(range(ids[0], ids[-1] + 1))  # a run around the anchor
+    if level == "full":
+        assert all(e["text"] == data.before[0].content for e in answer["entries"])
+    if level == "standard":
+        assert all(len(e["text"]) <= 200 for e in answer["entries"])
+    assert answer["truncated"] is (len(ids) < before + after)
+    assert answer["hasMore"] is True  # four more exist before
+    if estimate_tokens(text) > tokens:
+        assert ids == [before]

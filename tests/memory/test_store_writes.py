@@ -9,6 +9,7 @@ import pytest
 
 from vaultgate.errors import (
     InvalidMemoryInput,
+    MemoryStoreError,
     ObservationNotFound,
     RevisionNotFound,
     SessionNotFound,
@@ -293,6 +294,22 @@ def test_a_hard_delete_removes_the_revisions_too_and_a_soft_one_keeps_them(
 
     rows = raw.execute("SELECT observation_id, revision FROM observation_revisions").fetchall()
     assert rows == [(kept.id, 1)]
+
+
+def test_an_update_that_would_replace_a_kept_revision_fails_whole(
+    file_store: MemoryStore, raw: sqlite3.Connection
+) -> None:
+    saved = file_store.save("a", "kept 🔒", topic_key="k").observation
+    raw.execute(  # a revision 1 already kept (a database from elsewhere, edited by hand)
+        "INSERT INTO observation_revisions VALUES (?, 1, 'manual', 'k', 't', 't', 'x', 'old')",
+        (saved.id,),
+    )
+
+    with pytest.raises(MemoryStoreError):
+        file_store.save("a", "new", topic_key="k")
+
+    assert file_store.get(saved.id).content == "kept 🔒"
+    assert raw.execute("SELECT content FROM observation_revisions").fetchall() == [("old",)]
 
 
 def test_a_topic_key_in_another_scope_or_project_is_another_memory(store: MemoryStore) -> None:

@@ -196,10 +196,10 @@ REVISION_COLUMNS = (
 
 def keep_revision(conn: sqlite3.Connection, current: Observation, replaced_at: str) -> int:
     """Keep ``current``'s type, topic key, title and content as its revision (the number it
-    has now), before an update replaces them; the revision's number."""
+    has now), before an update replaces them; the revision's number. A plain INSERT: should
+    that number be kept already, the update fails whole rather than replace a kept text."""
     conn.execute(
-        f"INSERT OR REPLACE INTO observation_revisions ({REVISION_COLUMNS}) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO observation_revisions ({REVISION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             current.id,
             current.revision_count,

@@ -28,8 +28,13 @@ SRC = Path(__file__).parents[2] / "src" / "vaultgate"
 SINGLE = sorted({tool.__name__ for _, specs in single_tools() for tool, _ in specs} - {"fetch"})
 NAMED = re.compile(r"(?<![\w.])(" + "|".join(sorted(SINGLE, key=len, reverse=True)) + r")(?!\w)")
 # Text naming a single tool on purpose: the seeds' exact wording where that tool is offered
-# (render.open_observation), and the single tools a route answers for (data, not a hint).
-ALLOWED = {("memory/render.py", "mem_get_observation #"), ("tools/dispatch.py", "mem_get")}
+# (render.open_observation), the single tools a route answers for (data, not a hint), and the
+# memory dispatcher's operation "timeline", which shares its name with seed 002's own tool.
+ALLOWED = {
+    ("memory/render.py", "mem_get_observation #"),
+    ("tools/dispatch.py", "mem_get"),
+    ("tools/dispatch.py", "timeline"),
+}
 
 
 def offered(profile: str) -> OfferedTools:

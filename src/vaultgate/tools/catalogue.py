@@ -77,6 +77,7 @@ EXAMPLES: Mapping[str, dict[str, Any]] = {
     "execute_template": {"name": "Templates/Meeting.md", "arguments": {"topic": "Pricing"}},
     "mem_search": {"query": "auth token refresh", "detail_level": "summary"},
     "mem_timeline": {"observation_id": 42},
+    "timeline": {"anchor": "2026-11-20T09:00:00Z", "before": 5, "after": 5},
     "mem_get": {"ids": [42, 43]},
     "mem_get_observation": {"id": 42},
     "mem_get_observations": {"ids": [42, 43]},

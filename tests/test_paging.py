@@ -237,7 +237,6 @@ def test_end_and_next_index_count_only_the_window_never_the_notice(
         assert meta["totalLength"] == len(text)
         if window.has_more:
             assert meta["nextIndex"] == meta["endIndex"]
-            assert len(window.body_with_notice()) > len(window.text)
         else:
             assert meta["nextIndex"] is None
 
@@ -251,34 +250,47 @@ def test_only_the_last_window_has_no_more_and_no_notice(text: str, max_length: i
     assert last.has_more is False
     assert last.metadata()["hasMore"] is False
     assert last.end_index == len(text)
-    assert last.body_with_notice() == last.text
+    assert last.parts() == (
+        [last.text, compact_json(last.metadata())] if last.truncated else [last.text]
+    )
     assert last.truncated == (len(windows) > 1)
 
 
 @given(text=texts, max_length=st.integers(min_value=1, max_value=40))
-def test_a_truncated_window_ends_with_the_notice_line_naming_its_end_index(
+def test_a_cut_window_is_its_text_then_its_metadata_then_the_notice(
     text: str, max_length: int
 ) -> None:
     for window in walk_windows(text, max_length)[:-1]:
-        body = window.body_with_notice()
-        notice = TRUNCATION_NOTICE.format(next_index=window.end_index)
+        body, metadata, notice = window.parts()
 
-        assert body.startswith(window.text)
-        assert body.removeprefix(window.text) in ("\n" + notice, "\n\n" + notice)
-        last_line = body.rsplit("\n", 1)[1]
-        match = NOTICE_LINE.fullmatch(last_line)
+        assert body == window.text  # the note's characters, nothing else
+        assert json.loads(metadata) == window.metadata()
+        match = NOTICE_LINE.fullmatch(notice)
         assert match is not None
         assert int(match.group(1)) == window.end_index
-        assert window.truncated
+        assert notice == TRUNCATION_NOTICE.format(next_index=window.end_index)
 
 
-def test_the_truncation_notice_is_its_own_paragraph() -> None:
-    after_text = window_text("abcdef", start_index=0, max_length=3).body_with_notice()
-    after_newline = window_text("ab\ncdef", start_index=0, max_length=3).body_with_notice()
+@given(text=texts, max_length=st.integers(min_value=1, max_value=40))
+def test_joining_the_first_part_of_every_window_gives_the_text_exactly(
+    text: str, max_length: int
+) -> None:
+    windows = walk_windows(text, max_length)
 
-    notice = "Content truncated. Call with startIndex of 3 to get more."
-    assert after_text == f"abc\n\n{notice}"
-    assert after_newline == f"ab\n\n{notice}"
+    assert "".join(window.parts()[0] for window in windows) == text
+    for window in windows:
+        assert len(window.parts()[0]) <= max_length
+        assert len(window.parts()) == (3 if window.has_more else 2 if window.truncated else 1)
+
+
+def test_a_window_read_from_past_zero_has_metadata_but_no_notice() -> None:
+    window = window_text("abcdef", start_index=3, max_length=10)
+
+    assert window.parts() == [
+        "def",
+        '{"truncated":true,"totalLength":6,"startIndex":3,"endIndex":6,"nextIndex":null,'
+        '"hasMore":false}',
+    ]
 
 
 @given(text=texts, extra=st.integers(min_value=0, max_value=10))
@@ -302,7 +314,7 @@ def test_start_index_zero_on_empty_text_is_an_empty_last_window() -> None:
         "nextIndex": None,
         "hasMore": False,
     }
-    assert window.body_with_notice() == ""
+    assert window.parts() == [""]
 
 
 def test_a_negative_start_index_is_refused() -> None:

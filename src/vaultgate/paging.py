@@ -5,8 +5,9 @@ Every bounded response in vaultgate goes through one of these functions, so the 
 by property tests, and tools never slice inline.
 
 Lengths are counted in Python ``str`` characters (Unicode code points), so a window never splits
-a character. A truncation notice is appended *after* the window and never counted in
-``endIndex``/``nextIndex``.
+a character. A window's text is the content's characters and nothing else: its metadata and the
+truncation notice are blocks of their own (``Window.parts``), never counted in
+``endIndex``/``nextIndex``, so joining the texts of a walk gives the content exactly.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ TRUNCATION_NOTICE = "Content truncated. Call with startIndex of {next_index} to 
 # The seeds' sizes. Every answer a call gets with its default arguments stays within
 # DEFAULT_RESPONSE_BUDGET characters (seed 002's 2,000-token cap, counted in characters as the
 # search pages count them), except a note's content window: CONTENT_WINDOW characters of the
-# note (seed 004's maxLength default), plus its metadata line and truncation notice.
+# note (seed 004's maxLength default), plus its metadata block and truncation notice.
 DEFAULT_RESPONSE_BUDGET = 5_000
 CONTENT_WINDOW = 10_000
 # Seed 004's success metric: "No tool call exceeds 50KB without explicit pagination". A page
@@ -37,7 +38,7 @@ ANSWER_CAP = 50_000
 
 
 def truncation_notice(next_index: int) -> str:
-    """The line that ends a truncated window and says where the next one starts."""
+    """The sentence after a truncated window that says where the next one starts."""
     return TRUNCATION_NOTICE.format(next_index=next_index)
 
 
@@ -231,12 +232,22 @@ class Window:
             "hasMore": self.has_more,
         }
 
-    def body_with_notice(self) -> str:
-        """The window, plus the notice line when more remains (never counted in endIndex)."""
-        if not self.has_more:
-            return self.text
-        separator = "" if self.text.endswith("\n") else "\n"
-        return f"{self.text}{separator}\n{truncation_notice(self.end_index)}"
+    def parts(self) -> list[str]:
+        """The texts of a windowed answer, one content block each (seed 004's read shape).
+
+        - ``[text]`` when the window is the whole content from its start;
+        - else ``[text, metadata]``, the metadata as compact JSON;
+        - and, when more remains, the truncation notice as a third part.
+
+        The first part is always exactly ``full[start_index:end_index]``: joining the first
+        parts of a walk gives the content byte for byte.
+        """
+        if not self.truncated:
+            return [self.text]
+        parts = [self.text, compact_json(self.metadata())]
+        if self.has_more:
+            parts.append(truncation_notice(self.end_index))
+        return parts
 
 
 def window_text(text: str, *, start_index: int, max_length: int, maximum: int = 100_000) -> Window:

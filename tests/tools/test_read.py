@@ -225,19 +225,16 @@ async def test_reading_every_window_returns_the_note_exactly(client: Client, vau
         result = await client.call_tool(
             "get_vault_file", {"filename": LONG_NOTE, "maxLength": 7000, "startIndex": start}
         )
-        body, meta_text = texts(result)
+        body, meta_text, *notice = texts(result)
         meta = json.loads(meta_text)
-        window = original[meta["startIndex"] : meta["endIndex"]]
-        pieces.append(window)
+        assert body == original[meta["startIndex"] : meta["endIndex"]]
+        pieces.append(body)
         if not meta["hasMore"]:
-            assert body == window
+            assert notice == []
             assert meta["nextIndex"] is None
             break
-        assert body.startswith(window)
-        assert (
-            body.rstrip("\n").splitlines()[-1] == f"{NOTICE_PREFIX}{meta['nextIndex']} to get more."
-        )
-        assert meta["endIndex"] - meta["startIndex"] == 7000
+        assert notice == [f"{NOTICE_PREFIX}{meta['nextIndex']} to get more."]
+        assert len(body) == 7000
         start = meta["nextIndex"]
 
     assert "".join(pieces) == original
@@ -291,8 +288,11 @@ async def test_a_note_one_character_longer_than_the_window_carries_the_metadata(
     put_note(vault, emulator, OPEN_NOTE, AWKWARD)
     cut = len(AWKWARD) - 1  # between the two regional indicators of the flag
 
-    body, meta_text = texts(await client.call_tool(tool, read_arguments(tool, maxLength=cut)))
+    body, meta_text, notice = texts(
+        await client.call_tool(tool, read_arguments(tool, maxLength=cut))
+    )
 
+    assert body == AWKWARD[:cut]
     assert json.loads(meta_text) == {
         "truncated": True,
         "totalLength": len(AWKWARD),
@@ -301,7 +301,7 @@ async def test_a_note_one_character_longer_than_the_window_carries_the_metadata(
         "nextIndex": cut,
         "hasMore": True,
     }
-    assert body == f"{AWKWARD[:cut]}\n\n{NOTICE_PREFIX}{cut} to get more."
+    assert notice == f"{NOTICE_PREFIX}{cut} to get more."
 
 
 @pytest.mark.parametrize("tool", READ_TOOLS)
@@ -348,7 +348,7 @@ async def test_an_empty_note_is_one_empty_block(
         pytest.param(
             "json",
             lambda body: json.loads(body)["content"] == AWKWARD,
-            lambda later, body: json.loads(later)["content"] == AWKWARD[1:],
+            lambda later, body: later == body[1:],
             id="json",
         ),
     ],
@@ -389,12 +389,15 @@ async def test_a_1_mb_note_walks_to_the_end_with_every_character_once(
             "get_vault_file",
             {"filename": "Resources/Big.md", "maxLength": 100_000, "startIndex": start},
         )
-        body, meta_text = texts(result)  # cut, or read from past 0: always two blocks
+        # cut (three blocks), or read from past 0 to the end (two)
+        body, meta_text, *notice = texts(result)
         meta = json.loads(meta_text)
         assert meta["startIndex"] == start
-        pieces.append(body[: meta["endIndex"] - start])
+        assert len(body) == meta["endIndex"] - start
+        pieces.append(body)
         if not meta["hasMore"]:
             assert body == big[start:]
+            assert notice == []
             break
         start = meta["nextIndex"]
         assert len(pieces) <= 11, "window paging stalled"
@@ -484,23 +487,30 @@ async def test_map_lists_heading_paths_blocks_and_frontmatter_keys(client: Clien
     assert set(doc_map) == {"headings", "blocks", "frontmatterFields"}
 
 
-async def test_json_format_has_metadata_and_a_bounded_content_window(
+async def test_json_format_windows_the_note_json_text_metadata_first(
     client: Client, vault: Path
 ) -> None:
-    result = await client.call_tool(
-        "get_vault_file", {"filename": LONG_NOTE, "format": "json", "maxLength": 3000}
-    )
+    pieces: list[str] = []
+    start = 0
+    while True:
+        result = await client.call_tool(
+            "get_vault_file",
+            {"filename": LONG_NOTE, "format": "json", "maxLength": 3000, "startIndex": start},
+        )
+        body, meta_text, *notice = texts(result)
+        meta = json.loads(meta_text)
+        assert len(body) == meta["endIndex"] - meta["startIndex"] <= 3000
+        pieces.append(body)
+        if not meta["hasMore"]:
+            break
+        assert notice == [f"{NOTICE_PREFIX}{meta['nextIndex']} to get more."]
+        start = meta["nextIndex"]
 
-    body, meta_text = texts(result)
-    first_line = body.split("\n", 1)[0]
-    note = json.loads(first_line)
-    meta = json.loads(meta_text)
+    note = json.loads("".join(pieces))
     assert note["path"] == LONG_NOTE
     assert {"frontmatter", "tags", "stat", "content"} <= set(note)
-    assert len(first_line) <= 3000
-    original = (vault / LONG_NOTE).read_text(encoding="utf-8")
-    assert note["content"] == original[: meta["endIndex"]]
-    assert body.endswith(f"{NOTICE_PREFIX}{meta['nextIndex']} to get more.")
+    assert note["content"] == (vault / LONG_NOTE).read_text(encoding="utf-8")
+    assert '"path":' in pieces[0]  # the metadata comes first, the content last
 
 
 async def test_missing_note_says_what_to_do(client: Client) -> None:
@@ -519,9 +529,9 @@ async def test_backslash_path_is_refused_before_any_request(client: Client) -> N
 async def test_active_file_is_the_open_note(client: Client, vault: Path) -> None:
     result = await client.call_tool("get_active_file", {"maxLength": 50})
 
-    body, meta_text = texts(result)
+    body, meta_text, _ = texts(result)
     original = (vault / "Daily/2026-11-21.md").read_text(encoding="utf-8")
-    assert body.startswith(original[:50])
+    assert body == original[:50]
     assert json.loads(meta_text)["totalLength"] == len(original)
 
 

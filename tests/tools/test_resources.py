@@ -4,6 +4,7 @@ and subscriptions in both protocol eras, on every plugin version and the folder 
 
 from __future__ import annotations
 
+import json
 import os
 import time
 import unicodedata
@@ -160,14 +161,29 @@ async def test_a_1_mb_note_comes_as_its_first_window_and_says_how_to_read_on(
     write(vault, "Resources/Big 📚.md", big)
 
     async with open_server(backend, env={"VAULTGATE_TOOLS": "compact"}) as client:
-        text = only_text(await client.read_resource(note_uri("Resources/Big 📚.md"))).text
+        read = await client.read_resource(note_uri("Resources/Big 📚.md"))
 
-    window, _, notice = text.partition("\n\nContent truncated.")
-    assert big.startswith(window)
-    assert len(window) == 10_000
-    assert "Call with startIndex of 10000 to get more." in notice
-    assert 'vault(operation="read", filename="Resources/Big 📚.md", startIndex=10000)' in notice
-    assert len(text) < 10_400
+    window, metadata, notice = read.contents
+    assert isinstance(window, TextResourceContents)
+    assert isinstance(metadata, TextResourceContents)
+    assert isinstance(notice, TextResourceContents)
+    assert window.text == big[:10_000]  # the note's characters and nothing else
+    assert window.mime_type == "text/markdown"
+    assert metadata.mime_type == "application/json"
+    assert json.loads(metadata.text) == {
+        "truncated": True,
+        "totalLength": len(big),
+        "startIndex": 0,
+        "endIndex": 10_000,
+        "nextIndex": 10_000,
+        "hasMore": True,
+    }
+    assert notice.mime_type == "text/plain"
+    assert "Content truncated. Call with startIndex of 10000 to get more." in notice.text
+    assert (
+        'vault(operation="read", filename="Resources/Big 📚.md", startIndex=10000)' in notice.text
+    )
+    assert len(notice.text) + len(metadata.text) < 400
 
 
 async def test_a_binary_attachment_is_announced_not_sent(vault: Path, open_server: Connect) -> None:

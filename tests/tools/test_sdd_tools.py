@@ -320,7 +320,7 @@ async def test_a_cut_stage_at_full_carries_the_metadata_block(
 ) -> None:
     path = "sdd/atlas/changes/huge-spec/spec.md"
 
-    window, metadata, rest = texts(
+    window, metadata, notice, rest = texts(
         await call(client, "sdd_get_context", change="huge-spec", stage="spec", detail_level="full")
     )
 
@@ -331,8 +331,11 @@ async def test_a_cut_stage_at_full_carries_the_metadata_block(
         f'{{"path":"{path}","stage":"spec","truncated":true,"totalLength":{len(content)},'
         f'"startIndex":0,"endIndex":{end},"nextIndex":{end},"hasMore":true}}'
     )
-    assert window.startswith(content[:end])
-    assert window[end:].lstrip("\n").startswith(f"Content truncated at {end:,} of")
+    assert window == content[:end]  # the artifact's characters, nothing else
+    assert notice == (
+        f"Content truncated at {end:,} of {len(content):,} characters. Call "
+        f'get_vault_file(filename="{path}", startIndex={end}) to get more.'
+    )
     assert rest.startswith("SDD atlas/huge-spec spec.md")
 
 

@@ -71,9 +71,18 @@ def test_bytes_are_text_only_as_utf_8_without_nul() -> None:
 
 
 def test_a_short_text_is_whole_and_a_long_one_says_how_to_read_on() -> None:
-    assert windowed("a.md", "short\r\n") == "short\r\n"
+    assert windowed("a.md", "short\r\n") == ("short\r\n",)
 
-    long = windowed("a b.md", "x" * 25_000)
+    body, metadata, notice = windowed("a b.md", "x" * 25_000)
 
-    assert long.startswith("x" * 10_000 + "\n\nContent truncated. Call with startIndex of 10000")
-    assert 'get_vault_file(filename="a b.md", startIndex=10000)' in long
+    assert body == "x" * 10_000
+    assert json.loads(metadata) == {
+        "truncated": True,
+        "totalLength": 25_000,
+        "startIndex": 0,
+        "endIndex": 10_000,
+        "nextIndex": 10_000,
+        "hasMore": True,
+    }
+    assert notice.startswith("Content truncated. Call with startIndex of 10000 to get more.")
+    assert 'get_vault_file(filename="a b.md", startIndex=10000)' in notice

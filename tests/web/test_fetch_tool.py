@@ -13,7 +13,6 @@ from mcp.types import CallToolResult, TextContent
 from tests.web.conftest import PageServer, article_html
 
 from vaultgate.config import Settings
-from vaultgate.paging import truncation_notice
 from vaultgate.server import build_server
 from vaultgate.web.convert import html_to_markdown
 
@@ -47,17 +46,34 @@ def texts(result: CallToolResult) -> list[str]:
 
 
 def window(result: CallToolResult) -> tuple[str, dict[str, Any]]:
-    """The window's text (its notice removed, checked) and its metadata, for a cut window or
-    one past startIndex 0: those always come as two blocks."""
+    """The window's text and its metadata, for a cut window or one past startIndex 0: seed
+    004's fetch pattern, checked. The first block is the window, then (when more remains) a
+    blank line and the notice in an <error> element; the second is "Pagination: " and the
+    metadata, whose endIndex and nextIndex count page characters only."""
     assert not result.is_error, texts(result)
-    body, metadata_text = texts(result)
-    metadata = json.loads(metadata_text)
+    body, pagination = texts(result)
+    assert pagination.startswith("Pagination: {")
+    metadata = json.loads(pagination.removeprefix("Pagination: "))
+    assert set(metadata) == {
+        "truncated",
+        "totalLength",
+        "startIndex",
+        "endIndex",
+        "nextIndex",
+        "hasMore",
+    }
+    assert metadata["truncated"] is True
     length = metadata["endIndex"] - metadata["startIndex"]
     text, notice = body[:length], body[length:]
     if metadata["hasMore"]:
-        assert notice.strip() == truncation_notice(metadata["nextIndex"])
+        assert notice == (
+            "\n\n<error>Content truncated. Call with startIndex of "
+            f"{metadata['nextIndex']} to get more.</error>"
+        )
+        assert metadata["nextIndex"] == metadata["endIndex"]
     else:
         assert notice == ""
+        assert metadata["nextIndex"] is None
     return text, metadata
 
 
@@ -125,6 +141,26 @@ async def test_a_page_that_fits_the_window_is_its_text_alone(
     text, metadata = window(later)
     assert text == plain[5:]
     assert (metadata["truncated"], metadata["hasMore"], metadata["startIndex"]) == (True, False, 5)
+
+
+async def test_a_cut_page_answers_in_the_seeds_fetch_pattern(
+    connect: Connect, page_server: PageServer
+) -> None:
+    url = f"{page_server.url}/plain.txt"  # "just text, <b>not</b> HTML\n", 27 characters
+    async with connect() as client:
+        first = texts(await client.call_tool("fetch", {"url": url, "maxLength": 10}))
+        last = texts(await client.call_tool("fetch", {"url": url, "startIndex": 21}))
+
+    assert first == [
+        "just text,\n\n<error>Content truncated. Call with startIndex of 10 to get more.</error>",
+        'Pagination: {"truncated":true,"totalLength":27,"startIndex":0,"endIndex":10,'
+        '"nextIndex":10,"hasMore":true}',
+    ]
+    assert last == [
+        " HTML\n",
+        'Pagination: {"truncated":true,"totalLength":27,"startIndex":21,"endIndex":27,'
+        '"nextIndex":null,"hasMore":false}',
+    ]
 
 
 async def test_the_default_window_is_5000_characters(

@@ -156,14 +156,15 @@ async def _one_stage(
             window = window_text(
                 artifact.content, start_index=0, max_length=max(render.MIN_WINDOW, room)
             )
-            body = window.text
-            if window.has_more:
-                separator = "" if body.endswith("\n") else "\n"
-                body = f"{body}{separator}\n{render.read_more(artifact.path, window)}"
-            if not window.truncated:  # as get_vault_file: a whole artifact needs no metadata
-                return [body, head]
+            # As get_vault_file: the window's text alone first; a whole artifact needs no
+            # metadata, a cut one has it next, then the call that reads on.
+            if not window.truncated:
+                return [window.text, head]
             metadata = {"path": artifact.path, "stage": stage, **window.metadata()}
-            return [body, compact_json(metadata), head]
+            parts = [window.text, compact_json(metadata)]
+            if window.has_more:
+                parts.append(render.read_more(artifact.path, window))
+            return [*parts, head]
 
 
 def _widest_metadata(size: int) -> dict[str, object]:

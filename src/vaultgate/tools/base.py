@@ -13,9 +13,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import TextContent, ToolAnnotations
 
 from vaultgate.errors import VaultgateError
-from vaultgate.paging import ANSWER_CAP
+from vaultgate.paging import ANSWER_CAP, Window
 from vaultgate.state import AppState
-from vaultgate.vault.documents import RenderedDocument
 
 log = logging.getLogger("vaultgate.tools")
 
@@ -108,6 +107,7 @@ def json_blocks(value: str) -> Blocks:
     return [text(value)]
 
 
-def window_blocks(document: RenderedDocument) -> Blocks:
-    """A windowed read: the content alone when it all fits, else the window and its metadata."""
-    return [text(part) for part in document.parts()]
+def window_blocks(window: Window) -> Blocks:
+    """A windowed read: the content alone when it all fits; else the window's text, its
+    metadata, and the truncation notice when more remains (``Window.parts``)."""
+    return [text(part) for part in window.parts()]

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from vaultgate.errors import InvalidArgument
+from vaultgate.paging import window_text
 from vaultgate.tools.base import (
     READ_ONLY,
     WRITE,
@@ -21,7 +22,7 @@ from vaultgate.tools.base import (
     window_blocks,
 )
 from vaultgate.tools.read import Format, MaxLength, StartIndex
-from vaultgate.vault.documents import read_document, render_text
+from vaultgate.vault.documents import read_document
 
 PeriodName = Literal["daily", "weekly", "monthly", "quarterly", "yearly"]
 Period = Annotated[
@@ -60,12 +61,12 @@ async def get_periodic_note(
     note = await client.read_periodic(period, parse_date(date))
     if format == "markdown":
         return window_blocks(
-            render_text(note.content, max_length=maxLength, start_index=startIndex)
+            window_text(note.content, start_index=startIndex, max_length=maxLength)
         )
-    document = await read_document(
+    window = await read_document(
         client, note.path, note_format=format, max_length=maxLength, start_index=startIndex
     )
-    return window_blocks(document)
+    return window_blocks(window)
 
 
 @model_facing_errors

@@ -127,7 +127,7 @@ async def get_vault_file(
     one heading's part of a long note, and format='map' first to see its headings.
     """
     validate_vault_path(filename)
-    document = await read_document(
+    window = await read_document(
         app_state(ctx).client,
         filename,
         note_format=format,
@@ -135,7 +135,7 @@ async def get_vault_file(
         start_index=startIndex,
         section=section,
     )
-    return window_blocks(document)
+    return window_blocks(window)
 
 
 @model_facing_errors
@@ -150,14 +150,14 @@ async def get_active_file(
     A cut window is followed by a metadata block; when its hasMore is true, call again with
     startIndex=nextIndex.
     """
-    document = await read_document(
+    window = await read_document(
         app_state(ctx).client,
         None,
         note_format=format,
         max_length=maxLength,
         start_index=startIndex,
     )
-    return window_blocks(document)
+    return window_blocks(window)
 
 
 TOOLS: list[ToolSpec] = [

@@ -65,7 +65,6 @@ from vaultgate.vault.note_uris import TEMPLATE, path_of
 from vaultgate.vault.resource_changes import Changes, ResourceWatch
 from vaultgate.vault.resources import (
     NOTE_MIME,
-    BinaryResource,
     list_page,
     notes_by_recency,
     read_resource,
@@ -220,10 +219,12 @@ async def _answer(
                 raise MCPError(
                     code=INVALID_PARAMS, message=str(exc), data={"uri": read.uri}
                 ) from exc
-            # a binary file's announcement is text about it, not the file's type
-            sent_as = "text/plain" if isinstance(resource, BinaryResource) else resource.mime_type
-            contents = TextResourceContents(uri=read.uri, mime_type=sent_as, text=resource.text)
-            return ReadResourceResult(contents=[contents])
+            return ReadResourceResult(
+                contents=[
+                    TextResourceContents(uri=read.uri, mime_type=mime_type, text=text)
+                    for text, mime_type in resource.contents()
+                ]
+            )
         case "resources/subscribe" | "resources/unsubscribe":
             return await _subscription(state.resources, ctx)
         case "completion/complete":

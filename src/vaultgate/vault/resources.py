@@ -1,7 +1,8 @@
 """Vault files as MCP resources, without MCP: reading one, and listing notes page by page.
 
-- **Reading** is bounded like a read: a text file's first ``CONTENT_WINDOW`` characters, and
-  when more remains the seed's truncation line and the call that reads on. A note is decoded
+- **Reading** is bounded like a read: a text file's first ``CONTENT_WINDOW`` characters as
+  the first contents item, and when more remains, as items of their own, the window's metadata
+  and the seed's truncation sentence with the call that reads on. A note is decoded
   as the read tools decode it; another file is text when its bytes are UTF-8 without NUL and
   its type is not a known binary one. A binary attachment is announced (type, size), never
   sent: a host would paste base64 into the conversation.
@@ -60,7 +61,13 @@ _BINARY_TYPES = {"application/pdf", "application/zip", "application/octet-stream
 class TextResource:
     path: str
     mime_type: str
-    text: str  # the window, with its notice when more remains
+    parts: tuple[str, ...]  # the window's text; when cut, its metadata and how to read on
+
+    def contents(self) -> list[tuple[str, str]]:
+        """``(text, MIME type)`` of each contents item: the window in the file's own type, its
+        metadata as JSON, the sentence that says how to read on as plain text."""
+        types = (self.mime_type, "application/json", "text/plain")
+        return list(zip(self.parts, types, strict=False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,10 @@ class BinaryResource:
     path: str
     mime_type: str
     size: int  # bytes
+
+    def contents(self) -> list[tuple[str, str]]:
+        """One plain-text item about the file (its own type would promise the bytes)."""
+        return [(self.text, "text/plain")]
 
     @property
     def text(self) -> str:
@@ -127,17 +138,19 @@ def as_text(data: bytes) -> str | None:
         return None
 
 
-def windowed(path: str, text: str) -> str:
-    """The first window of ``text`` and, when more remains, how to read on (the seed's
-    truncation line, and the read call from where the window ends)."""
+def windowed(path: str, text: str) -> tuple[str, ...]:
+    """The first window of ``text`` as a read answers it (``Window.parts``): the text alone
+    when it fits; else the window, its metadata, and the seed's truncation sentence followed by
+    the read call from where the window ends (a resource read takes no startIndex)."""
     window = window_text(text, start_index=0, max_length=CONTENT_WINDOW)
-    if not window.has_more:
-        return window.text
-    rest = call("get_vault_file", filename=path, startIndex=window.end_index)
-    return (
-        f"{window.body_with_notice()}\n[This resource is the first {window.end_index:,} of "
-        f"{window.total_length:,} characters of {path!r}. Read the rest with {rest}.]"
-    )
+    parts = window.parts()
+    if window.has_more:
+        rest = call("get_vault_file", filename=path, startIndex=window.end_index)
+        parts[-1] += (
+            f" This resource is the first {window.end_index:,} of {window.total_length:,} "
+            f"characters of {path!r}: read the rest with {rest}."
+        )
+    return tuple(parts)
 
 
 async def read_resource(client: Backend, path: str) -> TextResource | BinaryResource:

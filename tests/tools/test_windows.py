@@ -188,6 +188,17 @@ async def test_the_dispatchers_read_has_the_same_shape(serve: Serve, backend: st
     assert blocks[2] == NOTICE.format(1005)
 
 
+@pytest.mark.parametrize("backend", ["5.1.0", "auto"])
+async def test_the_active_file_dispatchers_read_has_the_same_shape(
+    serve: Serve, backend: str
+) -> None:
+    name = "Windows/crlf.md"
+    async with serve(backend, active=name, VAULTGATE_TOOLS="compact") as client:
+        joined = await walk(client, "active_file", {"operation": "read"}, 17)
+
+    assert joined == NOTES[name]
+
+
 @pytest.mark.parametrize("backend", ["5.1.0", "folder"])
 @pytest.mark.parametrize("name", NOTES, ids=lambda name: name.removeprefix("Windows/"))
 async def test_joining_every_window_of_get_vault_file_gives_the_note_byte_for_byte(

@@ -136,7 +136,9 @@ ClientOpener = Callable[..., AbstractAsyncContextManager[Client]]
 
 @pytest.fixture
 def open_client(vault: Path, emulator_factory: EmulatorFactory) -> ClientOpener:
-    """``open_client(backend, profile, **env)``: a connected Client on ``vault``."""
+    """``open_client(backend, profile, **env)``: a connected Client on ``vault``; for the
+    emulator, ``active_file=`` names the note open in Obsidian and ``plugin_version=`` the
+    Local REST API release it answers as."""
 
     @asynccontextmanager
     async def opened(
@@ -145,9 +147,11 @@ def open_client(vault: Path, emulator_factory: EmulatorFactory) -> ClientOpener:
         if backend == "folder":
             base = folder_env(vault)
         else:
-            options: dict[str, Any] = {}
-            if "active_file" in env:
-                options["active_file"] = env.pop("active_file")
+            # The companion plugin too (search_vault_smart, templates): a full plugin setup.
+            options: dict[str, Any] = {"extensions": True}
+            for option in ("active_file", "plugin_version"):
+                if option in env:
+                    options[option] = env.pop(option)
             base = emulator_env(emulator_factory(**options))
         settings = Settings.from_env(
             {"VAULTGATE_MEMORY_DB": ":memory:", **base, **profile_env(profile), **env}

@@ -279,3 +279,50 @@ async def tools_of(client: Client) -> dict[str, Any]:
 def saved_id(answer: str) -> int:
     """The id in "Saved #12 (new) ..." (or any answer whose first '#' names the memory)."""
     return int(answer.split("#", 1)[1].split()[0].rstrip(".,;:)"))
+
+
+# --- the memory tools, single or through the default profile's dispatcher --------------------
+
+MEMORY_OPERATIONS = {
+    "mem_session_start": "session_start",
+    "mem_session_end": "session_end",
+    "mem_save": "save",
+    "mem_save_prompt": "save_prompt",
+    "mem_update": "update",
+    "mem_delete": "delete",
+    "mem_stats": "stats",
+    "mem_search": "search",
+    "mem_context": "context",
+    "mem_timeline": "timeline",
+    "mem_get_observation": "get",
+    "mem_get_observations": "get",
+    "mem_compact": "compact",
+    "sdd_get_context": "sdd_context",
+    "sdd_context_check": "sdd_check",
+}
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Calls a memory tool by its seed name: the single tool (full profile), or the same call
+    as ``memory(operation=...)`` in the default profile."""
+
+    client: Client
+    dispatched: bool
+
+    async def __call__(self, tool: str, **arguments: Any) -> CallToolResult:
+        if not self.dispatched:
+            return await call(self.client, tool, **arguments)
+        return await call(self.client, "memory", operation=MEMORY_OPERATIONS[tool], **arguments)
+
+    async def text(self, tool: str, **arguments: Any) -> str:
+        return text_of(await self(tool, **arguments))
+
+
+@pytest.fixture(params=["single", "dispatcher"])
+async def memory(request: pytest.FixtureRequest) -> AsyncIterator[Memory]:
+    """The memory tools in RAM, as single tools and through the ``memory`` dispatcher."""
+    dispatched = request.param == "dispatcher"
+    settings = memory_settings(profile=None if dispatched else "full")
+    async with Client(build_server(settings)) as client:
+        yield Memory(client, dispatched)

@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 from mcp import Client
 from tests.seed.conftest import (
-    call,
+    Memory,
     days_ago,
     memory_settings,
     saved_id,
     seed_store,
-    text_of,
     tools_of,
 )
 
@@ -43,17 +42,28 @@ CONTEXT_FOOTER = (
 TIMELINE_FOOTER = "Showing {shown} of {total} observations in session."
 
 
-async def save_many(client: Client, count: int, **common: object) -> list[int]:
+def has_footer(answer: str, footer: str, memory: Memory) -> bool:
+    """The seed's footer, word for word, among the answer's lines. Through the dispatcher the
+    call it names is spelled as the default profile has it (mem_get_observation is not there):
+    the rest of the sentence stays (docs/seed-contract.md, a recorded contradiction)."""
+    lines = answer.splitlines()
+    if not memory.dispatched or "mem_get_observation #ID" not in footer:
+        return footer in lines
+    head, tail = footer.split("mem_get_observation #ID")
+    return any(
+        line.startswith(head) and line.endswith(tail) and "memory(operation=" in line
+        for line in lines
+    )
+
+
+async def save_many(memory: Memory, count: int, **common: object) -> list[int]:
     ids = []
     for n in range(count):
-        answer = text_of(
-            await call(
-                client,
-                "mem_save",
-                title=f"Cache decision {n} 🚀",
-                content=f"Write-through caching, step {n}: 東京 café notes.",
-                **common,
-            )
+        answer = await memory.text(
+            "mem_save",
+            title=f"Cache decision {n} 🚀",
+            content=f"Write-through caching, step {n}: 東京 café notes.",
+            **common,
         )
         ids.append(saved_id(answer))
     return ids
@@ -102,39 +112,39 @@ def test_000_fr_002_count_search_results_counts_matches_before_the_limit() -> No
 # --- FR-003 ---------------------------------------------------------------------------------
 
 
-async def test_000_fr_003_search_footer_when_capped(mem: Client) -> None:
-    await save_many(mem, 7, project="Atlas")
+async def test_000_fr_003_search_footer_when_capped(memory: Memory) -> None:
+    await save_many(memory, 7, project="Atlas")
 
-    capped = text_of(await call(mem, "mem_search", query="caching", limit=3))
-    whole = text_of(await call(mem, "mem_search", query="caching", limit=10))
+    capped = await memory.text("mem_search", query="caching", limit=3)
+    whole = await memory.text("mem_search", query="caching", limit=10)
 
-    assert SEARCH_FOOTER.format(returned=3, total=7) in capped.splitlines()
+    assert has_footer(capped, SEARCH_FOOTER.format(returned=3, total=7), memory)
     assert "Showing" not in whole  # only shown when returned < total
 
 
 # --- FR-004 ---------------------------------------------------------------------------------
 
 
-async def test_000_fr_004_context_footer_when_capped(mem: Client) -> None:
-    await save_many(mem, 5, project="Atlas")
+async def test_000_fr_004_context_footer_when_capped(memory: Memory) -> None:
+    await save_many(memory, 5, project="Atlas")
 
-    capped = text_of(await call(mem, "mem_context", project="Atlas", limit=2))
-    whole = text_of(await call(mem, "mem_context", project="Atlas", limit=20))
+    capped = await memory.text("mem_context", project="Atlas", limit=2)
+    whole = await memory.text("mem_context", project="Atlas", limit=20)
 
-    assert CONTEXT_FOOTER.format(returned=2, total=5) in capped.splitlines()
+    assert has_footer(capped, CONTEXT_FOOTER.format(returned=2, total=5), memory)
     assert "Showing" not in whole
 
 
 # --- FR-005 ---------------------------------------------------------------------------------
 
 
-async def test_000_fr_005_timeline_footer_when_window_smaller(mem: Client) -> None:
-    ids = await save_many(mem, 9, project="Atlas", session_id="s-000")
+async def test_000_fr_005_timeline_footer_when_window_smaller(memory: Memory) -> None:
+    ids = await save_many(memory, 9, project="Atlas", session_id="s-000")
 
-    narrow = text_of(await call(mem, "mem_timeline", observation_id=ids[4], before=1, after=2))
-    wide = text_of(await call(mem, "mem_timeline", observation_id=ids[4], before=10, after=10))
+    narrow = await memory.text("mem_timeline", observation_id=ids[4], before=1, after=2)
+    wide = await memory.text("mem_timeline", observation_id=ids[4], before=10, after=10)
 
-    assert TIMELINE_FOOTER.format(shown=1 + 1 + 2, total=9) in narrow.splitlines()
+    assert has_footer(narrow, TIMELINE_FOOTER.format(shown=1 + 1 + 2, total=9), memory)
     assert "Showing" not in wide
 
 
@@ -188,13 +198,13 @@ async def test_000_fr_008_instructions_document_summary_default_and_hints() -> N
     ],
 )
 async def test_000_nfr_001_navigation_hint_is_one_line(
-    mem: Client, tool: str, arguments: dict[str, object]
+    memory: Memory, tool: str, arguments: dict[str, object]
 ) -> None:
-    ids = await save_many(mem, 6, project="Atlas", session_id="s-nfr")
+    ids = await save_many(memory, 6, project="Atlas", session_id="s-nfr")
     if tool == "mem_timeline":
         arguments = {**arguments, "observation_id": ids[3]}
 
-    answer = text_of(await call(mem, tool, **arguments))
+    answer = await memory.text(tool, **arguments)
 
     hint_lines = [line for line in answer.splitlines() if line.startswith("Showing ")]
     assert len(hint_lines) == 1

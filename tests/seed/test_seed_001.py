@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from tests.seed.conftest import ClientOpener, call, saved_id, text_of, tools_of
+from tests.seed.conftest import ClientOpener, Memory, call, saved_id, tools_of
 
 from vaultgate.memory import render as memory_render
 from vaultgate.sdd import context as sdd_context
@@ -61,31 +61,24 @@ class Story:
     def __init__(self) -> None:
         self.ids: list[int] = []
 
-    async def tell(self, client: Client) -> Story:
-        await call(client, "mem_session_start", project="Atlas", session_id="s-001")
+    async def tell(self, memory: Memory) -> Story:
+        await memory.text("mem_session_start", project="Atlas", session_id="s-001")
         for title, content in zip(self.TITLES, self.OBS, strict=True):
-            answer = text_of(
-                await call(
-                    client,
-                    "mem_save",
-                    title=title,
-                    content=content,
-                    type="decision",
-                    session_id="s-001",
-                )
+            answer = await memory.text(
+                "mem_save", title=title, content=content, type="decision", session_id="s-001"
             )
             self.ids.append(saved_id(answer))
-        await call(client, "mem_save_prompt", content=self.PROMPT, session_id="s-001")
-        await call(client, "mem_session_end", session_id="s-001", summary=self.SUMMARY)
+        await memory.text("mem_save_prompt", content=self.PROMPT, session_id="s-001")
+        await memory.text("mem_session_end", session_id="s-001", summary=self.SUMMARY)
         return self
 
 
 @pytest.fixture
-async def story(mem: Client) -> Story:
-    return await Story().tell(mem)
+async def story(memory: Memory) -> Story:
+    return await Story().tell(memory)
 
 
-async def answer_of(client: Client, tool: str, story: Story, **arguments: Any) -> str:
+async def answer_of(memory: Memory, tool: str, story: Story, **arguments: Any) -> str:
     """``tool`` on the story's data, with ``arguments``."""
     base: dict[str, Any] = {
         "mem_context": {"project": "Atlas"},
@@ -93,7 +86,7 @@ async def answer_of(client: Client, tool: str, story: Story, **arguments: Any) -
         "mem_timeline": {"observation_id": story.ids[1] if story.ids else 1},
         "sdd_context_check": {"change_description": "add dispatchers"},
     }[tool]
-    return text_of(await call(client, tool, **base, **arguments))
+    return await memory.text(tool, **base, **arguments)
 
 
 @asynccontextmanager
@@ -123,13 +116,13 @@ def sdd_artifacts(vault: Path) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def client_for(tool: str, mem: Client, open_client: ClientOpener) -> AsyncIterator[Client]:
+async def client_for(tool: str, memory: Memory, open_client: ClientOpener) -> AsyncIterator[Memory]:
     """sdd_context_check needs the vault (and a memory about dispatchers); mem_* the store."""
     if tool != "sdd_context_check":
-        yield mem
+        yield memory
         return
     async with sdd_session(open_client) as client:
-        yield client
+        yield Memory(client, dispatched=False)
 
 
 async def level_enum(client: Client, tool: str) -> tuple[list[str], str]:
@@ -145,9 +138,9 @@ async def test_001_fr_001_mem_context_accepts_detail_level(mem: Client) -> None:
 
 
 async def test_001_fr_002_mem_context_summary_is_names_and_titles(
-    mem: Client, story: Story
+    memory: Memory, story: Story
 ) -> None:
-    answer = await answer_of(mem, "mem_context", story, detail_level="summary")
+    answer = await answer_of(memory, "mem_context", story, detail_level="summary")
 
     assert "atlas" in answer
     for title, obs_id in zip(story.TITLES, story.ids, strict=True):
@@ -156,8 +149,10 @@ async def test_001_fr_002_mem_context_summary_is_names_and_titles(
         assert marker not in answer
 
 
-async def test_001_fr_003_mem_context_standard_cuts_200_200_300(mem: Client, story: Story) -> None:
-    answer = await answer_of(mem, "mem_context", story, detail_level="standard")
+async def test_001_fr_003_mem_context_standard_cuts_200_200_300(
+    memory: Memory, story: Story
+) -> None:
+    answer = await answer_of(memory, "mem_context", story, detail_level="standard")
 
     assert 0 < len(run_after(answer, "summary-start")) <= 200
     assert 0 < len(run_after(answer, "prompt-start")) <= 200
@@ -165,18 +160,18 @@ async def test_001_fr_003_mem_context_standard_cuts_200_200_300(mem: Client, sto
     assert "obs1-end" not in answer
 
 
-async def test_001_fr_004_mem_context_full_is_complete(mem: Client, story: Story) -> None:
-    answer = await answer_of(mem, "mem_context", story, detail_level="full")
+async def test_001_fr_004_mem_context_full_is_complete(memory: Memory, story: Story) -> None:
+    answer = await answer_of(memory, "mem_context", story, detail_level="full")
 
     for whole in (*story.OBS, story.PROMPT, story.SUMMARY):
         assert whole in answer
 
 
 async def test_001_fr_005_mem_context_limit_controls_observations(
-    mem: Client, story: Story
+    memory: Memory, story: Story
 ) -> None:
-    two = await answer_of(mem, "mem_context", story, detail_level="summary", limit=2)
-    one = await answer_of(mem, "mem_context", story, detail_level="summary", limit=1)
+    two = await answer_of(memory, "mem_context", story, detail_level="summary", limit=2)
+    one = await answer_of(memory, "mem_context", story, detail_level="summary", limit=1)
 
     assert sum(f"#{i} [decision]" in two for i in story.ids) == 2
     assert sum(f"#{i} [decision]" in one for i in story.ids) == 1
@@ -189,27 +184,29 @@ async def test_001_fr_006_mem_search_accepts_detail_level(mem: Client) -> None:
     assert await level_enum(mem, "mem_search") == (LEVELS, "standard")
 
 
-async def test_001_fr_007_mem_search_summary_is_ids_types_titles(mem: Client, story: Story) -> None:
-    answer = await answer_of(mem, "mem_search", story, detail_level="summary")
+async def test_001_fr_007_mem_search_summary_is_ids_types_titles(
+    memory: Memory, story: Story
+) -> None:
+    answer = await answer_of(memory, "mem_search", story, detail_level="summary")
 
     for title, obs_id in zip(story.TITLES, story.ids, strict=True):
         assert f"#{obs_id} [decision] {title}" in answer
     assert "-start" not in answer
 
 
-async def test_001_fr_008_mem_search_standard_snippets_300(mem: Client, story: Story) -> None:
-    answer = await answer_of(mem, "mem_search", story, detail_level="standard")
+async def test_001_fr_008_mem_search_standard_snippets_300(memory: Memory, story: Story) -> None:
+    answer = await answer_of(memory, "mem_search", story, detail_level="standard")
 
     for n in range(3):
         assert 0 < len(run_after(answer, f"obs{n}-start")) <= 300
         assert f"obs{n}-end" not in answer
 
 
-async def test_001_fr_009_mem_search_full_is_untruncated(mem: Client) -> None:
+async def test_001_fr_009_mem_search_full_is_untruncated(memory: Memory) -> None:
     content = long_text("huge", 5_400)
-    await call(mem, "mem_save", title="Huge zephyrine note", content=content)
+    await memory.text("mem_save", title="Huge zephyrine note", content=content)
 
-    answer = text_of(await call(mem, "mem_search", query="zephyrine", detail_level="full"))
+    answer = await memory.text("mem_search", query="zephyrine", detail_level="full")
 
     assert content in answer
 
@@ -222,9 +219,9 @@ async def test_001_fr_010_mem_timeline_accepts_detail_level(mem: Client) -> None
 
 
 async def test_001_fr_011_mem_timeline_summary_is_titles_and_times(
-    mem: Client, story: Story
+    memory: Memory, story: Story
 ) -> None:
-    answer = await answer_of(mem, "mem_timeline", story, detail_level="summary")
+    answer = await answer_of(memory, "mem_timeline", story, detail_level="summary")
 
     for title in story.TITLES:
         line = next(line for line in answer.splitlines() if title in line)
@@ -233,17 +230,19 @@ async def test_001_fr_011_mem_timeline_summary_is_titles_and_times(
 
 
 async def test_001_fr_012_mem_timeline_standard_200_around_full_focus(
-    mem: Client, story: Story
+    memory: Memory, story: Story
 ) -> None:
-    answer = await answer_of(mem, "mem_timeline", story, detail_level="standard")
+    answer = await answer_of(memory, "mem_timeline", story, detail_level="standard")
 
     assert 0 < len(run_after(answer, "obs0-start")) <= 200
     assert 0 < len(run_after(answer, "obs2-start")) <= 200
     assert story.OBS[1] in answer  # the focus, whole
 
 
-async def test_001_fr_013_mem_timeline_full_is_complete_for_all(mem: Client, story: Story) -> None:
-    answer = await answer_of(mem, "mem_timeline", story, detail_level="full")
+async def test_001_fr_013_mem_timeline_full_is_complete_for_all(
+    memory: Memory, story: Story
+) -> None:
+    answer = await answer_of(memory, "mem_timeline", story, detail_level="full")
 
     for whole in story.OBS:
         assert whole in answer
@@ -259,7 +258,9 @@ async def test_001_fr_014_sdd_context_check_accepts_detail_level(mem: Client) ->
 async def test_001_fr_015_sdd_context_check_summary_is_names_and_sizes(
     sdd_client: Client, vault: Path
 ) -> None:
-    answer = await answer_of(sdd_client, "sdd_context_check", Story(), detail_level="summary")
+    answer = await answer_of(
+        Memory(sdd_client, dispatched=False), "sdd_context_check", Story(), detail_level="summary"
+    )
 
     assert "add-dispatchers" in answer
     for name, body in sdd_artifacts(vault).items():
@@ -273,7 +274,9 @@ async def test_001_fr_015_sdd_context_check_summary_is_names_and_sizes(
 async def test_001_fr_016_sdd_context_check_standard_500_and_200(
     sdd_client: Client, vault: Path
 ) -> None:
-    answer = await answer_of(sdd_client, "sdd_context_check", Story(), detail_level="standard")
+    answer = await answer_of(
+        Memory(sdd_client, dispatched=False), "sdd_context_check", Story(), detail_level="standard"
+    )
 
     for name, body in sdd_artifacts(vault).items():
         line = next(line for line in answer.splitlines() if line.startswith(f"- {name}"))
@@ -286,7 +289,9 @@ async def test_001_fr_016_sdd_context_check_standard_500_and_200(
 async def test_001_fr_017_sdd_context_check_full_is_complete(
     sdd_client: Client, vault: Path
 ) -> None:
-    answer = await answer_of(sdd_client, "sdd_context_check", Story(), detail_level="full")
+    answer = await answer_of(
+        Memory(sdd_client, dispatched=False), "sdd_context_check", Story(), detail_level="full"
+    )
 
     for body in sdd_artifacts(vault).values():
         assert body.strip() in answer
@@ -314,9 +319,9 @@ async def test_001_fr_019_one_shared_detail_level_helper(mem: Client) -> None:
 
 @pytest.mark.parametrize("tool", FOUR_TOOLS)
 async def test_001_fr_020_summary_footer(
-    mem: Client, story: Story, tool: str, open_client: ClientOpener
+    memory: Memory, story: Story, tool: str, open_client: ClientOpener
 ) -> None:
-    async with client_for(tool, mem, open_client) as client:
+    async with client_for(tool, memory, open_client) as client:
         answer = await answer_of(client, tool, story, detail_level="summary")
 
     assert answer.rstrip().endswith(SUMMARY_FOOTER)
@@ -345,9 +350,9 @@ async def test_001_nfr_001_default_is_standard(mem: Client, tool: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("tool", FOUR_TOOLS)
 async def test_001_nfr_002_every_tool_at_every_level(
-    mem: Client, story: Story, tool: str, level: str, open_client: ClientOpener
+    memory: Memory, story: Story, tool: str, level: str, open_client: ClientOpener
 ) -> None:
-    async with client_for(tool, mem, open_client) as client:
+    async with client_for(tool, memory, open_client) as client:
         answer = await answer_of(client, tool, story, detail_level=level)
         default = await answer_of(client, tool, story)
 
@@ -357,9 +362,9 @@ async def test_001_nfr_002_every_tool_at_every_level(
 
 @pytest.mark.parametrize("tool", FOUR_TOOLS)
 async def test_001_nfr_003_summary_at_least_half_smaller(
-    mem: Client, story: Story, tool: str, open_client: ClientOpener
+    memory: Memory, story: Story, tool: str, open_client: ClientOpener
 ) -> None:
-    async with client_for(tool, mem, open_client) as client:
+    async with client_for(tool, memory, open_client) as client:
         summary = await answer_of(client, tool, story, detail_level="summary")
         standard = await answer_of(client, tool, story, detail_level="standard")
 

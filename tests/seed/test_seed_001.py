@@ -211,6 +211,17 @@ async def test_001_fr_009_mem_search_full_is_untruncated(memory: Memory) -> None
     assert content in answer
 
 
+async def test_001_fr_009_full_first_result_whole_over_the_budget(memory: Memory) -> None:
+    """C1: alone over the 2,000-token budget, the first result still comes back whole."""
+    content = long_text("giant", 12_000) + " gargantuan"  # over 3,000 tokens
+    await memory.text("mem_save", title="Giant note", content=content)
+    await memory.text("mem_save", title="Small note", content="something else entirely")
+
+    answer = await memory.text("mem_search", query="gargantuan", detail_level="full")
+
+    assert content in answer
+
+
 # --- mem_timeline: FR-010 to FR-013 ---------------------------------------------------------
 
 

@@ -181,7 +181,7 @@ async def test_002_artifact_timeline_tool_registered(mem: Client) -> None:
 
 
 @pytest.mark.parametrize("export", ["estimateTokens", "enforceTokenBudget", "TOKEN_BUDGET"])
-def test_002_artifact_token_budget_exports(export: str) -> None:
+async def test_002_artifact_token_budget_exports(mem: Client, export: str) -> None:
     match export:
         case "estimateTokens":
             assert estimate_tokens("x" * 4_001) == 1_001  # Math.ceil(text.length / 4)
@@ -189,6 +189,14 @@ def test_002_artifact_token_budget_exports(export: str) -> None:
             assert fit_count(["a" * 99] * 5, 300) == 3  # items that fit, with a running total
         case "TOKEN_BUDGET":
             assert memory_render.DEFAULT_MAX_TOKENS == TOKEN_BUDGET
+            budgeted = {
+                name: tool.input_schema["properties"]["max_tokens"].get("default")
+                for name, tool in (await tools_of(mem)).items()
+                if "max_tokens" in tool.input_schema.get("properties", {})
+                and name not in {"memory", "memory_edit"}  # a dispatcher passes it on
+            }
+            assert {"mem_search", "mem_context", "mem_timeline", "timeline"} <= set(budgeted)
+            assert set(budgeted.values()) == {TOKEN_BUDGET}, budgeted
 
 
 # --- must_haves: key_links ------------------------------------------------------------------

@@ -368,6 +368,12 @@ async def test_004_get_vault_file_format_parameter(full: Client, vault: Path, fm
         assert body == note_text(vault, CJK_NOTE)
     else:
         assert json.loads(body)["content"] == note_text(vault, CJK_NOTE)
+    large, large_meta, _ = window_parts(
+        await call(full, "get_vault_file", filename=LARGE_NOTE, format=fmt, maxLength=1_000)
+    )
+    assert len(large) <= 1_000  # a window of either format's text
+    assert large_meta is not None
+    assert large_meta["truncated"] is True
 
 
 async def test_004_get_vault_file_max_length_default_10000(full: Client, vault: Path) -> None:

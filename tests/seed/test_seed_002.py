@@ -163,6 +163,7 @@ async def test_002_truth_progressive_disclosure(tmp_path: Path) -> None:
     assert len(around["entries"]) == 6
     for entry in around["entries"]:
         assert len(entry["text"]) <= 200  # timeline adds context
+        assert estimate_tokens(json.dumps(entry, ensure_ascii=False)) <= 120  # ~120 an entry
     for n in range(6):
         assert long_text(f"m{n}", 990) + " zephyrine" in detail  # get_observations: full detail
 

@@ -317,11 +317,13 @@ async def test_004_list_vault_files_offset_parameter(full: Client) -> None:
 
 
 async def test_004_list_vault_files_pattern_parameter(full: Client) -> None:
-    data = await listed(full, "list_vault_files", directory=MANY_FOLDER, pattern="*#12*")
+    pattern = f"{MANY_FOLDER}/*#12*"  # a glob over vault paths
 
-    names = [name.rsplit("/", 1)[-1] for name in data["files"]]
+    data = await listed(full, "list_vault_files", directory=MANY_FOLDER, pattern=pattern)
+
+    names = data["files"]
     assert names
-    assert all(fnmatch.fnmatchcase(name, "*#12*") for name in names)
+    assert all(fnmatch.fnmatchcase(name, pattern) for name in names)
     assert len(names) == 11  # #12 and #120 to #129
     assert data["pagination"]["total"] == 11
 
@@ -543,7 +545,8 @@ async def test_004_search_vault_smart_filter_parameter(full: Client, key: str) -
         "limit": {"limit": 5},
     }[key]
 
-    data = await listed(full, "search_vault_smart", query=SEARCH_WORD, filter=chosen)
+    # Words inside the folder (zephyrine) and outside it (launch: the rocket notes).
+    data = await listed(full, "search_vault_smart", query=f"{SEARCH_WORD} launch", filter=chosen)
 
     paths = [row["path"] for row in data["results"]]
     assert paths

@@ -51,6 +51,6 @@ transaction.
 
 For spec-driven work, call {call("sdd_context_check", change_description=words)} before
 starting a change: it lists matching changes, their artifacts and related memories.
-{call("sdd_get_context")} gives stages and sizes; narrow it with change= and stage=, and use
-detail_level='full' to read an artifact.
+{call("sdd_get_context")} gives stages and sizes (its detail_level defaults to 'summary');
+narrow it with change= and stage=, and use detail_level='full' to read an artifact.
 """

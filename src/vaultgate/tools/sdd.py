@@ -68,8 +68,9 @@ async def sdd_get_context(
     """Spec-driven-development changes kept in the vault: the stages each change has
     (proposal, spec, design, tasks, verify) with sizes, plus related memory.
 
-    Narrow with project= and change=; detail_level='standard' adds excerpts; stage= with
-    detail_level='full' reads one artifact. Cut text names the get_vault_file call that reads on.
+    detail_level defaults to 'summary' (stages and sizes only); narrow with project= and
+    change=; 'standard' adds excerpts; stage= with detail_level='full' reads one artifact. Cut
+    text names the get_vault_file call that reads on.
     """
     state = app_state(ctx)
     request = ContextRequest(project=project, change=change, stage=stage, detail_level=detail_level)

@@ -25,6 +25,7 @@ from vaultgate.sdd.layout import Stage
 from vaultgate.tools import periodic
 from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_errors
 from vaultgate.tools.operations import UNIFIED, Dispatcher
+from vaultgate.tools.refactor import PropertyValue
 from vaultgate.vault.documents import NoteFormat
 from vaultgate.vault.editing import ContentType
 from vaultgate.vault.listing import Layout
@@ -126,9 +127,7 @@ async def vault(
     contextLength: int | None = None,
     maxMatchesPerFile: int | None = None,
     withOffsets: bool | None = None,
-    filter: Annotated[
-        str | dict[str, Any] | None, said("commands: text; search_smart: {folders, ...}.")
-    ] = None,
+    filter: Annotated[str | dict[str, Any] | None, said("search_smart: {folders, ...}.")] = None,
     prefix: str | None = None,
     period: periodic.PeriodName | None = None,
     date: Annotated[str | None, said("YYYY-MM-DD.")] = None,
@@ -156,7 +155,7 @@ async def vault(
     regex: bool | None = None,
     frontmatter: Annotated[bool | None, said("Also in frontmatter.")] = None,
     key: str | None = None,
-    value: Any = None,
+    value: PropertyValue = None,
     tag: str | None = None,
     inline: Annotated[bool | None, said("Also #tag in the text.")] = None,
     newLeaf: Annotated[bool | None, said("New tab.")] = None,
@@ -194,13 +193,13 @@ async def memory(
     ids: list[int] | None = None,
     revision: Annotated[int | None, said("get: an earlier text of id.")] = None,
     observation_id: int | None = None,
-    anchor: Annotated[str | None, said("ISO datetime; timeline around it.")] = None,
+    anchor: Annotated[str | None, said("timeline: ISO datetime.")] = None,
     project: str | None = None,
     scope: Annotated[Scope | None, said("personal: about the user.")] = None,
     type: str | None = None,
     title: str | None = None,
     content: str | None = None,
-    topic_key: Annotated[str | None, said("e.g. 'arch/auth'; save updates its memory.")] = None,
+    topic_key: Annotated[str | None, said("e.g. 'arch/auth'.")] = None,
     session_id: str | None = None,
     directory: str | None = None,
     summary: str | None = None,

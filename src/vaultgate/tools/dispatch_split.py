@@ -19,6 +19,7 @@ from vaultgate.tools import periodic
 from vaultgate.tools.base import Blocks, ToolContext, model_facing_errors
 from vaultgate.tools.dispatch import dispatch, said
 from vaultgate.tools.operations import SPLIT
+from vaultgate.tools.refactor import PropertyValue
 from vaultgate.vault.documents import NoteFormat
 from vaultgate.vault.editing import ContentType
 from vaultgate.vault.listing import Layout
@@ -104,9 +105,7 @@ async def vault(
     date: Annotated[str | None, said("YYYY-MM-DD.")] = None,
     filenames: list[str] | None = None,
     days: int | None = None,
-    filter: Annotated[
-        str | dict[str, Any] | None, said("commands: text; search_smart: {folders, ...}.")
-    ] = None,
+    filter: Annotated[str | dict[str, Any] | None, said("search_smart: {folders, ...}.")] = None,
 ) -> Blocks:
     """Read and search notes."""
     return await dispatch(ctx, SPLIT["vault"], operation, locals())
@@ -145,7 +144,7 @@ async def vault_edit(
     regex: bool | None = None,
     frontmatter: Annotated[bool | None, said("Also in frontmatter.")] = None,
     key: str | None = None,
-    value: Any = None,
+    value: PropertyValue = None,
     tag: str | None = None,
     inline: Annotated[bool | None, said("Also #tag in the text.")] = None,
     newLeaf: Annotated[bool | None, said("New tab.")] = None,
@@ -164,13 +163,13 @@ async def memory(
     ids: list[int] | None = None,
     revision: Annotated[int | None, said("get: an earlier text of id.")] = None,
     observation_id: int | None = None,
-    anchor: Annotated[str | None, said("ISO datetime; timeline around it.")] = None,
+    anchor: Annotated[str | None, said("timeline: ISO datetime.")] = None,
     project: str | None = None,
     scope: Annotated[Scope | None, said("personal: about the user.")] = None,
     type: str | None = None,
     title: str | None = None,
     content: str | None = None,
-    topic_key: Annotated[str | None, said("e.g. 'arch/auth'; save updates its memory.")] = None,
+    topic_key: Annotated[str | None, said("e.g. 'arch/auth'.")] = None,
     session_id: str | None = None,
     directory: str | None = None,
     summary: str | None = None,

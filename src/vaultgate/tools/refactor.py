@@ -29,6 +29,10 @@ from vaultgate.vault import properties
 from vaultgate.vault.replace import MAX_LIMIT, ReplaceSpec
 
 Filename = Annotated[str, Field(description="Vault path of the note, e.g. 'Projects/plan.md'.")]
+# A frontmatter value, each JSON type a typed branch: every converter of the client matrix
+# keeps an anyOf of typed options, where an untyped `value` became a string in some and an
+# object in others (docs/clients.md). int before float: 5 stays 5, not 5.0.
+PropertyValue = str | int | float | bool | list[Any] | dict[str, Any] | None
 Key = Annotated[str, Field(description="The frontmatter key, e.g. 'status'.")]
 Tag = Annotated[str, Field(description="With or without '#'; nested as 'area/sub'.")]
 
@@ -83,7 +87,9 @@ async def set_note_property(
     ctx: ToolContext,
     filename: Filename,
     key: Key,
-    value: Annotated[Any, Field(description="Any JSON: string, number, boolean, list, object.")],
+    value: Annotated[
+        PropertyValue, Field(description="Any JSON: string, number, boolean, list, object.")
+    ],
 ) -> Blocks:
     """Set one frontmatter property of a note (created if missing), keeping its JSON type;
     only that key's lines change (comments, quoting, other keys stay)."""

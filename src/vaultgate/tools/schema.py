@@ -22,8 +22,10 @@ _NAMED_SCHEMAS = ("properties", "$defs", "definitions", "patternProperties")
 
 
 def tidy_schema(schema: Any) -> Any:
-    """``schema`` without titles, null defaults, ``additionalProperties: true`` or the
-    ``type`` of a string enum, with ``anyOf [X, null]`` folded into X."""
+    """``schema`` without titles, null defaults, ``additionalProperties: true`` or an array's
+    ``items: {}`` (both say "anything", as their absence does), with ``anyOf [X, null]``
+    folded into X. Every property keeps a type: converters that target Gemini's
+    ``parameters`` form pass a typeless enum on untyped, and Gemini refuses it (issue 35)."""
     if isinstance(schema, list):
         return [tidy_schema(item) for item in schema]
     if not isinstance(schema, dict):
@@ -34,9 +36,8 @@ def tidy_schema(schema: Any) -> Any:
         if key != "title"
         and not (key == "default" and value is None)
         and not (key == "additionalProperties" and value is True)  # JSON Schema's default
+        and not (key == "items" and value == {})
     }
-    if _typed_by_its_enum(tidied):
-        del tidied["type"]
     options = tidied.get("anyOf")
     if isinstance(options, list) and _NULL in options:
         rest = [option for option in options if option != _NULL]
@@ -46,16 +47,6 @@ def tidy_schema(schema: Any) -> Any:
         else:
             tidied["anyOf"] = rest
     return tidied
-
-
-def _typed_by_its_enum(schema: dict[str, Any]) -> bool:
-    """An enum of strings says its type already: ``type: string`` beside it repeats it."""
-    values = schema.get("enum")
-    return (
-        schema.get("type") == "string"
-        and isinstance(values, list)
-        and all(isinstance(value, str) for value in values)
-    )
 
 
 def _tidy_named(mapping: Any) -> Any:

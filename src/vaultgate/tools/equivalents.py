@@ -18,7 +18,9 @@ from typing import Any
 
 from vaultgate.calls import Raw, render_call
 from vaultgate.errors import InvalidArgument, VaultgateError, WritingCall
+from vaultgate.tools.arguments import normalized
 from vaultgate.tools.operations import SPLIT, UNIFIED, Dispatcher
+from vaultgate.tools.routes import Route
 
 # Operations earlier releases offered that no profile has now: (tool, operation) → the single
 # tool that does the same, and the arguments it needs for that.
@@ -58,6 +60,16 @@ def operation_here(single: str, dispatchers: Mapping[str, Dispatcher]) -> tuple[
     return None
 
 
+def _route_to(single: str) -> Route | None:
+    """A route to single tool ``single`` in any profile (they all run the same function)."""
+    for table in (UNIFIED, SPLIT):
+        for dispatcher in table.values():
+            for route in dispatcher.routes.values():
+                if route.tool_name == single:
+                    return route
+    return None
+
+
 def equivalent_call(
     tool: str,
     arguments: Mapping[str, Any],
@@ -72,6 +84,15 @@ def equivalent_call(
         return None
     single, fixed = meant
     rest = {name: value for name, value in arguments.items() if name != "operation"}
+    route = _route_to(single)
+    if route is not None:  # as the call means them: no nulls, host keys or empty fills
+        parameters = route.parameters
+        rest = normalized(
+            rest,
+            [p.name for p in parameters],
+            required=[p.name for p in parameters if p.required],
+            tool=single,
+        )
     rest = {**rest, **fixed}
     if single in offered:
         return render_call(single, rest)

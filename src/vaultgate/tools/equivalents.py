@@ -156,11 +156,14 @@ def writing_call(
     writing_tools: frozenset[str],
 ) -> WritingCall | None:
     """The refusal a read-only server answers this call with, if the call writes to the
-    vault: a dispatcher's writing operation, or a single tool that writes, offered or not.
+    vault: a dispatcher's writing operation (of this profile or another), or a single tool
+    that writes, offered or not.
     None for every other call, unknown ones included."""
     if not writes(tool, arguments, writing_tools):
         return None
     operation = arguments.get("operation")
-    if tool in dispatchers and isinstance(operation, str):
+    # a dispatcher of any profile (vault_edit, active_file on a read-only server) is named
+    # with the operation asked, as the model wrote the call
+    if (tool in dispatchers or known_tool(tool)) and isinstance(operation, str):
         return writing_operation(tool, operation)
     return WritingCall(tool, "Reading the vault still works.")

@@ -393,8 +393,10 @@ SINGLE_TOOLS = {
 class Vaultgate:
     """vaultgate's tools: the ``vault`` dispatcher (compact profile) or the single tools."""
 
-    def __init__(self, layout: str | None = None) -> None:
-        self.layout = layout  # None: the listing's default (a tree, for a recursive one)
+    def __init__(self, layout: str = "tree", limit: int | None = 1000) -> None:
+        # The cheapest complete walk, as the tool's description tells the model: tree pages of
+        # 1,000 files; the flat row walks the seed's own shape, 100 paths a page.
+        self.layout, self.limit = layout, limit
 
     async def op(
         self, s: Session, operation: str, arguments: dict[str, Any], *, error: bool = False
@@ -422,9 +424,9 @@ class Vaultgate:
         await self.op(s, "list", {})
 
     async def list_all(self, s: Session) -> int:
-        arguments: dict[str, Any] = {"recursive": True}
-        if self.layout is not None:
-            arguments["layout"] = self.layout
+        arguments: dict[str, Any] = {"recursive": True, "layout": self.layout}
+        if self.limit is not None:
+            arguments["limit"] = self.limit
         replies = await self.pages(s, "list", arguments)
         return sum(count_items(b, "folders", "files") for r in replies for b in r.json_blocks())
 
@@ -753,7 +755,7 @@ TOOLS_MODEL = "tools/list: name, description, inputSchema"
 TOOLS_WHOLE = "tools/list: the whole answer"
 LIST_ROOT = "list the root"
 LIST_ALL = "list every file"
-LIST_ALL_FLAT = 'list every file, vaultgate with layout="flat"'
+LIST_ALL_FLAT = 'list every file, vaultgate with layout="flat" (the seed\'s 100 a page)'
 READ_FIRST = "read the largest note: first response"
 READ_ALL = "read the largest note: all of it"
 RARE_FIRST = "rare word: first response"
@@ -902,7 +904,7 @@ async def run_server(
             check(outcomes.get(complete), hits, vault.expected_hits[word], "notes")
         await one((MISSING,), lambda s: adapter.missing(s, vault.missing_note))
         if isinstance(adapter, Vaultgate) and outcomes[LIST_ALL].measured:
-            flat = Vaultgate(layout="flat")
+            flat = Vaultgate(layout="flat", limit=None)
             files = await one((LIST_ALL_FLAT,), lambda s: flat_listing(s, flat))
             check(outcomes.get(LIST_ALL_FLAT), files, vault.files, "files")
         if isinstance(adapter, McpVault):

@@ -37,14 +37,21 @@ async def test_every_tool_is_in_the_readme_table() -> None:
 
 
 def test_every_dispatcher_operation_is_in_the_tool_reference() -> None:
-    from vaultgate.tools.dispatch import DISPATCHERS
+    from vaultgate.tools.operations import SPLIT, UNIFIED
 
     reference = (ROOT / "docs" / "tool-reference.md").read_text(encoding="utf-8")
+    split_section = reference.split("## The split profile", 1)[1].split("\n## ", 1)[0]
     missing = [
-        f"{dispatcher}.{operation}"
-        for dispatcher, (_, operations) in DISPATCHERS.items()
-        for operation in operations
-        if f"`{dispatcher}.{operation}`" not in reference
+        f"{name}.{operation}"
+        for name, dispatcher in UNIFIED.items()
+        for operation in dispatcher.operations
+        if f"`{name}.{operation}`" not in reference
+    ]
+    missing += [
+        f"{name}.{operation} (split profile)"
+        for name, dispatcher in SPLIT.items()
+        for operation in dispatcher.operations
+        if f"`{name}.{operation}`" not in reference and f"`{operation}`" not in split_section
     ]
 
     assert not missing, f"add these operations to docs/tool-reference.md: {missing}"

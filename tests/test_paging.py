@@ -25,6 +25,7 @@ from vaultgate.paging import (
     page_fitting,
     page_items,
     page_within_budget,
+    shorten_to_fit,
     window_text,
 )
 
@@ -108,7 +109,10 @@ def test_offset_zero_on_an_empty_list_is_an_empty_last_page() -> None:
 
     assert list(page.items) == []
     assert not page.has_more
-    assert json.loads(page.envelope("files")) == {"files": [], "total": 0}
+    assert json.loads(page.envelope("files")) == {
+        "files": [],
+        "pagination": {"total": 0, "offset": 0, "limit": 10, "hasMore": False},
+    }
 
 
 def test_a_negative_offset_is_refused() -> None:
@@ -202,8 +206,7 @@ def test_an_envelope_keeps_a_mapping_as_an_object() -> None:
 
     assert json.loads(rendered) == {
         "folders": {"a/": ["x", "y"]},
-        "total": 3,
-        "nextOffset": 2,
+        "pagination": {"total": 3, "offset": 0, "limit": 2, "hasMore": True, "nextOffset": 2},
     }
 
 
@@ -350,14 +353,16 @@ def test_envelope_is_compact_json_with_next_offset_only_when_more_remains(
 
         assert envelope == json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         assert body["files"] == rendered
-        assert set(body) <= {"files", "total", "nextOffset"}
-        # The total on the first page, and on none after it: a walk pays for it once.
-        assert ("total" in body) == (page.offset == 0)
-        if page.offset == 0:
-            assert body["total"] == len(items)
-        assert ("nextOffset" in body) == page.has_more
+        assert set(body) == {"files", "pagination"}
+        # Seed 004's PaginationMetadata on every page, nextOffset while more remains.
+        pagination = body["pagination"]
+        assert set(pagination) - {"nextOffset"} == {"total", "offset", "limit", "hasMore"}
+        assert pagination["total"] == len(items)
+        assert (pagination["offset"], pagination["limit"]) == (page.offset, limit)
+        assert pagination["hasMore"] is page.has_more
+        assert ("nextOffset" in pagination) == page.has_more
         if page.has_more:
-            assert body["nextOffset"] == page.next_offset
+            assert pagination["nextOffset"] == page.next_offset
 
 
 def test_envelope_keeps_unicode_drops_none_extras_and_adds_the_rest() -> None:
@@ -365,19 +370,60 @@ def test_envelope_keeps_unicode_drops_none_extras_and_adds_the_rest() -> None:
 
     envelope = page.envelope("names", hint="more", skipped=None)
 
-    assert envelope == ('{"names":["café"],"total":2,"nextOffset":1,"hint":"more"}')
+    assert envelope == (
+        '{"names":["café"],"pagination":{"total":2,"offset":0,"limit":1,"hasMore":true,'
+        '"nextOffset":1},"hint":"more"}'
+    )
 
 
-def test_a_page_past_the_end_tells_the_total_and_a_told_total_is_repeated() -> None:
+def test_a_page_past_the_end_and_a_later_page_tell_the_total() -> None:
     past = Page(items=[], total=3, offset=5, limit=2)
     later = page_items(["a", "b", "c"], limit=1, offset=1)
 
-    assert json.loads(past.envelope("files")) == {"files": [], "total": 3}
-    assert json.loads(later.envelope("files")) == {"files": ["b"], "nextOffset": 2}
-    assert json.loads(later.envelope("files", tell_total=True))["total"] == 3
-    assert "total" not in json.loads(
-        page_items(["a"], limit=1, offset=0).envelope("files", tell_total=False)
-    )
+    assert json.loads(past.envelope("files"))["pagination"] == {
+        "total": 3,
+        "offset": 5,
+        "limit": 2,
+        "hasMore": False,
+    }
+    assert json.loads(later.envelope("files"))["pagination"] == {
+        "total": 3,
+        "offset": 1,
+        "limit": 1,
+        "hasMore": True,
+        "nextOffset": 2,
+    }
+
+
+def test_a_source_that_counts_nothing_leaves_the_total_out_and_still_says_has_more() -> None:
+    page = Page(items=["a"], total=2, offset=0, limit=1, total_known=False)
+
+    assert json.loads(page.envelope("results"))["pagination"] == {
+        "offset": 0,
+        "limit": 1,
+        "hasMore": True,
+        "nextOffset": 1,
+    }
+
+
+@given(
+    lengths=st.lists(st.integers(min_value=0, max_value=300), max_size=30),
+    budget=st.integers(min_value=50, max_value=5_000),
+)
+def test_shorten_to_fit_keeps_every_item_and_shortens_until_it_fits_or_reaches_the_floor(
+    lengths: list[int], budget: int
+) -> None:
+    def render(level: int) -> list[str]:
+        return ["x" * min(length, level) for length in lengths]
+
+    level, rendered = shorten_to_fit(render, start=300, floor=20, budget=budget)
+
+    assert len(rendered) == len(lengths)  # never fewer items
+    assert 20 <= level <= 300
+    size = sum(len(text) + 1 for text in rendered)
+    assert size <= budget or level == 20
+    if level < 300:  # it only shortened because the whole page was over its budget
+        assert sum(len(text) + 1 for text in render(300)) > budget
 
 
 def test_compact_json_has_no_spaces_and_keeps_unicode() -> None:

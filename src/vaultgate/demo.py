@@ -126,9 +126,9 @@ async def tour(emulator: RunningEmulator) -> int:
             "vault",
             {"operation": "list", "recursive": True, "limit": 5},
         )
-        next_offset = json.loads(first[0]).get("nextOffset", 0)
+        next_offset = json.loads(first[0])["pagination"].get("nextOffset", 0)
         await run.call(
-            "… and page 2, from nextOffset (served from the cached walk)",
+            "… and page 2, from pagination.nextOffset (served from the cached walk)",
             "vault",
             {"operation": "list", "recursive": True, "limit": 5, "offset": next_offset},
         )
@@ -166,7 +166,7 @@ async def tour(emulator: RunningEmulator) -> int:
                 "query": "meeting",
                 "limit": 3,
                 "contextLength": 40,
-                "offset": json.loads(page[0]).get("nextOffset", 0),
+                "offset": json.loads(page[0])["pagination"].get("nextOffset", 0),
             },
         )
         await run.call(
@@ -175,7 +175,7 @@ async def tour(emulator: RunningEmulator) -> int:
             {"operation": "read", "filename": "Projects/Overview.md", "section": "Risks"},
         )
         await run.call(
-            "The note open in Obsidian", "vault", {"operation": "active", "maxLength": 300}
+            "The note open in Obsidian", "active_file", {"operation": "read", "maxLength": 300}
         )
         await run.call(
             "A mistake gets a clear error that says what to do",
@@ -237,8 +237,7 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
             "vault",
             {"operation": "list", "recursive": True, "limit": 5},
         )
-        folders: dict[str, list[str]] = json.loads(listed[0])["folders"]
-        first = [folder + name for folder, names in folders.items() for name in names]
+        first: list[str] = json.loads(listed[0])["files"]
         note = next((path for path in first if path.endswith(".md")), LONG_NOTE)
         await run.call(
             "Read a note", "vault", {"operation": "read", "filename": note, "maxLength": 400}
@@ -250,7 +249,7 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
         )
         await run.call(
             "Create a note",
-            "vault_edit",
+            "vault",
             {
                 "operation": "create",
                 "filename": "Inbox/Demo note.md",
@@ -259,7 +258,7 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
         )
         await run.call(
             "Patch it: append under its heading 'Log'",
-            "vault_edit",
+            "vault",
             {
                 "operation": "patch",
                 "filename": "Inbox/Demo note.md",
@@ -271,13 +270,13 @@ async def folder_tour(parameters: StdioServerParameters) -> int:
         )
         await run.call(
             "Move it (links to it are rewritten, as Obsidian would)",
-            "vault_edit",
+            "vault",
             {"operation": "move", "source": "Inbox/Demo note.md", "destination": "Archive/"},
         )
         needs = await run.call(
             "The note open in Obsidian: only Obsidian knows it",
-            "vault",
-            {"operation": "active", "maxLength": 300},
+            "active_file",
+            {"operation": "read", "maxLength": 300},
         )
         # Reading the open note is meant to fail, with the clear error; all else must work.
         clear = bool(needs) and "needs Obsidian running" in needs[0]

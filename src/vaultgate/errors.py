@@ -28,7 +28,7 @@
     │   ├── ObservationNotFound         no live observation has this id          (observation_id)
     │   ├── SessionNotFound             no session has this id                   (session_id)
     │   ├── CompactionRefused           ids that may not be compacted; lists each   (unknown, ...)
-    │   ├── TopicTaken                  a save's topic_key is a memory's; names it (observation_id)
+    │   ├── RevisionNotFound            no such revision kept; names those there are
     │   └── MemoryBusy                  another process held the write lock past every retry
     ├── FetchError                      fetch could not get the page as text            (url)
     │   ├── URLRefused                  not http(s), credentials in it, a non-public address
@@ -699,17 +699,23 @@ class SessionNotFound(MemoryStoreError):
         )
 
 
-class TopicTaken(MemoryStoreError):
-    """A save (which only adds) whose topic_key a live memory already has: revising that one
-    is an update, a separate call a host may ask the user to approve."""
+class RevisionNotFound(MemoryStoreError):
+    """A revision of an observation that is not kept: the current one, and the earlier ones
+    kept since revisions were (saves and updates of older releases kept none)."""
 
-    def __init__(self, observation_id: int, topic_key: str) -> None:
+    def __init__(
+        self, observation_id: int, revision: int, kept: tuple[int, ...], current: int
+    ) -> None:
         self.observation_id = observation_id
-        self.topic_key = topic_key
+        self.revision = revision
+        self.kept = kept
+        self.current = current
+        earlier = ", ".join(str(n) for n in kept) if kept else "none"
         super().__init__(
-            f"Observation #{observation_id} already has topic_key {topic_key!r}; nothing was "
-            f"saved. {call('mem_update', id=observation_id, content=Raw('<content>'))} revises "
-            "it in place; leave topic_key out to add a separate memory."
+            f"Observation #{observation_id} has no revision {revision} kept. Its current text is "
+            f"revision {current}; earlier revisions kept: {earlier}. "
+            f"{call('mem_get_observation', id=observation_id)} shows the current text and lists "
+            "them."
         )
 
 

@@ -42,9 +42,9 @@ the full text of the few that matter. detail_level: 'summary' to scan cheaply; '
 ...' means more exist than were shown: raise limit, add words, or open ids. A 'Token budget'
 line means max_tokens cut the list: raise it or use summary. Start work on a project with
 {call("mem_context", project=Raw("<project>"))}; save decisions, fixes and discoveries with
-{call("mem_save", title=Raw("<title>"), content=Raw("<content>"))}, which only adds (a
-topic_key keeps one memory per topic: saving it again names the memory, and
-{call("mem_update", id=Raw("<id>"))} revises it). To shrink old memory, call
+{call("mem_save", title=Raw("<title>"), content=Raw("<content>"))}; a topic_key keeps one
+memory per topic: saving it again updates that memory, and the text it replaced stays
+readable as a revision. To shrink old memory, call
 {call("mem_compact", older_than_days=90)} only to list candidates, review them, then call it
 again with compact_ids and a summary that keeps what still matters: all of it happens in one
 transaction.

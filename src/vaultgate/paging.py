@@ -57,6 +57,9 @@ class Page(Generic[T]):
     total: int
     offset: int
     limit: int
+    # False where the source counts nothing (Smart Connections): ``total`` is then only what
+    # was fetched, and more may lie beyond it.
+    total_known: bool = True
 
     @property
     def next_offset(self) -> int:
@@ -89,12 +92,8 @@ class Page(Generic[T]):
     def pagination(self) -> dict[str, Any]:
         """Seed 004's ``PaginationMetadata`` for this page (``nextOffset`` added while more
         remains)."""
-        metadata: dict[str, Any] = {
-            "total": self.total,
-            "offset": self.offset,
-            "limit": self.limit,
-            "hasMore": self.has_more,
-        }
+        metadata: dict[str, Any] = {"total": self.total} if self.total_known else {}
+        metadata.update(offset=self.offset, limit=self.limit, hasMore=self.has_more)
         if self.has_more:
             metadata["nextOffset"] = self.next_offset
         return metadata

@@ -105,7 +105,7 @@ async def test_a_folder_given_to_delete_is_refused_and_nothing_moves(tmp_path: P
         async with Client(stdio(emulator, VAULTGATE_TOOLS="full")) as client:
             bare = await client.call_tool("delete_vault_file", {"filename": "Projects/Work"})
             slashed = await client.call_tool(
-                "vault_edit", {"operation": "delete", "filename": "Projects/Work/"}
+                "vault", {"operation": "delete", "filename": "Projects/Work/"}
             )
             overwrite = await client.call_tool(
                 "create_vault_file", {"filename": "Daily", "content": "x", "overwrite": True}
@@ -134,7 +134,7 @@ async def test_a_denied_folder_cannot_be_read_listed_probed_or_seen_in_backlinks
                 for name in ("Private", "Private/", "Private/diary.md")
             ]
             listings = {
-                name: await client.call_tool("vault", {"operation": "list", "folder": name})
+                name: await client.call_tool("vault", {"operation": "list", "directory": name})
                 for name in ("Private", "Private/Sub", "Nope", "Private/Nope")
             }
             welcome = await client.call_tool(

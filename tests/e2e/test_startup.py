@@ -80,7 +80,7 @@ def text_of(result: CallToolResult) -> str:
 
 
 async def list_daily(client: Client) -> CallToolResult:
-    return await client.call_tool("vault", {"operation": "list", "folder": "Daily"})
+    return await client.call_tool("vault", {"operation": "list", "directory": "Daily"})
 
 
 def listed_files(result: CallToolResult) -> list[str]:
@@ -184,7 +184,7 @@ async def test_without_a_key_memory_and_sdd_work_and_vault_tools_say_where_the_k
                 "memory", {"operation": "sdd_check", "change_description": "key"}
             )
             listing = await list_daily(client)
-            note = await client.call_tool("vault", {"operation": "active"})
+            note = await client.call_tool("active_file", {"operation": "read"})
 
     assert not saved.is_error, text_of(saved)
     assert "Key missing" in text_of(found)

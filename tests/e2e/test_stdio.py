@@ -39,14 +39,14 @@ async def test_the_server_over_stdio_lists_reads_and_searches(tmp_path: Path) ->
     with start_emulator(vault) as emulator:
         async with Client(server_parameters(emulator)) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            listing = await client.call_tool("vault", {"operation": "list", "folder": "Daily"})
+            listing = await client.call_tool("vault", {"operation": "list", "directory": "Daily"})
             note = await client.call_tool(
                 "vault",
                 {"operation": "read", "filename": "Daily/2026-11-21.md", "maxLength": 100},
             )
             search = await client.call_tool("vault", {"operation": "search", "query": "meeting"})
 
-    assert {"discover", "vault", "vault_edit", "fetch", "memory", "memory_edit"} <= names
+    assert {"discover", "vault", "active_file", "fetch", "memory"} == names
     assert not listing.is_error
     assert not note.is_error
     assert not search.is_error

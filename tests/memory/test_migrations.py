@@ -194,7 +194,7 @@ def test_a_version_2_file_upgrades_with_every_row_and_search_result(tmp_path: Pa
     store = MemoryStore.open(path)
 
     check = sqlite3.connect(path, isolation_level=None)
-    assert schema_version(check) == LATEST_VERSION == 4
+    assert schema_version(check) == LATEST_VERSION == 5
     assert check.execute("SELECT count(*) FROM observations").fetchone()[0] == 4
     assert check.execute(matches, ("lighthouse",)).fetchall() == found_before == [(1,), (3,), (4,)]
     check.execute(

@@ -3,6 +3,9 @@ reads them."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,12 +21,14 @@ from vaultgate.memory.models import (
     StaleObservation,
     StaleReport,
     Timeline,
+    TimeWindow,
 )
 from vaultgate.memory.render import (
     SUMMARY_FOOTER,
     DetailLevel,
     render_context,
     render_search,
+    render_time_window,
     render_timeline,
 )
 from vaultgate.memory.store import MemoryStore
@@ -240,12 +245,21 @@ observation_sizes = st.lists(st.integers(min_value=1, max_value=12_000), min_siz
 
 @given(sizes=observation_sizes, tokens=st.integers(500, 6000), level=st.sampled_from(LEVELS))
 @settings(max_examples=150)
-def test_search_never_exceeds_max_tokens(sizes: list[int], tokens: int, level: DetailLevel) -> None:
+def test_search_stays_within_max_tokens_unless_its_first_result_alone_is_larger(
+    sizes: list[int], tokens: int, level: DetailLevel
+) -> None:
     items = [obs(n + 1, content="y" * size) for n, size in enumerate(sizes)]
 
     text = search_text(found(items, total=len(items) + 3), level, tokens)
 
-    assert estimate_tokens(text) <= tokens
+    shown = [n + 1 for n in range(len(items)) if f"[{n + 1}] #{n + 1} " in text]
+    assert shown == list(range(1, len(shown) + 1))
+    if items:
+        assert shown  # the first result is always there
+    if level == "full":
+        assert all(items[n - 1].content in text for n in shown)  # each whole, never cut
+    if estimate_tokens(text) > tokens:
+        assert (level, shown) == ("full", [1])
 
 
 @given(
@@ -256,15 +270,18 @@ def test_search_never_exceeds_max_tokens(sizes: list[int], tokens: int, level: D
     level=st.sampled_from(LEVELS),
 )
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
-def test_timeline_never_exceeds_max_tokens(
+def test_timeline_stays_within_max_tokens_unless_its_whole_focus_alone_is_larger(
     before: int, after: int, size: int, tokens: int, level: DetailLevel
 ) -> None:
-    text = render_timeline(
-        timeline(before, after, size=size), detail_level=level, max_tokens=tokens
-    )
+    data = timeline(before, after, size=size)
 
-    assert estimate_tokens(text) <= tokens
+    text = render_timeline(data, detail_level=level, max_tokens=tokens)
+
     assert ">>> #" in text  # the focus is always there
+    if level != "summary":
+        assert data.focus.content in text  # whole, at standard too
+    if estimate_tokens(text) > tokens:
+        assert text.count(" | 2026-11-22 ") == 1  # the focus alone
 
 
 @given(sizes=observation_sizes, tokens=st.integers(500, 6000), level=st.sampled_from(LEVELS))
@@ -285,36 +302,45 @@ def test_context_never_exceeds_max_tokens_and_names_what_it_left_out(
 
 @given(sizes=observation_sizes.filter(bool), tokens=st.integers(500, 6000))
 @settings(max_examples=150)
-def test_observations_in_full_stay_within_max_tokens_and_each_is_shown_or_named(
+def test_observations_in_full_are_whole_and_shown_or_named_within_max_tokens(
     sizes: list[int], tokens: int
 ) -> None:
     items = [obs(n + 1, content="y" * size, title="t" * 400) for n, size in enumerate(sizes)]
 
     text = render.observations_detail(items, [99], tokens)
 
-    assert estimate_tokens(text) <= tokens
     shown = [n + 1 for n in range(len(items)) if f"#{n + 1} [decision]" in text]
+    assert shown[:1] == [1]  # the first always
     assert shown == list(range(1, len(shown) + 1))  # a leading run, in the order asked
+    assert all(f"\n{items[n - 1].content}\n---\n" in text for n in shown)  # each whole
+    if estimate_tokens(text) > tokens:
+        assert shown == [1]
     if len(shown) < len(items):
         named = ", ".join(str(n) for n in range(len(shown) + 1, len(items) + 1))
         assert f"mem_get_observations(ids=[{named}])" in text
     assert text.endswith("Not found (unknown or deleted): #99")
 
 
-def test_one_cut_observation_keeps_its_leading_content_and_says_how_to_see_all() -> None:
-    item = obs(7, content="abc " * 20_000)
+def test_one_observation_is_never_cut_however_long() -> None:
+    item = obs(7, content="abc 🧭 中文 " * 8_000)
 
-    text = render.observation_detail(item, 5_000)
+    text = render.observation_detail(item)
 
-    assert len(text) <= 5_000
-    head, content = text.split("\n", 1)
-    assert head == "#7 [decision] Observation number 7"
-    kept = content.split("\n[cut at ", 1)[0]
-    assert item.content.startswith(kept)
-    assert len(kept) > 4_000
-    assert f"[cut at {len(kept)} of 80000 characters to fit max_tokens; " in text
-    assert "mem_get_observation(id=7, max_tokens=" in text
-    assert text.endswith("updated: 2026-11-22 10:00:00")
+    assert text == (
+        f"#7 [decision] Observation number 7\n{item.content}\n---\n"
+        "session: s | project: vaultgate | scope: project | topic: (none) | revisions: 1 | "
+        "duplicates: 1 | created: 2026-11-22 10:07:00 | updated: 2026-11-22 10:00:00"
+    )
+
+
+def test_an_observation_with_kept_revisions_says_how_to_read_them() -> None:
+    item = replace(obs(7), revision_count=4, kept_revisions=(2, 3))
+
+    text = render.observation_detail(item)
+
+    assert text.endswith(
+        "\nEarlier revisions kept: 2, 3. Read one: mem_get_observation(id=7, revision=3)."
+    )
 
 
 @given(count=st.integers(1, 200), project=st.integers(1, 200))
@@ -362,13 +388,14 @@ def test_entries_are_a_leading_run_in_rank_order() -> None:
     assert "#4 [" not in text
 
 
-def test_an_oversized_focus_is_cut_visibly_and_points_to_the_full_text() -> None:
+def test_an_oversized_focus_is_whole_and_alone_and_its_neighbours_are_named() -> None:
     data = timeline(2, 2, size=50_000)
 
     text = render_timeline(data, detail_level="standard", max_tokens=2000)
 
-    assert estimate_tokens(text) <= 2000
-    assert "characters to fit max_tokens; mem_get_observation #3 shows all of it]" in text
+    assert data.focus.content in text
+    assert text.count(" | 2026-11-22 ") == 1
+    assert "Token budget: 1 of 5 observations fit in max_tokens=2000." in text
 
 
 def test_timeline_budget_keeps_the_nearest_neighbours() -> None:
@@ -382,7 +409,7 @@ def test_timeline_budget_keeps_the_nearest_neighbours() -> None:
     ]
 
     assert shown == [4, 5, 6, 7]  # the focus, then one before, one after, two before; in order
-    assert "Token budget: 4 of 11 timeline entries" in text
+    assert "Token budget: 4 of 11 observations" in text
     assert "call mem_timeline(observation_id=8)" in text
 
 
@@ -408,3 +435,48 @@ def test_search_headers_say_how_rows_were_found() -> None:
 def test_truncate_cuts_on_characters_and_marks_the_cut() -> None:
     assert render.truncate("ab\n  cd", 10) == "ab cd"
     assert render.truncate("é" * 10, 4) == "éééé..."
+
+
+# --- timeline around a time (seed 002) -------------------------------------------------------
+
+
+def window(before: int, after: int, size: int) -> TimeWindow:
+    items = [obs(n, content="時 ⏱ " * size) for n in range(1, before + after + 1)]
+    return TimeWindow(
+        anchor="2026-11-22 10:30:00",
+        before=items[:before],
+        after=items[before:],
+        total_before=before + 4,
+        total_after=after,
+        project=None,
+        session_id=None,
+    )
+
+
+@given(
+    before=st.integers(1, 20),
+    after=st.integers(0, 20),
+    size=st.integers(1, 8_000),
+    tokens=st.integers(500, 6000),
+    level=st.sampled_from(LEVELS),
+)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+def test_a_time_window_keeps_the_nearest_whole_entries_within_max_tokens(
+    before: int, after: int, size: int, tokens: int, level: DetailLevel
+) -> None:
+    data = window(before, after, size)
+
+    answer = json.loads(text := render_time_window(data, detail_level=level, max_tokens=tokens))
+
+    ids = [entry["id"] for entry in answer["entries"]]
+    assert ids == sorted(ids)
+    assert before in ids  # the nearest, always
+    assert ids == list(range(ids[0], ids[-1] + 1))  # a run around the anchor
+    if level == "full":
+        assert all(e["text"] == data.before[0].content for e in answer["entries"])
+    if level == "standard":
+        assert all(len(e["text"]) <= 200 for e in answer["entries"])
+    assert answer["truncated"] is (len(ids) < before + after)
+    assert answer["hasMore"] is True  # four more exist before
+    if estimate_tokens(text) > tokens:
+        assert ids == [before]

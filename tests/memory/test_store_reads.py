@@ -109,3 +109,99 @@ def test_timeline_of_a_deleted_observation_is_not_found(
 
     with pytest.raises(ObservationNotFound, match="mem_search"):
         store.timeline(session_of_nine[0])
+
+
+# --- timeline around a time (seed 002) -------------------------------------------------------
+
+
+@pytest.fixture
+def hourly(store: MemoryStore, clock: FakeClock) -> list[int]:
+    """Ten observations an hour apart from 12:00, alternating two projects and sessions."""
+    ids = []
+    for n in range(10):
+        project = "alpha" if n % 2 == 0 else "beta"
+        ids.append(
+            store.save(
+                f"step {n} 🧭", f"第{n}步 " * 100, project=project, session_id=f"s{n % 2}"
+            ).observation.id
+        )
+        clock.advance(hours=1)
+    return ids
+
+
+def test_around_a_time_gives_each_side_in_order_with_totals(
+    store: MemoryStore, hourly: list[int]
+) -> None:
+    window = store.timeline_around("2026-11-22T16:30:00Z", before=2, after=3)
+
+    assert [o.title for o in window.before] == ["step 3 🧭", "step 4 🧭"]
+    assert [o.title for o in window.after] == ["step 5 🧭", "step 6 🧭", "step 7 🧭"]
+    assert (window.total_before, window.total_after) == (5, 5)
+    assert window.anchor == "2026-11-22 16:30:00"
+
+
+def test_an_observation_at_the_anchor_counts_before_it(
+    store: MemoryStore, hourly: list[int]
+) -> None:
+    window = store.timeline_around("2026-11-22T14:00:00", before=1, after=1)
+
+    assert [o.title for o in (*window.before, *window.after)] == ["step 2 🧭", "step 3 🧭"]
+
+
+def test_without_an_anchor_the_timeline_centres_on_now(
+    store: MemoryStore, hourly: list[int], clock: FakeClock
+) -> None:
+    window = store.timeline_around()
+
+    assert window.anchor == "2026-11-22 22:00:00"
+    assert [o.title for o in window.before][-1] == "step 9 🧭"
+    assert (window.total_before, window.total_after, window.after) == (10, 0, [])
+
+
+def test_an_offset_is_read_as_the_utc_time_it_names(store: MemoryStore, hourly: list[int]) -> None:
+    window = store.timeline_around("2026-11-22T18:30:00+02:00", before=1, after=1)
+
+    assert window.anchor == "2026-11-22 16:30:00"
+
+
+def test_project_and_session_filters_narrow_both_sides(
+    store: MemoryStore, hourly: list[int]
+) -> None:
+    alpha = store.timeline_around("2026-11-22T16:30:00Z", 20, 20, project=" Alpha ")
+    beta = store.timeline_around("2026-11-22T16:30:00Z", 20, 20, session_id="s1")
+
+    assert [o.title[:6] for o in (*alpha.before, *alpha.after)] == [
+        f"step {n}" for n in (0, 2, 4, 6, 8)
+    ]
+    assert (alpha.total_before, alpha.total_after) == (3, 2)
+    assert {o.session_id for o in (*beta.before, *beta.after)} == {"s1"}
+    assert (beta.total_before, beta.total_after) == (2, 3)
+
+
+def test_deleted_observations_are_not_in_the_timeline_around_a_time(
+    store: MemoryStore, hourly: list[int]
+) -> None:
+    store.delete(hourly[4])
+
+    window = store.timeline_around("2026-11-22T16:30:00Z", before=2, after=0)
+
+    assert [o.title for o in window.before] == ["step 2 🧭", "step 3 🧭"]
+    assert window.total_before == 4
+
+
+@pytest.mark.parametrize(
+    ("anchor", "before", "after", "message"),
+    [
+        pytest.param("yesterday", 5, 5, "is not an ISO datetime", id="words"),
+        pytest.param("2026-13-01", 5, 5, "is not an ISO datetime", id="month-13"),
+        pytest.param("0001-01-01T00:00:00+05:00", 5, 5, "is not an ISO", id="before-year-1"),
+        pytest.param(None, 0, 5, "before must be 1 to 20", id="before-0"),
+        pytest.param(None, 21, 5, "before must be 1 to 20", id="before-21"),
+        pytest.param(None, 5, 21, "after must be 0 to 20", id="after-21"),
+    ],
+)
+def test_a_bad_anchor_or_count_is_refused_with_an_example(
+    store: MemoryStore, anchor: str | None, before: int, after: int, message: str
+) -> None:
+    with pytest.raises(InvalidMemoryInput, match=message):
+        store.timeline_around(anchor, before, after)

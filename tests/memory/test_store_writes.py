@@ -7,7 +7,13 @@ from collections.abc import Callable
 
 import pytest
 
-from vaultgate.errors import InvalidMemoryInput, ObservationNotFound, SessionNotFound
+from vaultgate.errors import (
+    InvalidMemoryInput,
+    MemoryStoreError,
+    ObservationNotFound,
+    RevisionNotFound,
+    SessionNotFound,
+)
 from vaultgate.memory.inputs import MAX_CONTENT_CHARS, MAX_PROJECT_CHARS
 from vaultgate.memory.store import MemoryStore
 
@@ -202,6 +208,108 @@ def test_a_topic_key_updates_in_place_and_bumps_revision_count(
     assert store.count_observations() == 1
     assert store.search("sessions").total == 0
     assert store.search("jwt").total == 1
+
+
+def test_a_topic_key_update_keeps_the_replaced_text_as_a_revision(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    long_text = "Sessions in cookies 🍪, 会话 " * 400
+    first = store.save("Auth 🔐 v1", long_text, topic_key="arch/auth", project="p").observation
+    clock.advance(hours=1)
+
+    second = store.save("Auth v2", "JWT 🪪", type="decision", topic_key="arch/auth", project="p")
+
+    assert (second.status, second.replaced_revision) == ("updated", 1)
+    old = store.get_revision(first.id, 1)
+    assert (old.title, old.content, old.type, old.topic_key) == (
+        "Auth 🔐 v1",
+        long_text.strip(),
+        "manual",
+        "arch/auth",
+    )
+    assert (old.saved_at, old.replaced_at, old.current) == (
+        "2026-11-22 12:00:00",
+        "2026-11-22 13:00:00",
+        2,
+    )
+    assert store.get(first.id).kept_revisions == (1,)
+    current = store.get_revision(first.id, 2)
+    assert (current.title, current.content, current.replaced_at) == ("Auth v2", "JWT 🪪", "")
+
+
+def test_the_same_text_under_its_topic_key_is_a_duplicate_not_a_revision(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    first = store.save("Auth", "JWT", topic_key="arch/auth").observation
+    clock.advance(days=2)  # past the 15-minute window: the topic_key still finds it
+
+    again = store.save("Auth", "JWT", topic_key="arch/auth")
+
+    assert again.status == "duplicate"
+    assert again.observation.id == first.id
+    assert (again.observation.revision_count, again.observation.duplicate_count) == (1, 2)
+    assert store.get(first.id).kept_revisions == ()
+
+
+def test_every_update_keeps_the_text_it_replaced(store: MemoryStore) -> None:
+    saved = store.save("Title ✨", "version one", topic_key="t").observation
+    store.update(saved.id, content="version two")
+    store.save("Renamed", "version three", topic_key="t")
+    store.update(saved.id, type="bugfix", topic_key="")
+
+    texts = [store.get_revision(saved.id, n) for n in (1, 2, 3, 4)]
+    assert [(r.title, r.content, r.type, r.topic_key) for r in texts] == [
+        ("Title ✨", "version one", "manual", "t"),
+        ("Title ✨", "version two", "manual", "t"),
+        ("Renamed", "version three", "manual", "t"),
+        ("Renamed", "version three", "bugfix", None),
+    ]
+    assert store.get(saved.id).kept_revisions == (1, 2, 3)
+
+
+def test_a_revision_not_kept_is_refused_naming_those_there_are(store: MemoryStore) -> None:
+    saved = store.save("a", "b", topic_key="k").observation
+    store.save("a", "c", topic_key="k")
+
+    with pytest.raises(RevisionNotFound) as refused:
+        store.get_revision(saved.id, 7)
+
+    assert "has no revision 7 kept. Its current text is revision 2; earlier revisions kept: 1." in (
+        str(refused.value)
+    )
+    with pytest.raises(InvalidMemoryInput, match="revision must be 1 or more"):
+        store.get_revision(saved.id, 0)
+
+
+def test_a_hard_delete_removes_the_revisions_too_and_a_soft_one_keeps_them(
+    file_store: MemoryStore, raw: sqlite3.Connection
+) -> None:
+    kept = file_store.save("a", "one", topic_key="k").observation
+    file_store.save("a", "two", topic_key="k")
+    gone = file_store.save("b", "one", topic_key="j").observation
+    file_store.save("b", "two", topic_key="j")
+
+    file_store.delete(kept.id)
+    file_store.delete(gone.id, hard=True)
+
+    rows = raw.execute("SELECT observation_id, revision FROM observation_revisions").fetchall()
+    assert rows == [(kept.id, 1)]
+
+
+def test_an_update_that_would_replace_a_kept_revision_fails_whole(
+    file_store: MemoryStore, raw: sqlite3.Connection
+) -> None:
+    saved = file_store.save("a", "kept 🔒", topic_key="k").observation
+    raw.execute(  # a revision 1 already kept (a database from elsewhere, edited by hand)
+        "INSERT INTO observation_revisions VALUES (?, 1, 'manual', 'k', 't', 't', 'x', 'old')",
+        (saved.id,),
+    )
+
+    with pytest.raises(MemoryStoreError):
+        file_store.save("a", "new", topic_key="k")
+
+    assert file_store.get(saved.id).content == "kept 🔒"
+    assert raw.execute("SELECT content FROM observation_revisions").fetchall() == [("old",)]
 
 
 def test_a_topic_key_in_another_scope_or_project_is_another_memory(store: MemoryStore) -> None:

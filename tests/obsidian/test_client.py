@@ -155,7 +155,7 @@ async def test_missing_folder_is_not_found_and_names_the_parent(
 ) -> None:
     router.get("/vault/Projects/Old/").mock(return_value=error(404, 40400, "Not Found"))
 
-    with pytest.raises(NotFound, match=r'list_vault_files\(folder="Projects"\)') as caught:
+    with pytest.raises(NotFound, match=r'list_vault_files\(directory="Projects"\)') as caught:
         await client.list_directory("Projects/Old")
     assert caught.value.path == "Projects/Old"
     assert "list_vault_files" in str(caught.value)
@@ -301,7 +301,7 @@ async def test_missing_note_is_not_found_and_names_its_folder(
     with pytest.raises(NotFound) as caught:
         await client.read_note("Projects/x.md")
     assert caught.value.path == "Projects/x.md"
-    assert 'list_vault_files(folder="Projects")' in str(caught.value)
+    assert 'list_vault_files(directory="Projects")' in str(caught.value)
 
 
 async def test_no_active_file_is_not_found_with_a_hint(
@@ -956,7 +956,7 @@ async def test_a_folder_read_as_a_note_says_to_list_it(
         return_value=error(405, 40510, "Request method valid only for files")
     )
 
-    with pytest.raises(ObsidianAPIError, match=r"folder; list_vault_files\(folder="):
+    with pytest.raises(ObsidianAPIError, match=r"folder; list_vault_files\(directory="):
         await client.read_note("Projects/")
 
 

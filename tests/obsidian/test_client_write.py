@@ -460,7 +460,7 @@ PATCH_ERRORS = [
         error(404, 40400, "Not Found"),
         NotFound,
         {"path": "Plan.md"},
-        'list_vault_files(folder="")',
+        'list_vault_files(directory="")',
         id="404-on-4x-the-note",
     ),
 ]
@@ -561,7 +561,7 @@ async def test_delete_asks_for_permanence_only_where_the_plugin_trashes(
         pytest.param(
             error(404, 40400, "Not Found"),
             NotFound,
-            r'list_vault_files\(folder="Projects"\)',
+            r'list_vault_files\(directory="Projects"\)',
             id="404-missing",
         ),
         pytest.param(

@@ -175,3 +175,26 @@ def test_summary_answers_end_with_the_footer_and_others_do_not() -> None:
 
 def test_names_are_bounded() -> None:
     assert render.names([str(n) for n in range(25)], limit=3) == "0, 1, 2 and 22 more"
+
+
+def test_whole_changes_are_never_cut_and_the_first_always_shows() -> None:
+    big = change("缓存 cache 🗄", dict.fromkeys(STAGES, 6_000))
+    small = change("small", {"spec": 100})
+    third = change("third", {"spec": 100})
+
+    fitted = render.fit_changes([big, small, third], "full", qualified=True, budget=500, whole=True)
+    roomy = render.fit_changes([small, big, third], "full", qualified=True, budget=500, whole=True)
+
+    assert fitted.shown == 1
+    assert all(artifact.content.rstrip("\n") in fitted.text for artifact in big.artifacts)
+    assert "get_vault_file" not in fitted.text
+    assert roomy.shown == 1  # the small one fits; the big one would not, so it stops there
+
+
+def test_the_first_related_observation_at_full_is_whole_past_the_budget() -> None:
+    found = [observation(1, "長い 🧾 " * 2_000), observation(2, "short")]
+
+    text = render.memory_section(search_result(found), "full", about="", budget=2_000)
+
+    assert found[0].content in text
+    assert "Left out to stay small: mem_get_observations(ids=[2])" in text

@@ -9,7 +9,9 @@ note links to, broken links, long notes, an SDD folder of big artifacts, many Ob
 commands, and a memory store of three thousand observations over long-named projects.
 
 Each answer is held to its bound: DEFAULT_RESPONSE_BUDGET, or for a note's content window
-CONTENT_WINDOW of content plus its metadata and truncation line. An answer the data is
+CONTENT_WINDOW of content plus its metadata and truncation line, or for a memory answer its
+max_tokens (seed 002's 2,000 tokens), past which only a first result alone may go, whole
+(seed 001: full detail is never cut). An answer the data is
 known to overfill must be cut, and must say how to get the rest (nextOffset, startIndex,
 max_tokens, limit). A tool or operation with no case here fails
 ``test_every_tool_and_operation_has_a_case``.
@@ -72,7 +74,12 @@ EXTRA_COMMANDS = tuple(
     for n in range(300)
 )
 
-Bound = Literal["response", "window"]
+# response: DEFAULT_RESPONSE_BUDGET; window: a content window; tokens: a memory answer's
+# max_tokens (seed 002's 2,000, in characters); whole: a memory answer whose first result is a
+# whole observation (seed 001: full detail is never cut), at most the longest one kept.
+Bound = Literal["response", "window", "tokens", "whole"]
+MEMORY_BUDGET = 2_000 * 4
+WHOLE_BUDGET = HUGE + 3_000  # the observation, its heading, metadata and a left-out line
 WAY_ON = (
     "nextOffset",
     "startIndex",
@@ -256,12 +263,14 @@ CASES: dict[str, Case] = {
         lambda w, label: {"change_description": f"a {COMMON_WORD} change"}, overfilled=True
     ),
     # memory, reading
-    "mem_search": Case(lambda w, label: {"query": COMMON_WORD}, overfilled=True),
-    "mem_context": Case(overfilled=True),
-    "mem_timeline": Case(lambda w, label: {"observation_id": w.memory.huge[1]}, overfilled=True),
-    "mem_get": Case(lambda w, label: {"id": w.memory.huge[0]}, overfilled=True),
-    "mem_get_observation": Case(lambda w, label: {"id": w.memory.huge[0]}, overfilled=True),
-    "mem_get_observations": Case(lambda w, label: {"ids": huge_ids(w, label)}, overfilled=True),
+    "mem_search": Case(lambda w, label: {"query": COMMON_WORD}, "tokens", overfilled=True),
+    "mem_context": Case(bound="tokens", overfilled=True),
+    # the focus alone in its session: shown whole, nothing to cut
+    "mem_timeline": Case(lambda w, label: {"observation_id": w.memory.huge[1]}, "whole"),
+    "timeline": Case(bound="tokens", overfilled=True),
+    "mem_get": Case(lambda w, label: {"id": w.memory.huge[0]}, "whole"),
+    "mem_get_observation": Case(lambda w, label: {"id": w.memory.huge[0]}, "whole"),
+    "mem_get_observations": Case(lambda w, label: {"ids": huge_ids(w, label)}, "whole", True),
     "mem_stats": Case(),
     "mem_compact": Case(lambda w, label: {"older_than_days": 30}, overfilled=True),
     # memory, writing
@@ -409,7 +418,7 @@ def content_of(result: CallToolResult, bound: Bound) -> tuple[int, int]:
     response bound, all of it counts as the rest."""
     blocks = texts(result)
     whole = sum(map(len, blocks))
-    if bound == "response":
+    if bound != "window":
         return 0, whole
     for block in blocks:
         metadata = json_object(block)
@@ -459,7 +468,9 @@ async def measure(world: World, call: Call) -> str | None:
     if call.case.bound == "window":
         if content > CONTENT_WINDOW or rest > WINDOW_METADATA:
             problems.append(f"window {content:,} + {rest:,} characters")
-    elif rest > DEFAULT_RESPONSE_BUDGET:
+    elif rest > {"response": DEFAULT_RESPONSE_BUDGET, "tokens": MEMORY_BUDGET}.get(
+        call.case.bound, WHOLE_BUDGET
+    ):
         problems.append(f"{rest:,} characters")
     if call.case.overfilled and not is_cut(result):
         problems.append("not cut, though the data overfills it: the test data is too small")
@@ -512,34 +523,35 @@ def test_every_tool_and_operation_has_a_case() -> None:
     assert sorted(names - set(CASES) - set(dispatch.DISPATCHERS)) == []
 
 
-async def test_a_cut_observation_names_the_max_tokens_that_shows_it_whole(
+async def test_a_huge_observation_is_read_whole_and_several_whole_ones_share_the_budget(
     data: tuple[Path, Memory],
 ) -> None:
     vault, memory = data
     huge = memory.huge[2]
     async with serve(vault, memory) as client:
-        (cut,) = texts(await client.call_tool("mem_get_observation", {"id": huge}))
-        found = re.search(r"mem_get_observation\(id=(\d+), max_tokens=(\d+)\)", cut)
-        assert found is not None, cut[-400:]
-        again = {"id": int(found[1]), "max_tokens": int(found[2])}
-        (whole,) = texts(await client.call_tool("mem_get_observation", again))
+        (whole,) = texts(await client.call_tool("mem_get_observation", {"id": huge}))
         (several,) = texts(
             await client.call_tool("mem_get_observations", {"ids": memory.huge[:10]})
+        )
+        (two,) = texts(
+            await client.call_tool(
+                "mem_get_observations", {"ids": memory.huge[:2], "max_tokens": 100_000}
+            )
         )
 
     store = MemoryStore.open(memory.path)
     try:
+        contents = [store.get(i).content for i in memory.huge[:10]]
         content = store.get(huge).content
     finally:
         store.close()
-    assert len(cut) <= DEFAULT_RESPONSE_BUDGET < len(content)
-    assert content in whole
-    assert "[cut at" not in whole
-    kept = cut.split("\n", 1)[1].split("\n[cut at", 1)[0]
-    assert content.startswith(kept)
-    assert kept
-    assert len(several) <= DEFAULT_RESPONSE_BUDGET
+    assert len(content) > MEMORY_BUDGET
+    assert f"\n{content}\n---\n" in whole  # never cut
+    assert "cut at" not in whole
     left_out = re.search(r"mem_get_observations\(ids=\[([\d, ]+)\]\)", several)
-    shown = re.findall(r"^#(\d+) \[", several, flags=re.MULTILINE)
+    shown = [int(i) for i in re.findall(r"^#(\d+) \[", several, flags=re.MULTILINE)]
     named = [int(i) for i in left_out[1].split(", ")] if left_out else []
-    assert [int(i) for i in shown] + named == memory.huge[:10]  # each shown or named, in order
+    assert shown == memory.huge[:1]  # one 100,000-character text is past 2,000 tokens alone
+    assert shown + named == memory.huge[:10]  # each shown whole or named, in order
+    assert f"\n{contents[0]}\n---\n" in several
+    assert all(f"\n{text}\n---\n" in two for text in contents[:2])

@@ -21,7 +21,7 @@ from tests.tools.conftest import (
 from tests.tools.test_protection_tags import BACKENDS, serve
 
 from vaultgate.markdown import parse_frontmatter
-from vaultgate.paging import DEFAULT_RESPONSE_BUDGET
+from vaultgate.paging import ANSWER_CAP
 
 pytestmark = pytest.mark.anyio
 
@@ -381,8 +381,8 @@ async def test_dry_run_lists_and_deletes_nothing(
     )
 
     assert page["files"] == ["Daily/2026-11-17.md", "Daily/2026-11-18.md"]
-    assert page["total"] == 5
-    assert page["nextOffset"] == 2
+    assert page["pagination"]["total"] == 5
+    assert page["pagination"]["nextOffset"] == 2
     assert "dryRun=false" in page["note"]
     assert len(list((vault / "Daily").glob("*.md"))) == 5
 
@@ -406,12 +406,15 @@ async def test_a_real_run_deletes_exactly_what_the_dry_run_listed(
 async def test_a_dry_run_page_cut_by_the_budget_is_the_page_a_real_run_deletes(
     emulator_factory: EmulatorFactory, connect: ClientFactory, vault: Path
 ) -> None:
-    folder = vault / "Old 🗑 notes #1"
-    folder.mkdir()
-    names = [f"{'a rather long name 会議 50% ' * 3}{n:02}.md" for n in range(50)]
+    # about 1,010 characters a path (a path holds at most 1,024 bytes), so the default 50 of
+    # them pass a page's 50 KB cap
+    level = "a rather long folder name 50% " * 6 + "x" * 20
+    folder = vault / "Old 🗑 notes #1" / level / level / level / level
+    folder.mkdir(parents=True)
+    names = [f"{'a rather long note name 50% ' * 6}{'y' * 22}{n:02}.md" for n in range(50)]
     for name in names:
         (folder / name).write_text("old\n", encoding="utf-8")
-    arguments = {"pattern": "Old 🗑 notes #1/*.md"}
+    arguments = {"pattern": "Old 🗑 notes #1/**/*.md"}
 
     async with connect(emulator_factory()) as client:
         dry = await client.call_tool("bulk_delete_files", arguments)
@@ -419,9 +422,9 @@ async def test_a_dry_run_page_cut_by_the_budget_is_the_page_a_real_run_deletes(
         real = await client.call_tool("bulk_delete_files", {**arguments, "dryRun": False})
     report = payload(real)
 
-    assert size(dry) <= DEFAULT_RESPONSE_BUDGET
-    assert 0 < len(listed) < 50  # the default limit is 50: the budget cut the page
-    assert payload(dry)["nextOffset"] == len(listed)
+    assert size(dry) <= ANSWER_CAP
+    assert 0 < len(listed) < 50  # the default limit is 50: the 50 KB cap cut the page
+    assert payload(dry)["pagination"]["nextOffset"] == len(listed)
     assert report["deleted"] == listed
     assert "skipped" not in report
     assert sorted(p.name for p in folder.iterdir()) == sorted(names)[len(listed) :]
@@ -461,7 +464,7 @@ async def test_confirm_all_lets_a_whole_vault_dry_run_through(client: Client) ->
         await client.call_tool("bulk_delete_files", {"pattern": "**", "confirmAll": True})
     )
 
-    assert page["total"] > 30
+    assert page["pagination"]["total"] > 30
 
 
 async def test_active_file_tools(versioned: tuple[Client, str], vault: Path) -> None:
@@ -647,7 +650,7 @@ async def test_a_write_through_vaultgate_refreshes_cached_listings_and_searches(
 
     assert "Inbox/zeppelin.md" not in before
     assert "Inbox/zeppelin.md" in after
-    assert found["total"] == 0
+    assert found["pagination"]["total"] == 0
     assert [r["filename"] for r in found_after["results"]] == ["Inbox/zeppelin.md"]
 
 
@@ -712,7 +715,7 @@ async def test_a_name_longer_than_a_disk_holds_is_refused_naming_the_limit(
         ("delete_vault_file", {"filename": long}),
         ("move_vault_file", {"source": "Welcome.md", "destination": long}),
         ("move_vault_file", {"source": long, "destination": "Archive/"}),
-        ("list_vault_files", {"folder": f"Notes/{LONG_NAME}/"}),
+        ("list_vault_files", {"directory": f"Notes/{LONG_NAME}/"}),
     ]
 
     async with serve(vault, backend) as world:

@@ -31,8 +31,9 @@ NAMED = re.compile(r"(?<![\w.])(" + "|".join(sorted(SINGLE, key=len, reverse=Tru
 # Text naming a single tool on purpose: the seeds' exact wording where that tool is offered
 # (render.open_observation), and the single tools a route answers for (data, not a hint).
 # Tables keyed or valued by single tools are data too: the operations earlier releases had and
-# the tool each meant (equivalents.FORMER_OPERATIONS), and the tool whose top-level folders move
-# into its filter (arguments.SMART_TOOL).
+# the tool each meant (equivalents.FORMER_OPERATIONS), the tool whose top-level folders move
+# into its filter (arguments.SMART_TOOL), and the memory dispatchers' operation "timeline",
+# which shares its name with seed 002's own tool.
 ALLOWED = {
     ("memory/render.py", "mem_get_observation #"),
     ("tools/operations.py", "mem_get"),
@@ -41,6 +42,7 @@ ALLOWED = {
         ("tools/equivalents.py", tool)
         for tool in ("get_vault_file", "list_commands", "show_file_in_obsidian", "execute_command")
     ),
+    *((f"tools/{module}.py", "timeline") for module in ("operations", "dispatch", "dispatch_split")),
 }
 PROFILES = ("compact", "split", "full")
 

@@ -51,9 +51,8 @@ async def walk(client: Client, arguments: dict[str, Any], key: str) -> list[Any]
     while offset is not None:
         page = payload(await client.call_tool("vault", {**arguments, "offset": offset}))
         items += page[key]
-        if "total" in page:
-            totals.add(page["total"])
-        offset = page.get("nextOffset")
+        totals.add(page["pagination"]["total"])
+        offset = page["pagination"].get("nextOffset")
     assert totals == {len(items)}
     return items
 
@@ -136,13 +135,13 @@ async def test_backlinks_of_a_missing_note_say_how_to_find_it(client: Client) ->
     )
 
     assert "'People/Nobody.md' was not found" in message
-    assert 'list_vault_files(folder="People")' in message
+    assert 'list_vault_files(directory="People")' in message
 
 
 async def test_a_folder_that_holds_nothing_broken_is_an_empty_page(client: Client) -> None:
-    page = payload(await client.call_tool("find_broken_links", {"folder": "Daily"}))
+    page = payload(await client.call_tool("find_broken_links", {"directory": "Daily"}))
 
     assert page == {
         "notes": [],
-        "total": 0,
+        "pagination": {"total": 0, "offset": 0, "limit": 50, "hasMore": False},
     }

@@ -36,18 +36,18 @@ async def test_the_complete_recursive_listing_costs_no_more_than_the_peers_walk(
     async with Client(build_server(folder_settings(vault))) as client:
         listed: list[str] = []
         chars = 0
-        arguments: dict[str, object] = {"recursive": True}
+        # the cheapest complete walk, as the tool's description says: tree pages of 1,000
+        arguments: dict[str, object] = {"recursive": True, "layout": "tree", "limit": 1000}
         while True:
             result = await client.call_tool("list_vault_files", arguments)
             chars += sum(len(block.text) for block in result.content)  # type: ignore[union-attr]
             page = json.loads(result.content[0].text)  # type: ignore[union-attr]
-            if "offset" not in arguments:  # the first page says the total and how to go on
-                assert page["total"] == len(files)
-                assert "nextOffset" in page
+            pagination = page["pagination"]
+            assert pagination["total"] == len(files)
             listed += [f + n for f, names in page["folders"].items() for n in names]
-            if "nextOffset" not in page:
+            if not pagination["hasMore"]:
                 break
-            arguments["offset"] = page["nextOffset"]
+            arguments["offset"] = pagination["nextOffset"]
 
     assert sorted(listed) == files  # every file once
     assert chars <= PEER_CHARS_PER_FILE * len(files)

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.anyio
 CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("search", "mem_search", {"query": "cache", "detail_level": "summary", "limit": 2}),
     ("timeline", "mem_timeline", {"observation_id": 3, "before": 1}),
+    ("timeline", "mem_timeline", {"before": 2, "after": 0, "project": "Atlas"}),  # around now
     ("get", "mem_get_observation", {"id": 1}),
     ("get", "mem_get_observations", {"ids": [4, 1, 99]}),
     ("context", "mem_context", {"project": "atlas", "limit": 2}),
@@ -43,6 +44,16 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
             "topic_key": "cache/eviction",
         },
     ),
+    (
+        "save",
+        "mem_save",
+        {
+            "title": "Naming 🏷",
+            "content": "kebab-case, 短い",
+            "project": "atlas",
+            "topic_key": "naming/pattern",
+        },
+    ),  # the topic_key of #4: an update, its old text kept as revision 1
     ("update", "mem_update", {"id": 2, "title": "Renamed", "topic_key": ""}),
     ("delete", "mem_delete", {"id": 3, "hard": True}),
     ("session_start", "mem_session_start", {"project": "atlas", "session_id": "s2"}),
@@ -80,15 +91,22 @@ def seed(path: Path) -> None:
     store = MemoryStore.open(str(path), clock=lambda: long_ago)
     try:
         store.start_session("atlas", "s1", None)
-        for n, (title, kind) in enumerate(
+        for n, (title, kind, topic) in enumerate(
             [
-                ("Cache decision", "decision"),
-                ("Cache bug 🐛", "bugfix"),
-                ("Memory store uses FTS5", "discovery"),
-                ("Naming pattern", "pattern"),
+                ("Cache decision", "decision", None),
+                ("Cache bug 🐛", "bugfix", None),
+                ("Memory store uses FTS5", "discovery", None),
+                ("Naming pattern", "pattern", "naming/pattern"),
             ]
         ):
-            store.save(title, f"{title}: detail {n}", type=kind, project="atlas", session_id="s1")
+            store.save(
+                title,
+                f"{title}: detail {n}",
+                type=kind,
+                project="atlas",
+                session_id="s1",
+                topic_key=topic,
+            )
         store.save_prompt("make the cache faster", project="atlas", session_id="s1")
     finally:
         store.close()

@@ -135,14 +135,14 @@ async def test_recent_walks_the_week_newest_first_on_every_version(
                 )
             )
             pages.append(page)
-            offset = page.get("nextOffset")
+            offset = page["pagination"].get("nextOffset")
         projects = payload(
-            await client.call_tool("get_recent_changes", {"days": 2, "folder": "Projects"})
+            await client.call_tool("get_recent_changes", {"days": 2, "directory": "Projects"})
         )
 
     shown = [note for page in pages for note in page["notes"]]
     assert [note["filename"] for note in shown] == list(RECENT)
-    assert [page.get("total") for page in pages] == [5] + [None] * (len(pages) - 1)
+    assert [page["pagination"]["total"] for page in pages] == [5] * len(pages)
     mtime = datetime.datetime.strptime(shown[0]["mtime"], "%Y-%m-%dT%H:%M:%S%z")
     assert abs((now - mtime).total_seconds() - 0.5 * 86_400) < 2
     assert [note["filename"] for note in projects["notes"]] == [

@@ -31,7 +31,7 @@ NOTICE_PREFIX = "Content truncated. Call with startIndex of "
 
 
 def listed_paths(page: dict[str, Any]) -> list[str]:
-    """A page's paths in either layout (a recursive listing is a tree by default)."""
+    """A page's paths in either layout."""
     if "folders" in page:
         return tree_paths(page["folders"])
     return list(page["files"])
@@ -43,10 +43,13 @@ async def walk_listing(client: Client, **arguments: object) -> list[str]:
     while True:
         page = payload(await client.call_tool("list_vault_files", {**arguments, "offset": offset}))
         files.extend(listed_paths(page))
-        assert ("total" in page) == (offset == 0)  # said once: the listing did not change
-        if "nextOffset" not in page:
+        pagination = page["pagination"]
+        assert pagination["offset"] == offset
+        assert pagination["hasMore"] == ("nextOffset" in pagination)
+        if not pagination["hasMore"]:
+            assert offset + len(listed_paths(page)) == pagination["total"]
             return files
-        offset = page["nextOffset"]
+        offset = pagination["nextOffset"]
 
 
 async def test_root_listing_is_one_level_sorted_with_folders_marked(
@@ -59,11 +62,14 @@ async def test_root_listing_is_one_level_sorted_with_folders_marked(
         for entry in vault.iterdir()
         if not entry.name.startswith(".") and (entry.is_file() or any(entry.rglob("*.*")))
     )
-    assert page == {"files": expected, "total": len(expected)}  # one page: no nextOffset
+    assert page == {
+        "files": expected,
+        "pagination": {"total": len(expected), "offset": 0, "limit": 100, "hasMore": False},
+    }
 
 
 async def test_folder_listing_gives_vault_relative_paths(client: Client) -> None:
-    page = payload(await client.call_tool("list_vault_files", {"folder": "Daily"}))
+    page = payload(await client.call_tool("list_vault_files", {"directory": "Daily"}))
 
     assert page["files"]
     assert all(path.startswith("Daily/") for path in page["files"])
@@ -83,15 +89,15 @@ async def test_recursive_pages_come_from_the_cached_walk(
     first = payload(await client.call_tool("list_vault_files", {"recursive": True, "limit": 5}))
     (vault / "Inbox" / "added later.md").write_text("new\n", encoding="utf-8")
     emulator.state.refresh()
-    fresh = payload(await client.call_tool("list_vault_files", {"folder": "Inbox"}))
+    fresh = payload(await client.call_tool("list_vault_files", {"directory": "Inbox"}))
     assert "Inbox/added later.md" in fresh["files"]
 
     second = payload(
         await client.call_tool("list_vault_files", {"recursive": True, "limit": 5, "offset": 5})
     )
 
-    assert "total" in first
-    assert "total" not in second  # the cached walk: the total told on the first page holds
+    # the cached walk: the later page comes from the walk the first one was cut from
+    assert second["pagination"]["total"] == first["pagination"]["total"]
 
 
 async def test_pattern_filters_by_glob_on_vault_paths(client: Client, vault: Path) -> None:
@@ -133,17 +139,17 @@ async def walk_both_layouts(
         assert size(flat) <= 12_000
         assert size(tree) <= 12_000
         pages.append((payload(flat), payload(tree)))
-        if "nextOffset" not in pages[-1][0]:
+        if not pages[-1][0]["pagination"]["hasMore"]:
             return pages
-        offset = pages[-1][0]["nextOffset"]
+        offset = pages[-1][0]["pagination"]["nextOffset"]
 
 
 async def test_tree_pages_hold_the_same_files_as_flat_pages(client: Client, vault: Path) -> None:
     pages = await walk_both_layouts(client, recursive=True, limit=7)
 
     for flat, tree in pages:
-        assert set(tree) == {"folders"} | ({"nextOffset", "total"} & set(flat))
-        assert tree.get("nextOffset") == flat.get("nextOffset")
+        assert set(tree) == {"folders", "pagination"}
+        assert tree["pagination"] == flat["pagination"]
         assert sorted(tree_paths(tree["folders"])) == flat["files"]
         assert all(folder == "" or folder.endswith("/") for folder in tree["folders"])
         assert all("/" not in name for names in tree["folders"].values() for name in names)
@@ -156,7 +162,7 @@ async def test_a_tree_of_one_level_keeps_folders_as_entries_of_their_parent(
     root = payload(await client.call_tool("list_vault_files", {"layout": "tree"}))
     flat_root = payload(await client.call_tool("list_vault_files", {}))
     projects = payload(
-        await client.call_tool("list_vault_files", {"folder": "Projects", "layout": "tree"})
+        await client.call_tool("list_vault_files", {"directory": "Projects", "layout": "tree"})
     )
 
     assert root["folders"] == {"": flat_root["files"]}  # the vault root is the folder ""
@@ -168,28 +174,35 @@ async def test_a_tree_of_one_level_keeps_folders_as_entries_of_their_parent(
 async def test_each_layout_budgets_its_own_pages_and_loses_no_file(
     client: Client, vault: Path, emulator: RunningEmulator
 ) -> None:
-    # Long paths: 10 folders of 1 file (where the tree costs 5 characters more), then 10 of 3
-    # (where it is smaller), about 400 characters a path: 16,000 in all, over the budget.
+    # Long paths: 15 folders of 1 file (where the tree costs 5 characters more), then 15 of 3
+    # (where it is smaller), each folder four levels deep: about 1,000 characters a path and
+    # 60,000 in all, over a default page's 50 KB, so the budget (not the 100 files) cuts pages.
     deep = vault / "Deep"
-    for n in range(20):
-        folder = deep / f"{n:02d} {'long folder name 漢字 ' * 9}"
+    for n in range(30):
+        level = f"{'long folder name 漢字 ' * 8}"
+        folder = deep / f"{n:02d} {level}" / level / level / level
         folder.mkdir(parents=True)
-        for m in range(1 if n < 10 else 3):
+        for m in range(1 if n < 15 else 3):
             (folder / f"{m} {'a long note name 😀 ' * 10}.md").write_text("x", encoding="utf-8")
     emulator.state.refresh()
 
-    flat = await walk_listing(client, folder="Deep", recursive=True, layout="flat")
-    tree = await walk_listing(client, folder="Deep", recursive=True, layout="tree")
+    flat = await walk_listing(client, directory="Deep", recursive=True, layout="flat")
+    tree = await walk_listing(client, directory="Deep", recursive=True, layout="tree")
 
     assert sorted(tree) == flat == sorted(p for p in vault_files(vault) if p.startswith("Deep/"))
-    assert len(flat) == 40
+    assert len(flat) == 60
+    first = payload(
+        await client.call_tool("list_vault_files", {"directory": "Deep", "recursive": True})
+    )
+    assert first["pagination"]["hasMore"]  # cut by the 50 KB cap, with nextOffset
+    assert len(first["files"]) < 60
 
 
 @pytest.mark.parametrize(
     ("arguments", "expected"),
     [
-        pytest.param({"folder": "No such folder"}, "not found", id="missing-folder"),
-        pytest.param({"folder": "../outside"}, "Invalid vault path", id="traversal"),
+        pytest.param({"directory": "No such folder"}, "not found", id="missing-folder"),
+        pytest.param({"directory": "../outside"}, "Invalid vault path", id="traversal"),
         pytest.param({"offset": 10_000}, "past the end", id="offset-past-end"),
         pytest.param({"pattern": "{1..1000000}"}, "not a valid glob", id="bad-glob"),
         pytest.param({"pattern": "/Daily/*.md"}, "Try 'Daily/*.md'", id="absolute-glob"),

@@ -84,7 +84,8 @@ async def test_a_dry_run_lists_each_note_with_its_matches_and_changes_nothing(
 
     page = payload(
         await client.call_tool(
-            "replace_in_notes", {"find": "launch", "replacement": "release", "folder": "Projects"}
+            "replace_in_notes",
+            {"find": "launch", "replacement": "release", "directory": "Projects"},
         )
     )
 
@@ -96,8 +97,8 @@ async def test_a_dry_run_lists_each_note_with_its_matches_and_changes_nothing(
     assert "launch" in first["before"]
     assert "release" in first["after"]
     assert first["before"].replace("launch", "release", 1) == first["after"]
-    assert page["total"] == 1
-    assert "nextOffset" not in page
+    assert page["pagination"]["total"] == 1
+    assert page["pagination"]["hasMore"] is False
     assert page["matches"] == 1
     assert first["line"] == 23
     assert "dryRun=false" in page["note"]
@@ -109,7 +110,7 @@ async def test_a_real_run_replaces_what_the_dry_run_listed_and_keeps_everything_
 ) -> None:
     crlf = "Inbox/CRLF 日本語 #1.md"
     put(crlf, "---\r\ntags: [x]\r\n---\r\n# Acme 🚀\r\n\r\nAcme and ACME and Acme.\r\n")
-    arguments = {"find": "Acme", "replacement": "Ácme 🧪", "folder": "Inbox"}
+    arguments = {"find": "Acme", "replacement": "Ácme 🧪", "directory": "Inbox"}
     listed = payload(await client.call_tool("replace_in_notes", arguments))
     sort = "Inbox/Meeting notes to sort.md"
     assert [n["path"] for n in listed["notes"]] == [crlf, sort, CAPTURE]
@@ -155,7 +156,7 @@ async def test_a_real_run_stops_at_the_first_note_its_dry_runs_did_not_show(
 ) -> None:
     for n in range(5):
         put(f"Walk/{n} 🚶.md", f"step {n}\n")
-    arguments = {"find": "step", "replacement": "pas", "folder": "Walk", "limit": 2}
+    arguments = {"find": "step", "replacement": "pas", "directory": "Walk", "limit": 2}
     await client.call_tool("replace_in_notes", arguments)  # shows 0 and 1
 
     first = payload(await client.call_tool("replace_in_notes", {**arguments, "dryRun": False}))
@@ -226,10 +227,10 @@ async def test_a_regex_replaces_with_groups_through_the_dispatcher(
         "regex": True,
         "filename": LAUNCH,
     }
-    listed = payload(await client.call_tool("vault_edit", arguments))
+    listed = payload(await client.call_tool("vault", arguments))
     assert listed["notes"][0]["matches"] == 3
 
-    await client.call_tool("vault_edit", {**arguments, "dryRun": False})
+    await client.call_tool("vault", {**arguments, "dryRun": False})
 
     text = read(vault, LAUNCH)
     assert "- 12/12/2026 — launch 🎉" in text
@@ -266,17 +267,16 @@ async def test_dry_run_pages_walk_every_note_once_with_exact_totals(
                 {
                     "find": "needle",
                     "replacement": "pin",
-                    "folder": "Bulk",
+                    "directory": "Bulk",
                     "limit": 3,
                     "offset": offset,
                 },
             )
         )
-        assert page.get("total", 7) == 7
-        assert ("total" in page) == (offset == 0)
+        assert page["pagination"]["total"] == 7
         assert page["matches"] == 28
         seen += [note["path"] for note in page["notes"]]
-        offset = page.get("nextOffset")
+        offset = page["pagination"].get("nextOffset")
 
     assert seen == sorted(f"Bulk/n{n} %.md" for n in range(7))
 
@@ -286,15 +286,15 @@ async def test_a_dry_run_of_long_matches_stays_within_the_response_budget(
 ) -> None:
     for n in range(30):
         put(f"Long/{n:02} 📜.md", ("ab" * 3_000 + "\n") * 5)
-    arguments = {"find": "(ab)+", "replacement": "x", "regex": True, "folder": "Long"}
+    arguments = {"find": "(ab)+", "replacement": "x", "regex": True, "directory": "Long"}
 
     result = await client.call_tool("replace_in_notes", {**arguments, "limit": 100})
 
     page = payload(result)
-    assert sum(len(t) for t in texts(result)) <= 12_000
-    assert 0 < len(page["notes"]) < 30
-    assert page["nextOffset"] == len(page["notes"])
-    assert page["total"] == 30
+    assert sum(len(t) for t in texts(result)) <= 30_000  # long matches are abbreviated
+    assert len(page["notes"]) == 30
+    assert page["pagination"]["hasMore"] is False
+    assert page["pagination"]["total"] == 30
     assert page["matches"] == 150
     assert "[6,000 chars]" in page["notes"][0]["snippets"][0]["before"]
 
@@ -307,7 +307,7 @@ async def test_replace_reports_its_progress_when_asked(client: Client) -> None:
 
     result = await client.call_tool(
         "replace_in_notes",
-        {"find": "meeting", "replacement": "réunion", "folder": "Daily"},
+        {"find": "meeting", "replacement": "réunion", "directory": "Daily"},
         progress_callback=progress,
     )
 
@@ -348,9 +348,9 @@ async def test_a_catastrophic_regex_is_stopped_and_the_server_keeps_answering(
         pytest.param({"find": ""}, "find is empty", id="empty"),
         pytest.param({"filename": "Attachments/diagram.png"}, "not a note", id="not-a-note"),
         pytest.param({"filename": ".obsidian/app.json"}, "hidden", id="hidden"),
-        pytest.param({"folder": "Projects"}, "not both", id="both"),
+        pytest.param({"directory": "Projects"}, "not both", id="both"),
         pytest.param({"filename": "Missing 日本.md"}, "was not found", id="missing"),
-        pytest.param({"filename": None, "folder": "Nope"}, "was not found", id="no-folder"),
+        pytest.param({"filename": None, "directory": "Nope"}, "was not found", id="no-folder"),
     ],
 )
 async def test_replace_refuses_what_cannot_work_with_what_to_do(

@@ -267,7 +267,7 @@ async def test_a_long_listing_is_cut_with_a_navigation_hint(client: Client) -> N
     assert "### vaultgate/" not in answer
     assert (
         "Showing 2 of 4 changes. Pass change=<slug> for one change, project=<name> for one "
-        'project; list every change with list_vault_files(folder="sdd/<project>/changes/").'
+        'project; list every change with list_vault_files(directory="sdd/<project>/changes/").'
     ) in answer
 
 
@@ -461,10 +461,30 @@ async def test_context_check_detail_levels_follow_seed_001(client: Client, sdd_v
     assert flat_memory[:201] not in joined(standard)
     proposal = (sdd_vault / "sdd/vaultgate/changes/memory-store/proposal.md").read_text()
     assert " ".join(proposal.split())[:500] + "..." in joined(standard)
-    # full: whole artifacts (within the budget) and whole observations.
-    assert proposal in joined(full)
+    # full: whole artifacts and whole observations, never cut (FR-017): the budget decides
+    # how many changes, and the first matching change is whole even past it.
+    memory_store = sdd_vault / "sdd/vaultgate/changes/memory-store"
+    for stage in ("proposal", "spec", "design", "tasks", "verify"):
+        assert (memory_store / f"{stage}.md").read_text().rstrip("\n") in joined(full), stage
+    assert "Content truncated" not in joined(full)
+    assert "not shown to keep this answer small" not in joined(full)
     assert MEMORY_TEXT.strip() in joined(full)
-    assert size(full) <= BUDGET
+    assert size(full) > BUDGET  # one change, whole, past the 5,000-character default
+
+
+async def test_context_check_at_full_gives_a_huge_artifact_whole(client: Client) -> None:
+    full = joined(
+        await call(
+            client,
+            "sdd_context_check",
+            change_description="everything spec",
+            project="atlas",
+            detail_level="full",
+        )
+    )
+
+    assert full.count("SHALL do thing") == 1499
+    assert "Requirement 1499: the system SHALL do thing 1499." in full
 
 
 async def test_memory_search_falls_back_to_any_word_and_says_so(client: Client) -> None:

@@ -22,6 +22,7 @@ from tests.tools.test_protection_tags import serve
 
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.engine import jsonlogic
+from vaultgate.paging import ANSWER_CAP
 
 pytestmark = pytest.mark.anyio
 
@@ -43,9 +44,9 @@ async def walk_search(client: Client, **arguments: object) -> list[dict[str, obj
             await client.call_tool("search_vault_simple", {**arguments, "offset": offset})
         )
         results.extend(page["results"])
-        if "nextOffset" not in page:
+        if not page["pagination"]["hasMore"]:
             return results
-        offset = page["nextOffset"]
+        offset = page["pagination"]["nextOffset"]
 
 
 async def test_paging_through_a_search_returns_each_matching_note_once(
@@ -136,32 +137,37 @@ async def test_later_pages_come_from_the_cached_result(
         await client.call_tool("search_vault_simple", {"query": "meeting", "limit": 2, "offset": 2})
     )
 
-    # The new note is not searched for: the second page is the cached result's, which says no
-    # new total and holds none of the new note.
-    assert "total" not in second
+    # The new note is not searched for: the second page is the cached result's, whose total
+    # is the first page's and which holds none of the new note.
+    assert second["pagination"]["total"] == first["pagination"]["total"]
     assert "Inbox/another meeting.md" not in [hit["filename"] for hit in second["results"]]
-    assert first["total"] >= 4
+    assert first["pagination"]["total"] >= 4
 
 
 async def test_folder_scopes_the_search(client: Client) -> None:
     page = payload(
-        await client.call_tool("search_vault_simple", {"query": "meeting", "folder": "Daily"})
+        await client.call_tool("search_vault_simple", {"query": "meeting", "directory": "Daily"})
     )
 
     assert page["results"]
     assert all(r["filename"].startswith("Daily/") for r in page["results"])
 
 
-async def test_long_matches_cut_the_page_to_the_budget_and_say_so(client: Client) -> None:
-    arguments = {"query": "meeting", "contextLength": 500, "maxMatchesPerFile": 20, "limit": 100}
+async def test_long_matches_shorten_their_contexts_and_keep_every_result(
+    client: Client,
+) -> None:
+    arguments = {"query": "meeting", "contextLength": 500, "maxMatchesPerFile": 20}
+    whole = payload(await client.call_tool("search_vault_simple", {"query": "meeting"}))
 
     result = await client.call_tool("search_vault_simple", arguments)
 
     page = payload(result)
-    # one note is always shown, however long, so that paging never stalls
-    assert size(result) <= 5_000 or len(page["results"]) == 1
-    assert "nextOffset" in page
-    assert f"offset={page['nextOffset']}" in page["notice"]
+    # never fewer results than asked: each match's context is shortened instead, and said so
+    assert len(page["results"]) == min(20, whole["pagination"]["total"])
+    assert "shortened to" in page["notice"]
+    assert size(result) <= ANSWER_CAP
+    widest = max(len(m) for hit in page["results"] for m in hit["matches"])
+    assert widest < 2 * 500
 
 
 async def test_an_empty_query_is_refused(client: Client) -> None:
@@ -185,7 +191,7 @@ async def test_jsonlogic_accepts_an_object_query(client: Client) -> None:
         await client.call_tool("search_vault", {"query": {"glob": ["Daily/*.md", {"var": "path"}]}})
     )
 
-    assert page["total"] == 5
+    assert page["pagination"]["total"] == 5
 
 
 async def test_invalid_jsonlogic_json_is_explained(client: Client) -> None:
@@ -218,7 +224,7 @@ async def test_dataview_works_where_the_plugin_still_has_it(
             )
         )
 
-    assert page["total"] == 5
+    assert page["pagination"]["total"] == 5
     assert all(r["filename"].startswith("Daily/") for r in page["results"])
 
 
@@ -281,13 +287,19 @@ async def test_server_info_reports_versions_and_features(client: Client) -> None
     assert info["features"]["move"]["available"] is True
 
 
-async def test_default_search_responses_stay_under_5000_characters(client: Client) -> None:
+async def test_default_search_responses_stay_small_and_keep_every_row(
+    client: Client, vault: Path
+) -> None:
     for tool, arguments in [
         ("search_vault_simple", {"query": "meeting"}),
         ("search_vault", {"query": '{"var": "path"}'}),
-        ("search_vault", {"query": '{"var": "content"}'}),
     ]:
         assert size(await client.call_tool(tool, arguments)) <= 5_000, tool
+    # every note's whole content: the 50 rows the seed names (all the notes here), each cut
+    notes = len(list(vault.rglob("*.md")))
+    whole = await client.call_tool("search_vault", {"query": '{"var": "content"}'})
+    assert len(payload(whole)["results"]) == min(50, notes)
+    assert size(whole) <= ANSWER_CAP
     assert size(await client.call_tool("get_server_info", {})) <= 12_000
 
 
@@ -315,7 +327,7 @@ async def test_a_search_reports_progress_when_asked(client: Client) -> None:
         "search_vault_simple", {"query": "meeting"}, progress_callback=on_progress
     )
 
-    total = payload(result)["total"]
+    total = payload(result)["pagination"]["total"]
     assert updates == [(0, 1, "searching the vault"), (1, 1, f"{total} notes match")]
 
 

@@ -203,8 +203,8 @@ async def test_results_page_with_next_offset_and_every_note_once(tmp_path: Path)
     async with serve(corpus(tmp_path), "folder") as world:
         await embedded(world.client)
         pages = [await search(world.client, "things to do at home", mode="semantic", limit=7)]
-        while "nextOffset" in pages[-1]:
-            offset = pages[-1]["nextOffset"]
+        while pages[-1]["pagination"]["hasMore"]:
+            offset = pages[-1]["pagination"]["nextOffset"]
             pages.append(
                 await search(
                     world.client, "things to do at home", mode="semantic", limit=7, offset=offset
@@ -212,6 +212,6 @@ async def test_results_page_with_next_offset_and_every_note_once(tmp_path: Path)
             )
 
     found = [path for page in pages for path in paths(page)]
-    assert pages[0]["total"] == 24
+    assert pages[0]["pagination"]["total"] == 24
     assert len(found) == len(set(found)) == 24
     assert all(len(row["text"]) <= 120 for page in pages for row in page["results"])

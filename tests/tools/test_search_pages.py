@@ -15,10 +15,12 @@ from mcp import Client
 from tests.tools.conftest import payload, size
 from tests.tools.test_protection_tags import serve
 
+from vaultgate.paging import ANSWER_CAP
+
 pytestmark = pytest.mark.anyio
 
 BACKENDS = ["3.6.2", "4.1.7", "5.1.0", "folder", "auto"]
-DEFAULT_PAGE_BOUND = 5_000
+DEFAULT_PAGE_BOUND = 5_000  # seed 004's "~5KB" default response
 
 FOLDERS = ["Projects/Acme #1", "Daily/2026 11", "Areas/Résumé 100%", "Inbox", "日本/会議"]
 NAMES = ["Plan #2", "Status 50%", "会議メモ", "🚀 Launch", unicodedata.normalize("NFD", "Café")]
@@ -81,9 +83,9 @@ async def walk(client: Client, **arguments: Any) -> tuple[list[dict[str, Any]], 
         spent += size(result)
         page = payload(result)
         results.extend(page["results"])
-        if "nextOffset" not in page:
+        if not page["pagination"]["hasMore"]:
             return results, spent
-        offset = page["nextOffset"]
+        offset = page["pagination"]["nextOffset"]
 
 
 def whole_words_of(note: str, context: str) -> bool:
@@ -107,8 +109,14 @@ async def test_a_common_word_fits_twenty_notes_in_5000_characters_with_whole_wor
 
     page = payload(first)
     assert size(first) <= DEFAULT_PAGE_BOUND
-    assert len(page["results"]) == 20
-    assert page["nextOffset"] == 20
+    assert len(page["results"]) == 20  # seed 004: 20 results, contexts shortened to fit
+    assert page["pagination"] == {
+        "total": 60,
+        "offset": 0,
+        "limit": 20,
+        "hasMore": True,
+        "nextOffset": 20,
+    }
     for hit in page["results"]:
         (context,) = hit["matches"]  # one context, a string: no offsets unless asked
         assert isinstance(context, str)
@@ -167,7 +175,7 @@ async def test_scores_that_are_all_equal_are_left_out(tmp_path: Path, backend: s
         (vault / "Inbox" / f"{name}.md").write_text("quokka 🦘 here\n", encoding="utf-8")
     (vault / "Other" / "d4.md").write_text("quokka, quokka\n", encoding="utf-8")
     async with serve(vault, backend) as world:
-        arguments = {"query": "quokka", "folder": "Inbox"}
+        arguments = {"query": "quokka", "directory": "Inbox"}
         equal = payload(await world.client.call_tool("search_vault_simple", arguments))
         differ = payload(await world.client.call_tool("search_vault_simple", {"query": "quokka"}))
 
@@ -198,7 +206,7 @@ async def test_emoji_and_cjk_cut_by_the_context_keep_whole_characters(
 
 
 @pytest.mark.parametrize("backend", ["3.6.2", "5.1.0", "auto"])
-async def test_smart_search_pages_within_5000_characters_and_continue(
+async def test_smart_search_keeps_its_rows_and_shortens_their_text(
     tmp_path: Path, backend: str
 ) -> None:
     vault = awkward_vault(tmp_path)
@@ -212,18 +220,22 @@ async def test_smart_search_pages_within_5000_characters_and_continue(
     async with serve(vault, backend) as world:
         first = await world.client.call_tool("search_vault_smart", arguments)
         pages = [payload(first)]
-        while "nextOffset" in pages[-1]:
-            arguments["offset"] = pages[-1]["nextOffset"]
+        while pages[-1]["pagination"]["hasMore"]:
+            arguments["offset"] = pages[-1]["pagination"]["nextOffset"]
             pages.append(payload(await world.client.call_tool("search_vault_smart", arguments)))
         default = await world.client.call_tool(
             "search_vault_smart", {"query": "meeting", "mode": "smart_connections"}
         )
 
-    assert size(first) <= DEFAULT_PAGE_BOUND
     assert size(default) <= DEFAULT_PAGE_BOUND
-    assert len(payload(default)["results"]) == 20
+    assert len(payload(default)["results"]) == 20  # seed 004: filter?.limit ?? 20
+    assert len(payload(first)["results"]) == 50  # as many rows as asked: shorter texts
+    assert size(first) <= ANSWER_CAP
     paths = [row["path"] for page in pages for row in page["results"]]
-    assert len(pages) > 1
+    assert len(pages) == 2
+    assert "total" not in pages[0]["pagination"]  # Smart Connections counts nothing
+    assert pages[0]["pagination"]["hasMore"] is True
+    assert pages[-1]["pagination"] == {"total": 60, "offset": 50, "limit": 50, "hasMore": False}
     assert len(paths) == len(set(paths)) == 60
     for row in payload(default)["results"]:
         assert len(row["text"]) <= 120

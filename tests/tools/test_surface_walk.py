@@ -283,10 +283,10 @@ async def test_no_reading_operation_changes_the_vault(tmp_path: Path, profile: s
     assert snapshot(vault) == before
 
 
-async def test_the_split_memory_never_overwrites_or_removes_a_memory(tmp_path: Path) -> None:
-    # The split profile's `memory` is announced not destructive: every operation it offers,
-    # run with its example, leaves every memory saved before as it was. (A save reusing a
-    # topic_key keeps the replaced text as a revision: tests/tools/test_memory_tools.py.)
+async def test_the_split_memory_never_loses_a_memory(tmp_path: Path) -> None:
+    # The split profile's `memory` is announced non-destructive: every operation it offers,
+    # run with its example, leaves every memory saved before as it was, and a save reusing a
+    # topic_key updates that memory while its earlier text stays readable as a revision.
     vault = tmp_path / "vault"
     shutil.copytree(FIXTURE_VAULT, vault)
     async with serve(vault, "split") as (client, tools):
@@ -294,15 +294,26 @@ async def test_the_split_memory_never_overwrites_or_removes_a_memory(tmp_path: P
         await client.call_tool("memory", {"operation": "save", **saved})
         first = texts(await client.call_tool("memory", {"operation": "get", "id": 1}))[0]
         for operation, route in SPLIT["memory"].routes.items():
+            if operation == "save":
+                continue  # saved below, under the topic_key in use
             arguments = {"operation": operation, **EXAMPLES.get(route.tool_name, {})}
             await client.call_tool("memory", arguments)
-        after = texts(await client.call_tool("memory", {"operation": "get", "id": 1}))[0]
+        unchanged = texts(await client.call_tool("memory", {"operation": "get", "id": 1}))[0]
+        again = {**saved, "content": "FIFO ⏩"}
+        updated = texts(await client.call_tool("memory", {"operation": "save", **again}))[0]
+        previous = await client.call_tool("memory", {"operation": "get", "id": 1, "revision": 1})
+
+    def timeless(text: str) -> str:
+        return re.sub(r"\d{4}-\d\d-\d\d[T ][\d:.]+Z?", "", text)
 
     hints = tools["memory"].annotations
     assert hints is not None
     assert hints.destructive_hint is False
-    assert re.sub(r"\d{4}-\d\d-\d\d[T ][\d:.]+Z?", "", after) == re.sub(
-        r"\d{4}-\d\d-\d\d[T ][\d:.]+Z?", "", first
+    assert timeless(unchanged) == timeless(first)
+    assert updated.startswith("Updated #1 (the memory with topic_key 'cache/policy') in place")
+    assert 'memory(operation="get", id=1, revision=1)' in updated
+    assert texts(previous)[0].startswith(
+        "#1 [manual] Cache 🗄 policy\nLRU, 缓存\n---\nrevision 1 of 2"
     )
 
 

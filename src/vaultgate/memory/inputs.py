@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from vaultgate.calls import Raw, call
 from vaultgate.errors import InvalidMemoryInput, quoted
@@ -209,6 +210,27 @@ def check_id(observation_id: int, *, name: str = "id") -> None:
             f"{name} {_shown_number(observation_id)} is not an observation id: ids run from 1 "
             f"to {MAX_ID}. {call('mem_search', query='')} lists the most recent, with their ids."
         )
+
+
+def parse_anchor(value: str | None, now: datetime) -> datetime:
+    """A timeline's anchor (seed 002: an ISO datetime, default now), as an aware UTC time.
+
+    ISO 8601 as Python reads it: ``2026-05-01T09:30:00Z``, with an offset (``+02:00``), or a
+    date alone (its midnight); a time without an offset is UTC.
+    """
+    if value is None or not value.strip():
+        return now.astimezone(UTC)
+    try:
+        moment = datetime.fromisoformat(value.strip())
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError):  # OverflowError: an offset past year 1 or 9999
+        raise InvalidMemoryInput(
+            f"anchor {quoted(value)} is not an ISO datetime. Give one such as "
+            f'"2026-05-01T09:30:00Z" (UTC), "2026-05-01T11:30:00+02:00" or "2026-05-01", or '
+            "leave anchor out for now."
+        ) from None
 
 
 def check_days(older_than_days: int) -> None:

@@ -29,6 +29,25 @@ class Observation:
     updated_at: str
     title: str
     content: str
+    # Earlier revisions whose text is kept (observation_revisions), oldest first; filled by the
+    # reads that show one observation in full, empty elsewhere.
+    kept_revisions: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """The text an update replaced: revision ``revision`` of observation ``observation_id``,
+    written at ``saved_at`` and replaced at ``replaced_at`` (revision ``current`` is live now)."""
+
+    observation_id: int
+    revision: int
+    current: int
+    type: str
+    topic_key: str | None
+    saved_at: str
+    replaced_at: str
+    title: str
+    content: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +90,8 @@ class SaveResult:
     session_created: bool
     redactions: int  # <private> spans replaced by [REDACTED] in title and content
     suggested_topic_key: str | None  # when saved without one
+    # status "updated": the revision that now keeps the text the save replaced
+    replaced_revision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +135,19 @@ class Timeline:
     after: list[Observation]  # chronological
     total_in_session: int  # live observations in the focus's whole session
     session: Session | None
+
+
+@dataclass(frozen=True, slots=True)
+class TimeWindow:
+    """Live observations around a moment (seed 002's timeline), chronological on each side."""
+
+    anchor: str  # the moment, as the store writes times (UTC 'YYYY-MM-DD HH:MM:SS')
+    before: list[Observation]  # created at or before the anchor, oldest first
+    after: list[Observation]  # created after it, oldest first
+    total_before: int  # every live observation at or before the anchor under the filters
+    total_after: int
+    project: str | None
+    session_id: str | None
 
 
 @dataclass(frozen=True, slots=True)

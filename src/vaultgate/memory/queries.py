@@ -185,3 +185,54 @@ def insert_observation(
         title=title,
         content=content,
     )
+
+
+# --- revisions ------------------------------------------------------------------------------
+
+REVISION_COLUMNS = (
+    "observation_id, revision, type, topic_key, saved_at, replaced_at, title, content"
+)
+
+
+def keep_revision(conn: sqlite3.Connection, current: Observation, replaced_at: str) -> int:
+    """Keep ``current``'s type, topic key, title and content as its revision (the number it
+    has now), before an update replaces them; the revision's number. A plain INSERT: should
+    that number be kept already, the update fails whole rather than replace a kept text."""
+    conn.execute(
+        f"INSERT INTO observation_revisions ({REVISION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            current.id,
+            current.revision_count,
+            current.type,
+            current.topic_key,
+            current.updated_at,
+            replaced_at,
+            current.title,
+            current.content,
+        ),
+    )
+    return current.revision_count
+
+
+def kept_revisions(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """The revision numbers kept for each of ``ids`` that has any, oldest first."""
+    if not ids:
+        return {}
+    marks = ",".join("?" * len(ids))
+    kept: dict[int, list[int]] = {}
+    for observation_id, revision in conn.execute(
+        "SELECT observation_id, revision FROM observation_revisions "
+        f"WHERE observation_id IN ({marks}) ORDER BY observation_id, revision",
+        list(ids),
+    ):
+        kept.setdefault(int(observation_id), []).append(int(revision))
+    return {key: tuple(value) for key, value in kept.items()}
+
+
+def revision(conn: sqlite3.Connection, observation_id: int, number: int) -> tuple[Any, ...] | None:
+    row = conn.execute(
+        f"SELECT {REVISION_COLUMNS} FROM observation_revisions "
+        "WHERE observation_id = ? AND revision = ?",
+        (observation_id, number),
+    ).fetchone()
+    return None if row is None else tuple(row)

@@ -19,17 +19,19 @@ from vaultgate.memory.models import (
     CompactResult,
     ContextData,
     Observation,
+    Revision,
     SaveResult,
     SearchResult,
     Session,
     StaleReport,
     Stats,
     Timeline,
+    TimeWindow,
 )
 from vaultgate.paging import (
     DEFAULT_RESPONSE_BUDGET,
+    compact_json,
     estimate_tokens,
-    fair_shares,
     fit_count,
     navigation_hint,
 )
@@ -69,9 +71,9 @@ def _timeline_on(observation_id: int) -> str:
 
 
 CHARS_PER_TOKEN = 4  # paging.estimate_tokens: ceil(characters / 4)
-# Seed 002 caps an answer at 2,000 tokens; vaultgate's default answer is smaller, the same
-# 5,000 characters as every other tool's, and max_tokens raises it.
-DEFAULT_MAX_TOKENS = DEFAULT_RESPONSE_BUDGET // CHARS_PER_TOKEN
+# Seed 002's TOKEN_BUDGET: every memory answer's default max_tokens (8,000 characters).
+TOKEN_BUDGET = 2_000
+DEFAULT_MAX_TOKENS = TOKEN_BUDGET
 MAX_TOKENS = 100_000  # the most max_tokens may ask for: any observation fits in it whole
 
 # Display lengths at detail_level=standard (seed 001), in characters.
@@ -80,6 +82,7 @@ CONTEXT_SESSION_SUMMARY = 200
 CONTEXT_PROMPT = 200
 CONTEXT_OBSERVATION = 300
 TIMELINE_NEIGHBOUR = 200
+TIME_WINDOW_TEXT = 200  # seed 002: each timeline entry's text, cut at 200 characters
 TIMELINE_SESSION_SUMMARY = 100
 MEMORY_SNIPPET_FOR_SDD = 200  # sdd_context_check, standard (seed 001 FR-016)
 STALE_TITLE = 50
@@ -121,16 +124,19 @@ def observation_entry(obs: Observation, level: DetailLevel, snippet: int) -> str
     return f"{heading}\n    {observation_meta(obs)}\n{obs.content}\n"
 
 
-def observation_detail(obs: Observation, room: int | None = None) -> str:
-    """mem_get_observation: everything; the content cut (and marked with the max_tokens that
-    shows all of it) only when the whole is longer than ``room`` characters."""
-    heading, meta = observation_heading(obs), _detail_meta(obs)
-    whole = f"{heading}\n{obs.content}\n---\n{meta}"
-    if room is None or len(whole) <= room:
-        return whole
-    marker = _cut_marker(obs, whole)
-    kept = max(0, room - _bare_detail(obs, whole))
-    return f"{heading}\n{obs.content[:kept]}\n{marker.format(kept=kept)}\n---\n{meta}"
+def observation_detail(obs: Observation) -> str:
+    """mem_get_observation: everything, the content whole (seed 001: full detail is never
+    cut), then the metadata and, when earlier texts are kept, how to read them."""
+    parts = [f"{observation_heading(obs)}\n{obs.content}\n---\n{_detail_meta(obs)}"]
+    if obs.kept_revisions:
+        parts.append(revisions_line(obs.id, obs.kept_revisions))
+    return "\n".join(parts)
+
+
+def revisions_line(observation_id: int, kept: Sequence[int]) -> str:
+    numbers = ", ".join(str(n) for n in kept)
+    shows = call("mem_get_observation", id=observation_id, revision=kept[-1])
+    return f"Earlier revisions kept: {numbers}. Read one: {shows}."
 
 
 def _detail_meta(obs: Observation) -> str:
@@ -142,54 +148,50 @@ def _detail_meta(obs: Observation) -> str:
     )
 
 
-def _cut_marker(obs: Observation, whole: str) -> str:
-    """The line after cut content, ``{kept}`` left to fill: the call that shows all of it."""
-    needed = min(MAX_TOKENS, estimate_tokens(whole) + estimate_tokens(_CUT_MARKER) + 10)
-    shows = call("mem_get_observation", id=obs.id, max_tokens=needed)
-    return _CUT_MARKER.replace("{total}", str(len(obs.content))).replace("{call}", shows)
-
-
-def _bare_detail(obs: Observation, whole: str) -> int:
-    """What a cut detail costs without its content: heading, the widest marker, metadata."""
-    marker = _cut_marker(obs, whole).format(kept=len(obs.content))
-    return len(observation_heading(obs)) + len(marker) + len(_detail_meta(obs)) + 7
-
-
-_CUT_MARKER = "[cut at {kept} of {total} characters to fit max_tokens; {call} shows all of it]"
+def render_revision(revision: Revision) -> str:
+    """mem_get_observation with revision: that revision's text, whole, and what replaced it."""
+    heading = f"#{revision.observation_id} [{revision.type}] {revision.title}"
+    if revision.revision == revision.current:
+        state = f"revision {revision.revision}, the current one (saved {revision.saved_at})"
+    else:
+        state = (
+            f"revision {revision.revision} of {revision.current}, saved {revision.saved_at}, "
+            f"replaced {revision.replaced_at}; "
+            f"{call('mem_get_observation', id=revision.observation_id)} shows the current text"
+        )
+    topic = revision.topic_key or "(none)"
+    return f"{heading}\n{revision.content}\n---\n{state} | topic: {topic}"
 
 
 def observations_detail(
     found: Sequence[Observation], missing: Sequence[int], max_tokens: int | None = None
 ) -> str:
-    """Several observations in full, in order, within ``max_tokens``: as many as fit even cut,
-    sharing what is left fairly (a short one takes only what it needs, paging.fair_shares);
-    the ones left out are named with the call that shows them."""
+    """Several observations in full, in order: as many whole ones as fit in ``max_tokens``,
+    the first always (a text is never cut); the ones left out are named with the call that
+    shows them."""
     missing_line = ""
     if missing:
         missing_line = "Not found (unknown or deleted): " + ", ".join(f"#{i}" for i in missing)
     wholes = [observation_detail(obs) for obs in found]
-    room = (max_tokens or 0) * CHARS_PER_TOKEN - len(missing_line) - 2
-    if max_tokens is None or sum(len(whole) + 2 for whole in wholes) <= room:
+    if max_tokens is None:
         return "\n\n".join(filter(None, [*wholes, missing_line]))
-    room -= len(_left_out_line([obs.id for obs in found], max_tokens)) + 2
-    bare = [_bare_detail(obs, whole) for obs, whole in zip(found, wholes, strict=True)]
-    shown = fit_count((" " * (cost + 1) for cost in bare), room)  # +1: the blank line
-    spare = room - sum(cost + 2 for cost in bare[:shown])
-    contents = [len(whole) - cost for whole, cost in zip(wholes, bare, strict=True)]
-    shares = fair_shares(contents[:shown], spare)
-    parts = [
-        observation_detail(obs, cost + share)
-        for obs, cost, share in zip(found, bare, shares, strict=False)
-    ]
-    left_out = [obs.id for obs in found[shown:]]
-    if left_out:
-        parts.append(_left_out_line(left_out, max_tokens))
+    ids = [obs.id for obs in found]
+    room = max_tokens * CHARS_PER_TOKEN - len(missing_line) - 2
+    room -= len(_left_out_line(ids, len(ids), max_tokens)) + 2  # the longest it can be
+    shown = fit_count((whole + "\n" for whole in wholes), room, at_least_one=True)
+    parts = wholes[:shown]
+    if shown < len(found):
+        parts.append(_left_out_line(ids[shown:], len(found), max_tokens))
     return "\n\n".join(filter(None, [*parts, missing_line]))
 
 
-def _left_out_line(ids: Sequence[int], max_tokens: int) -> str:
-    shows = call("mem_get_observations", ids=list(ids))
-    return f"Left out to fit max_tokens={max_tokens}: raise it, or call {shows}."
+def _left_out_line(left_out: Sequence[int], fetched: int, max_tokens: int) -> str:
+    shows = call("mem_get_observations", ids=list(left_out))
+    shown = fetched - len(left_out)
+    return (
+        f"Token budget: {shown} of {fetched} observations fit in max_tokens={max_tokens}, each "
+        f"whole. For the rest: raise max_tokens, or call {shows}."
+    )
 
 
 # --- token budgets --------------------------------------------------------------------------
@@ -210,16 +212,18 @@ def fit_budget(
 ) -> Budgeted:
     """Head, as many leading entries as fit, then ``tail(shown)``, within ``max_tokens``.
 
-    Entries are measured once with a running total (paging.fit_count) against what the head
-    and the longest possible tail leave; a final check drops entries should the real tail
-    still not fit, so the estimate never exceeds ``max_tokens``.
+    The budget decides how many entries, never how much of one: an entry is whole or left
+    out, and the first is always shown whole, even alone past ``max_tokens`` (seed 001's full
+    detail is never cut). Entries are measured once with a running total (paging.fit_count)
+    against what the head and the longest possible tail leave; a final check drops entries
+    should the real tail still not fit.
     """
     budget = max_tokens * CHARS_PER_TOKEN
     fixed = sum(len(line) + 1 for line in (*head, *worst_tail))
-    shown = fit_count(entries, budget - fixed, at_least_one=False)
+    shown = fit_count(entries, budget - fixed, at_least_one=True)
     while True:
         text = "\n".join([*head, *entries[:shown], *tail(shown)])
-        if estimate_tokens(text) <= max_tokens or shown == 0:
+        if estimate_tokens(text) <= max_tokens or shown <= 1:
             return Budgeted(text=text, shown=shown)
         shown -= 1  # pragma: no cover - the reserve for the tail makes this unreachable
 
@@ -331,8 +335,8 @@ def _search_header(result: SearchResult, query: str, filters: str) -> str:
 
 def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens: int) -> str:
     """The focus and its neighbours, chronological. Within the budget the focus comes first,
-    then neighbours by distance; the focus's content is cut (and marked) only if it alone is
-    over the budget."""
+    then neighbours by distance; the budget decides how many neighbours, never cuts one, and
+    the focus is always whole."""
     head = [_timeline_header(timeline, detail_level)]
     ordered = [*timeline.before, timeline.focus, *timeline.after]
     focus_index = len(timeline.before)
@@ -351,7 +355,7 @@ def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens
         lines = [navigation_hint(shown, timeline.total_in_session, TIMELINE_HINT)]
         if shown < fetched:
             more = _timeline_on(edge) if edge is not None else "lower before/after"
-            lines.append(budget_line(shown, fetched, max_tokens, "timeline entries", more))
+            lines.append(budget_line(shown, fetched, max_tokens, "observations", more))
         if detail_level == "summary":
             lines.append(SUMMARY_FOOTER)
         return [line for line in lines if line]
@@ -359,12 +363,11 @@ def render_timeline(timeline: Timeline, *, detail_level: DetailLevel, max_tokens
     biggest_id = max(obs.id for obs in ordered)
     worst = [
         f"Showing {fetched} of {timeline.total_in_session} {TIMELINE_HINT}",
-        budget_line(fetched, fetched, max_tokens, "timeline entries", _timeline_on(biggest_id)),
+        budget_line(fetched, fetched, max_tokens, "observations", _timeline_on(biggest_id)),
         SUMMARY_FOOTER,
     ]
     budget = max_tokens * CHARS_PER_TOKEN - sum(len(line) + 1 for line in (*head, *worst))
-    # The focus always appears; its content is cut (and says so) only if it alone is too long.
-    entries[focus_index] = _fit_focus(timeline.focus, entries[focus_index], budget - 1)
+    # The focus always appears whole, even alone past the budget; neighbours are whole or out.
     chosen = fit_count((entries[i] for i in priority), budget, at_least_one=True)
     kept = sorted(priority[:chosen])
     edge = ordered[priority[chosen]].id if chosen < len(priority) else None
@@ -397,22 +400,112 @@ def _timeline_entry(obs: Observation, level: DetailLevel, *, focus: bool) -> str
     return f"{heading}\n{obs.content}"
 
 
-def _fit_focus(obs: Observation, entry: str, room: int) -> str:
-    """The focus entry within ``room`` characters: its content cut and marked if need be."""
-    if len(entry) <= room:
-        return entry
-    heading, _, content = entry.partition("\n")
-    marker = (
-        "[cut at {kept} of "
-        f"{len(content)} characters to fit max_tokens; {open_observation(obs.id)} "
-        "shows all of it]"
+# --- timeline around a time (seed 002) -------------------------------------------------------
+
+
+def iso_time(stamp: str) -> str:
+    """A stored time ('YYYY-MM-DD HH:MM:SS', UTC) as ISO 8601: '2026-05-01T09:30:00Z'."""
+    return stamp.replace(" ", "T") + "Z"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters, ending in '…' when it was cut."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def time_window_entry(obs: Observation, level: DetailLevel) -> dict[str, object]:
+    """One entry of seed 002's timeline: {id, createdAt, sessionId, source, title, text};
+    ``source`` is the observation's type. Summary leaves the text out; standard cuts it at
+    200 characters; full gives it whole."""
+    entry: dict[str, object] = {
+        "id": obs.id,
+        "createdAt": iso_time(obs.created_at),
+        "sessionId": obs.session_id,
+        "source": obs.type,
+        "title": obs.title,
+    }
+    if level == "standard":
+        entry["text"] = clip(obs.content, TIME_WINDOW_TEXT)
+    elif level == "full":
+        entry["text"] = obs.content
+    return entry
+
+
+def render_time_window(window: TimeWindow, *, detail_level: DetailLevel, max_tokens: int) -> str:
+    """Seed 002's timeline as compact JSON: ``{"anchor", "entries", "totalBefore",
+    "totalAfter", "hasMore", "truncated"}``, entries chronological, plus ``"message"`` saying
+    how to see more when ``hasMore``.
+
+    Within ``max_tokens`` the entries nearest the anchor are kept first (one before, one
+    after, two before, ...); the budget decides how many, never cuts an entry's text, and the
+    nearest is always kept (``truncated`` then says the budget left some out).
+    """
+    ordered = [*window.before, *window.after]
+    entries = [compact_json(time_window_entry(obs, detail_level)) for obs in ordered]
+    edge = len(window.before)  # the first entry after the anchor
+    priority: list[int] = []
+    for distance in range(len(ordered)):
+        for index in (edge - 1 - distance, edge + distance):
+            if 0 <= index < len(ordered):
+                priority.append(index)
+    widest = "9" * 20
+    envelope = compact_json(
+        {
+            "anchor": iso_time(window.anchor),
+            "entries": [],
+            "totalBefore": widest,
+            "totalAfter": widest,
+            "hasMore": False,
+            "truncated": False,
+            "message": _window_message(window, ordered, len(ordered), truncated=True),
+        }
     )
-    longest_marker = len(marker.format(kept=len(content)))
-    kept = room - len(heading) - longest_marker - 2
-    if kept < 0:  # even the heading is too long: shorten the title too, show no content
-        heading = truncate(heading, max(0, room - longest_marker - 4))
-        kept = 0
-    return f"{heading}\n{content[:kept]}\n{marker.format(kept=kept)}"
+    room = max_tokens * CHARS_PER_TOKEN - len(envelope) - len(widest) * 2
+    chosen = fit_count((entries[i] for i in priority), room, at_least_one=True)
+    kept = sorted(priority[:chosen])
+    shown_before = sum(1 for i in kept if i < edge)
+    shown_after = len(kept) - shown_before
+    has_more = window.total_before > shown_before or window.total_after > shown_after
+    truncated = len(kept) < len(ordered)
+    answer: dict[str, object] = {
+        "anchor": iso_time(window.anchor),
+        "entries": [time_window_entry(ordered[i], detail_level) for i in kept],
+        "totalBefore": window.total_before,
+        "totalAfter": window.total_after,
+        "hasMore": has_more,
+        "truncated": truncated,
+    }
+    if has_more:
+        answer["message"] = _window_message(
+            window, [ordered[i] for i in kept], len(kept), truncated=truncated
+        )
+    return compact_json(answer)
+
+
+def _window_message(
+    window: TimeWindow, shown: Sequence[Observation], count: int, *, truncated: bool
+) -> str:
+    total = window.total_before + window.total_after
+    filters: dict[str, object] = {}
+    if window.project is not None:
+        filters["project"] = window.project
+    if window.session_id is not None:
+        filters["session_id"] = window.session_id
+    moves = []
+    if shown:
+        earliest, latest = iso_time(shown[0].created_at), iso_time(shown[-1].created_at)
+        moves = [
+            f"earlier: {call('mem_timeline', anchor=earliest, **filters)}",
+            f"later: {call('mem_timeline', anchor=latest, before=1, **filters)}",
+        ]
+    why = "max_tokens left some out; " if truncated else ""
+    return (
+        f"Showing {count} of {total} observations around the anchor. {why}For more: raise "
+        f"before/after (up to 20), max_tokens, or move the anchor ({'; '.join(moves)})."
+        if moves
+        else f"Showing {count} of {total} observations around the anchor."
+    )
 
 
 # --- mem_context ----------------------------------------------------------------------------
@@ -508,9 +601,15 @@ def render_save(result: SaveResult) -> str:
         )
     else:
         line = (
-            f"Updated #{obs.id} in place (topic_key {obs.topic_key!r}); revision "
-            f"{obs.revision_count}."
+            f"Updated #{obs.id} (the memory with topic_key {obs.topic_key!r}) in place; it is "
+            f"now revision {obs.revision_count}."
         )
+        if result.replaced_revision is not None:
+            shows = call("mem_get_observation", id=obs.id, revision=result.replaced_revision)
+            line += (
+                f" The text it replaced is kept as revision {result.replaced_revision}: "
+                f"{shows} shows it."
+            )
     notes = []
     if result.redactions:
         notes.append(f"{result.redactions} <private> span(s) were stored as [REDACTED].")

@@ -239,3 +239,20 @@ CREATE TRIGGER observation_vectors_gone AFTER DELETE ON observations
 BEGIN
     DELETE FROM observation_vectors WHERE id = old.id;
 END;
+
+-- migration 5: the text a revision replaced, kept so nothing saved is ever lost
+-- A save under a topic_key in use, and mem_update, change an observation in place; the title,
+-- type, topic key and content they replace are kept here as revision N (the observation's
+-- revision_count before the change), readable with mem_get_observation(id, revision=N). Only a
+-- hard delete of the observation removes its revisions (the store deletes them first).
+CREATE TABLE observation_revisions (
+    observation_id  INTEGER NOT NULL REFERENCES observations (id),
+    revision        INTEGER NOT NULL,
+    type            TEXT NOT NULL,
+    topic_key       TEXT,
+    saved_at        TEXT NOT NULL,
+    replaced_at     TEXT NOT NULL,
+    title           TEXT NOT NULL,
+    content         TEXT NOT NULL,
+    PRIMARY KEY (observation_id, revision)
+) WITHOUT ROWID;

@@ -27,8 +27,8 @@ from vaultgate.errors import (
     MemoryBusy,
     MemoryStoreError,
     ObservationNotFound,
+    RevisionNotFound,
     SessionNotFound,
-    TopicTaken,
     VaultgateError,
 )
 from vaultgate.memory import compaction, queries, removals, vectors
@@ -50,6 +50,7 @@ from vaultgate.memory.inputs import (
     normalize_topic_key,
     normalize_type,
     optional_project,
+    parse_anchor,
     suggest_topic_key,
     unique_ids,
 )
@@ -62,6 +63,7 @@ from vaultgate.memory.models import (
     DeleteResult,
     Observation,
     Prompt,
+    Revision,
     SaveResult,
     SaveStatus,
     Scope,
@@ -74,6 +76,7 @@ from vaultgate.memory.models import (
     StaleReport,
     Stats,
     Timeline,
+    TimeWindow,
 )
 from vaultgate.memory.wal import CHECKPOINT_BYTES, Checkpoint, WalKeeper
 
@@ -87,6 +90,8 @@ MAX_SEARCH_LIMIT = 100
 MAX_GET_IDS = 10
 CONTEXT_SESSIONS = 5
 CONTEXT_PROMPTS = 10
+TIMELINE_DEFAULT = 5  # seed 002: before and after default to 5
+TIMELINE_MAX = 20  # and go up to 20 (before at least 1, after at least 0)
 TIMESTAMP = "%Y-%m-%d %H:%M:%S"
 
 
@@ -268,16 +273,17 @@ class MemoryStore:
         scope: str = "project",
         session_id: str | None = None,
         topic_key: str | None = None,
-        revise: bool = True,
     ) -> SaveResult:
         """Save an observation: a topic_key upsert, a duplicate bump, or a new row.
 
         With a topic_key that a live observation in the same project and scope already has,
-        that one is updated in place (revision_count + 1); with ``revise=False`` (the save a
-        tool offers as additive) TopicTaken is raised instead, naming it. Otherwise, the same
-        title and content (ignoring case and spacing) saved in the same project and scope
-        within 15 minutes bumps the earlier one's duplicate_count. Otherwise a new row. Without
-        a session_id the observation goes into the project's session of the day (UTC).
+        that one is updated in place (revision_count + 1, as engram does), and the title, type
+        and content it had are kept as its previous revision (``get_revision``), in the same
+        transaction: nothing saved is lost. The same title, content and type again is a
+        duplicate of it instead. Otherwise, the same title and content (ignoring case and
+        spacing) saved in the same project and scope within 15 minutes bumps the earlier one's
+        duplicate_count. Otherwise a new row. Without a session_id the observation goes into
+        the project's session of the day (UTC).
         """
         clean_title, title_spans = clean_text("title", title, cap=MAX_TITLE_CHARS)
         clean_content, content_spans = clean_text("content", content, cap=MAX_CONTENT_CHARS)
@@ -298,34 +304,44 @@ class MemoryStore:
             status: SaveStatus
             existing = None
             if topic is not None:
-                existing = conn.execute(
-                    "SELECT id FROM observations WHERE topic_key = ? AND project = ? "
-                    "AND scope = ? AND deleted_at IS NULL AND topic_key IS NOT NULL "
-                    "ORDER BY updated_at DESC, id DESC LIMIT 1",
+                row = conn.execute(
+                    f"SELECT {queries.OBSERVATION_COLUMNS} FROM observations WHERE topic_key = ? "
+                    "AND project = ? AND scope = ? AND deleted_at IS NULL "
+                    "AND topic_key IS NOT NULL ORDER BY updated_at DESC, id DESC LIMIT 1",
                     (topic, name, kept_scope),
                 ).fetchone()
+                existing = None if row is None else queries.observation(row)
             # Each branch's one statement gives back the saved row (RETURNING, or the inserted
             # values): no second read.
             saved: Observation
-            if existing is not None and not revise:
-                raise TopicTaken(existing[0], topic or "")
-            if existing is not None:
+            replaced = None
+            same = existing is not None and (existing.type, existing.title, existing.content) == (
+                kind,
+                clean_title,
+                clean_content,
+            )
+            if existing is not None and not same:
+                replaced = queries.keep_revision(conn, existing, now)
                 saved = _returned(
                     conn.execute(
                         "UPDATE observations SET type = ?, title = ?, content = ?, "
                         "normalized_hash = ?, revision_count = revision_count + 1, "
                         f"updated_at = ? WHERE id = ? RETURNING {queries.OBSERVATION_COLUMNS}",
-                        (kind, clean_title, clean_content, digest, now, existing[0]),
+                        (kind, clean_title, clean_content, digest, now, existing.id),
                     )
                 )
                 status = "updated"
             else:
-                duplicate = conn.execute(
-                    "SELECT id FROM observations WHERE normalized_hash = ? AND project = ? "
-                    "AND scope = ? AND created_at >= ? AND deleted_at IS NULL "
-                    "ORDER BY created_at DESC, id DESC LIMIT 1",
-                    (digest, name, kept_scope, _format(now_time - DEDUPE_WINDOW)),
-                ).fetchone()
+                duplicate = (
+                    (existing.id,)
+                    if existing is not None
+                    else conn.execute(
+                        "SELECT id FROM observations WHERE normalized_hash = ? AND project = ? "
+                        "AND scope = ? AND created_at >= ? AND deleted_at IS NULL "
+                        "ORDER BY created_at DESC, id DESC LIMIT 1",
+                        (digest, name, kept_scope, _format(now_time - DEDUPE_WINDOW)),
+                    ).fetchone()
+                )
                 if duplicate is not None:
                     saved = _returned(
                         conn.execute(
@@ -357,6 +373,7 @@ class MemoryStore:
                 session_created=session_created,
                 redactions=title_spans + content_spans,
                 suggested_topic_key=None if topic else suggest_topic_key(kind, clean_title),
+                replaced_revision=replaced,
             )
 
         return self._write(work)
@@ -370,7 +387,8 @@ class MemoryStore:
         type: str | None = None,
         topic_key: str | None = None,
     ) -> Observation:
-        """Change some fields of a live observation in place; revision_count + 1.
+        """Change some fields of a live observation in place; revision_count + 1. What it
+        had before is kept as its previous revision (``get_revision``), in the same transaction.
 
         ``topic_key=""`` removes the topic key; ``None`` leaves any field as it is.
         """
@@ -394,6 +412,8 @@ class MemoryStore:
             current = self._live(conn, observation_id)
             final_title = new_title if new_title is not None else current.title
             final_content = new_content if new_content is not None else current.content
+            now = self._now()
+            queries.keep_revision(conn, current, now)
             conn.execute(
                 "UPDATE observations SET title = ?, content = ?, type = ?, topic_key = ?, "
                 "normalized_hash = ?, revision_count = revision_count + 1, updated_at = ? "
@@ -404,7 +424,7 @@ class MemoryStore:
                     new_type or current.type,
                     new_topic if topic_key is not None else current.topic_key,
                     content_hash(final_title, final_content),
-                    self._now(),
+                    now,
                     observation_id,
                 ),
             )
@@ -428,7 +448,10 @@ class MemoryStore:
             ).fetchone()
             if row is None or (row[1] is not None and not hard):
                 raise ObservationNotFound(observation_id, deleted=row is not None)
-            if hard:
+            if hard:  # its kept revisions go with it: "for good" means every text of it
+                conn.execute(
+                    "DELETE FROM observation_revisions WHERE observation_id = ?", (observation_id,)
+                )
                 conn.execute("DELETE FROM observations WHERE id = ?", (observation_id,))
             else:
                 now = self._now()
@@ -466,13 +489,65 @@ class MemoryStore:
     # --- observations: reads ----------------------------------------------------------------
 
     def get(self, observation_id: int) -> Observation:
-        return self._read(lambda conn: self._live(conn, observation_id))
+        """A live observation, with the numbers of its kept earlier revisions."""
+
+        def work(conn: sqlite3.Connection) -> Observation:
+            found = self._live(conn, observation_id)
+            kept = queries.kept_revisions(conn, [found.id]).get(found.id, ())
+            return replace(found, kept_revisions=kept)
+
+        return self._read(work)
 
     def get_many(self, ids: Sequence[int]) -> tuple[list[Observation], list[int]]:
-        """Up to 10 live observations in the order asked, and the ids not found (or deleted)."""
+        """Up to 10 live observations in the order asked (each with the numbers of its kept
+        revisions), and the ids not found (or deleted)."""
         wanted = unique_ids(ids, maximum=MAX_GET_IDS, name="ids")
-        found = self._read(lambda conn: queries.observations_by_id(conn, wanted))
+
+        def work(conn: sqlite3.Connection) -> dict[int, Observation]:
+            found = queries.observations_by_id(conn, wanted)
+            kept = queries.kept_revisions(conn, list(found))
+            return {i: replace(obs, kept_revisions=kept.get(i, ())) for i, obs in found.items()}
+
+        found = self._read(work)
         return [found[i] for i in wanted if i in found], [i for i in wanted if i not in found]
+
+    def get_revision(self, observation_id: int, revision: int) -> Revision:
+        """Revision ``revision`` of a live observation: a kept earlier text, or the current one
+        (its revision_count). RevisionNotFound names the revisions there are."""
+
+        def work(conn: sqlite3.Connection) -> Revision:
+            current = self._live(conn, observation_id)
+            if revision == current.revision_count:
+                return Revision(
+                    observation_id=current.id,
+                    revision=revision,
+                    current=current.revision_count,
+                    type=current.type,
+                    topic_key=current.topic_key,
+                    saved_at=current.updated_at,
+                    replaced_at="",
+                    title=current.title,
+                    content=current.content,
+                )
+            row = queries.revision(conn, current.id, revision) if revision >= 1 else None
+            if row is None:
+                kept = queries.kept_revisions(conn, [current.id]).get(current.id, ())
+                raise RevisionNotFound(current.id, revision, kept, current.revision_count)
+            return Revision(
+                observation_id=int(row[0]),
+                revision=int(row[1]),
+                current=current.revision_count,
+                type=str(row[2]),
+                topic_key=row[3],
+                saved_at=str(row[4]),
+                replaced_at=str(row[5]),
+                title=str(row[6]),
+                content=str(row[7]),
+            )
+
+        if not 1 <= revision <= MAX_ID:
+            raise InvalidMemoryInput(f"revision must be 1 or more (at most {MAX_ID}).")
+        return self._read(work)
 
     def count_observations(
         self, project: str | None = None, scope: str | None = None, type: str | None = None
@@ -585,6 +660,58 @@ class MemoryStore:
                 after=[queries.observation(row) for row in later],
                 total_in_session=int(total),
                 session=queries.get_session(conn, focus.session_id),
+            )
+
+        return self._read(work)
+
+    def timeline_around(
+        self,
+        anchor: str | None = None,
+        before: int = TIMELINE_DEFAULT,
+        after: int = TIMELINE_DEFAULT,
+        *,
+        project: str | None = None,
+        session_id: str | None = None,
+    ) -> TimeWindow:
+        """Live observations around a moment (seed 002): up to ``before`` created at or before
+        ``anchor`` (an ISO datetime, default now) and up to ``after`` created later, each side
+        chronological, under the project and session filters, with the totals on each side."""
+        if not 1 <= before <= TIMELINE_MAX:
+            raise InvalidMemoryInput(f"before must be 1 to {TIMELINE_MAX}; got {before}.")
+        if not 0 <= after <= TIMELINE_MAX:
+            raise InvalidMemoryInput(f"after must be 0 to {TIMELINE_MAX}; got {after}.")
+        moment = _stamp(parse_anchor(anchor, self._clock()))
+        name = optional_project(project)
+        session = normalize_session_id(session_id) if session_id is not None else None
+
+        def work(conn: sqlite3.Connection) -> TimeWindow:
+            where, values = queries.live_filter(name)
+            if session is not None:
+                where += " AND session_id = ?"
+                values.append(session)
+            columns = queries.OBSERVATION_COLUMNS
+
+            def rows(side: str, order: str, limit: int) -> list[Observation]:
+                found = conn.execute(
+                    f"SELECT {columns} FROM observations WHERE {where} AND {side} "
+                    f"ORDER BY {order} LIMIT ?",
+                    [*values, moment, limit],
+                ).fetchall()
+                return [queries.observation(row) for row in found]
+
+            def count(side: str) -> int:
+                sql = f"SELECT count(*) FROM observations WHERE {where} AND {side}"
+                return int(conn.execute(sql, [*values, moment]).fetchone()[0])
+
+            earlier = rows("created_at <= ?", "created_at DESC, id DESC", before)
+            return TimeWindow(
+                anchor=moment,
+                before=earlier[::-1],
+                after=rows("created_at > ?", "created_at, id", after) if after else [],
+                total_before=count("created_at <= ?"),
+                total_after=count("created_at > ?"),
+                project=name,
+                session_id=session,
             )
 
         return self._read(work)
@@ -837,6 +964,13 @@ def _returned(cursor: sqlite3.Cursor) -> Observation:
 
 def _format(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime(TIMESTAMP)
+
+
+def _stamp(moment: datetime) -> str:
+    """An aware moment as the store writes times, the year always four digits (strftime's %Y
+    is not, before 1000), so that it compares with stored times as text."""
+    m = moment.astimezone(UTC)
+    return f"{m.year:04d}-{m.month:02d}-{m.day:02d} {m.hour:02d}:{m.minute:02d}:{m.second:02d}"
 
 
 def _filters(

@@ -264,7 +264,9 @@ async def _check_vault(
     others = [c.name for c in scope if c.name not in notes]
     tail = [f"Not matching: {render.names(others)}."] if others else []
     room = budget - sum(len(line) + 1 for line in (*lines, *tail)) - RESERVE
-    fitted = render.fit_changes(changes, level, qualified=True, budget=room, notes=notes)
+    fitted = render.fit_changes(
+        changes, level, qualified=True, budget=room, notes=notes, whole=True
+    )
     one = call("sdd_get_context", change=Raw("<slug>"))
     more = f"Add words to the description, pass project=, or call {one}."
     hint = render.changes_hint(fitted.shown, len(ranked), more)

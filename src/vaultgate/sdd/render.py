@@ -7,10 +7,13 @@ says exactly which call reads on, since the SDD tools take no startIndex.
 
 - summary: artifact file names and sizes, change slugs, observation titles.
 - standard: adds 500-character artifact excerpts and 200-character observation snippets.
-- full: artifact text in windows and whole observations.
+- full: artifact text in windows (sdd_get_context) or whole (sdd_context_check), and whole
+  observations.
 
 Every answer stays within RESPONSE_BUDGET characters (5,000, the default answer of every tool),
-by cutting windows and lists, never by dropping a line silently.
+by cutting windows and lists, never by dropping a line silently; except that at full,
+sdd_context_check's first matching change and the first related observation are shown whole
+even past it (seed 001 FR-017: full detail is never cut; the budget decides how many).
 """
 
 from __future__ import annotations
@@ -174,6 +177,16 @@ def change_full(change: Change, *, qualified: bool, room: int, note: str = "") -
     return "\n".join(lines)
 
 
+def change_whole(change: Change, *, qualified: bool, note: str = "") -> str:
+    """The change with every artifact's whole text (sdd_context_check at full, seed 001
+    FR-017: complete untruncated artifact content)."""
+    heading = f"### {_label(change, qualified)}{note}{_missing(change)}{_others(change)}"
+    lines = [heading]
+    for artifact in change.artifacts:
+        lines.extend((artifact_header(artifact), artifact.content.rstrip("\n")))
+    return "\n".join(lines)
+
+
 def window_body(artifact: Artifact, room: int) -> str | None:
     """The artifact's text from the start, cut to fit ``room`` with a read-more line; None when
     less than MIN_WINDOW characters of a longer text would fit."""
@@ -206,12 +219,19 @@ def fit_changes(
     qualified: bool,
     budget: int,
     notes: Mapping[str, str] | None = None,
+    whole: bool = False,
 ) -> Fitted:
     """As many changes as fit in ``budget`` characters at ``level`` (the first always does).
 
-    ``notes`` adds a few words after a change's name (keyed by ``project/slug``).
+    ``notes`` adds a few words after a change's name (keyed by ``project/slug``). ``whole``
+    (at full): each change with its artifacts' whole texts, never cut; the budget decides how
+    many changes, and the first is shown whole even past it.
     """
     notes = notes or {}
+    if level == "full" and whole:
+        wholes = [change_whole(c, qualified=qualified, note=notes.get(c.name, "")) for c in changes]
+        shown = fit_count(wholes, budget)
+        return Fitted("\n".join(wholes[:shown]), shown)
     if level == "full":
         parts: list[str] = []
         left = budget
@@ -239,7 +259,8 @@ def changes_hint(shown: int, total: int, more: str) -> str:
 def memory_section(
     result: SearchResult, level: DetailLevel, *, about: str, budget: int = MEMORY_BUDGET
 ) -> str:
-    """Related observations at ``level``, whole entries only, within ``budget`` characters."""
+    """Related observations at ``level``, whole entries only, within ``budget`` characters;
+    at full the first is shown whole even past it (seed 001 FR-017: full memory content)."""
     heading = f"## Related memory ({about})" if about else "## Related memory"
     if result.mode == "any" and result.observations:
         heading += " — no observation has every word; these have some, best first"
@@ -256,7 +277,7 @@ def memory_section(
         f"Showing {result.total} of {result.total} {memory_hint()}"
     )
     room = budget - len(heading) - worst_tail - 3
-    shown = fit_count(entries, room, at_least_one=False)
+    shown = fit_count(entries, room, at_least_one=level == "full")
     lines = [heading, *entries[:shown]]
     if shown < len(entries):
         lines.append(_left_out(ids[shown:]))

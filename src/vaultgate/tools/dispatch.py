@@ -25,7 +25,6 @@ from vaultgate.sdd.layout import Stage
 from vaultgate.tools import periodic
 from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_errors
 from vaultgate.tools.operations import UNIFIED, Dispatcher
-from vaultgate.tools.search import SmartFilter
 from vaultgate.vault.documents import NoteFormat
 from vaultgate.vault.editing import ContentType
 from vaultgate.vault.listing import Layout
@@ -128,7 +127,7 @@ async def vault(
     maxMatchesPerFile: int | None = None,
     withOffsets: bool | None = None,
     filter: Annotated[
-        str | SmartFilter | None, said("commands: text; search_smart: {folders, ...}.")
+        str | dict[str, Any] | None, said("commands: text; search_smart: {folders, ...}.")
     ] = None,
     prefix: str | None = None,
     period: periodic.PeriodName | None = None,

@@ -19,7 +19,6 @@ from vaultgate.tools import periodic
 from vaultgate.tools.base import Blocks, ToolContext, model_facing_errors
 from vaultgate.tools.dispatch import dispatch, said
 from vaultgate.tools.operations import SPLIT
-from vaultgate.tools.search import SmartFilter
 from vaultgate.vault.documents import NoteFormat
 from vaultgate.vault.editing import ContentType
 from vaultgate.vault.listing import Layout
@@ -106,7 +105,7 @@ async def vault(
     filenames: list[str] | None = None,
     days: int | None = None,
     filter: Annotated[
-        str | SmartFilter | None, said("commands: text; search_smart: {folders, ...}.")
+        str | dict[str, Any] | None, said("commands: text; search_smart: {folders, ...}.")
     ] = None,
 ) -> Blocks:
     """Read and search notes."""

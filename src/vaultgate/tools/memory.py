@@ -10,12 +10,11 @@ from typing import Annotated
 
 from pydantic import Field
 
-from vaultgate.calls import call
+from vaultgate.calls import Raw, call
 from vaultgate.errors import InvalidMemoryInput
 from vaultgate.memory.inputs import normalize_type, optional_project, parse_id_list
 from vaultgate.memory.models import CompactRequest, Scope, SearchOptions
 from vaultgate.memory.render import (
-    CHARS_PER_TOKEN,
     DEFAULT_MAX_TOKENS,
     MAX_TOKENS,
     DetailLevel,
@@ -24,10 +23,12 @@ from vaultgate.memory.render import (
     observations_detail,
     render_compaction,
     render_context,
+    render_revision,
     render_save,
     render_search,
     render_stale,
     render_stats,
+    render_time_window,
     render_timeline,
 )
 from vaultgate.tools.base import (
@@ -68,10 +69,18 @@ MaxTokens = Annotated[
     Field(
         ge=500,
         le=MAX_TOKENS,
-        description="Most tokens (≈ characters / 4) the answer may use.",
+        description="Most tokens (≈ characters / 4): how many results, never cuts one.",
     ),
 ]
 ObservationId = Annotated[int, Field(ge=1, description="An observation id, e.g. 42.")]
+Anchor = Annotated[
+    str | None,
+    Field(description="ISO datetime to centre on, e.g. 2026-05-01T09:30:00Z; default now."),
+]
+Revision = Annotated[
+    int | None,
+    Field(ge=1, description="An earlier revision's number; omit for the current text."),
+]
 
 
 @model_facing_errors
@@ -139,10 +148,9 @@ async def mem_save(
         Field(description="Stable key such as 'architecture/auth': one memory per key."),
     ] = None,
 ) -> Blocks:
-    """Remember something for later sessions; this only adds. Returns the observation id and
-    whether it was new or a duplicate (the same text within 15 minutes: its count goes up,
-    nothing new is stored). A topic_key that a memory already has is refused, naming it:
-    mem_update revises that one.
+    """Remember something for later sessions. Returns the observation id and whether it was
+    new, a duplicate (the same text within 15 minutes: its count goes up), or an update: a
+    topic_key a memory already has updates it, keeping the replaced text as a revision.
 
     <private>…</private> spans are stored as [REDACTED]. Content over 100,000 characters is
     refused, not cut: split it.
@@ -156,7 +164,6 @@ async def mem_save(
             scope=scope,
             session_id=session_id,
             topic_key=topic_key,
-            revise=False,  # a revision overwrites: mem_update's, with its own approval
         )
     )
     return [text(render_save(result))]
@@ -173,11 +180,19 @@ async def mem_update(
         str | None, Field(description="New topic key; '' removes it; omit to keep.")
     ] = None,
 ) -> Blocks:
-    """Change an observation in place (revision + 1). Only the fields you pass change."""
+    """Change an observation in place (revision + 1). Only the fields you pass change; the
+    replaced text is kept as a revision."""
     updated = await app_state(ctx).memory.run(
         lambda store: store.update(id, title=title, content=content, type=type, topic_key=topic_key)
     )
-    return [text(f"Updated #{updated.id}; revision {updated.revision_count}.")]
+    kept = updated.revision_count - 1
+    shows = call("mem_get_observation", id=updated.id, revision=kept)
+    return [
+        text(
+            f"Updated #{updated.id}; it is now revision {updated.revision_count}. The text it "
+            f"replaced is kept as revision {kept}: {shows} shows it."
+        )
+    ]
 
 
 @model_facing_errors
@@ -286,31 +301,93 @@ async def mem_context(
 @model_facing_errors
 async def mem_timeline(
     ctx: ToolContext,
-    observation_id: ObservationId,
-    before: Annotated[int, Field(ge=0, le=20, description="Earlier observations (0-20).")] = 5,
-    after: Annotated[int, Field(ge=0, le=20, description="Later observations (0-20).")] = 5,
+    observation_id: Annotated[
+        int | None, Field(ge=1, description="Centre on it, in its session; or omit.")
+    ] = None,
+    anchor: Anchor = None,
+    before: Annotated[int, Field(ge=0, le=20, description="Earlier ones (1-20 at a time).")] = 5,
+    after: Annotated[int, Field(ge=0, le=20, description="Later ones (0-20).")] = 5,
+    project: Annotated[str | None, Field(description="At a time: only this project.")] = None,
+    session_id: Annotated[str | None, Field(description="At a time: only this session.")] = None,
     detail_level: Detail = "standard",
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """What happened around an observation: its neighbours in the same session, in order.
+    """What happened around an observation, or around a time.
 
-    'Showing X of Y observations in session.' means the session has more: raise before/after,
-    or call mem_timeline on the first or last id shown.
+    observation_id: its neighbours in its session, as text; 'Showing X of Y observations in
+    session.' means more: raise before/after, or centre on the first or last id shown.
+    Otherwise around anchor (default now), as the timeline tool answers: JSON entries (oldest
+    first, text cut at 200 characters), totalBefore, totalAfter, hasMore.
     """
-    timeline = await app_state(ctx).memory.run(
+    if observation_id is None:
+        return await _around(
+            ctx, anchor, before, after, project, session_id, detail_level, max_tokens
+        )
+    if anchor is not None or project is not None or session_id is not None:
+        raise InvalidMemoryInput(
+            "Give observation_id (its session's neighbours) or anchor with project/session_id "
+            "(observations around a time), not both: "
+            f"{call('mem_timeline', observation_id=observation_id)} or "
+            f"{call('mem_timeline', anchor=anchor or Raw('<ISO datetime>'))}."
+        )
+    centred = await app_state(ctx).memory.run(
         lambda store: store.timeline(observation_id, before, after)
     )
-    return [text(render_timeline(timeline, detail_level=detail_level, max_tokens=max_tokens))]
+    return [text(render_timeline(centred, detail_level=detail_level, max_tokens=max_tokens))]
+
+
+@model_facing_errors
+async def timeline(
+    ctx: ToolContext,
+    anchor: Anchor = None,
+    before: Annotated[int, Field(ge=1, le=20, description="Before the anchor (1-20).")] = 5,
+    after: Annotated[int, Field(ge=0, le=20, description="After the anchor (0-20).")] = 5,
+    sessionId: Annotated[str | None, Field(description="Only this session.")] = None,
+    projectId: Annotated[str | None, Field(description="Only this project.")] = None,
+    detail_level: Detail = "standard",
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
+) -> Blocks:
+    """Observations in chronological order around a time anchor: what happened before and
+    after a moment. JSON {anchor, entries: [{id, createdAt, sessionId, source (the type),
+    title, text (cut at 200 characters)}], totalBefore, totalAfter, hasMore, truncated}, with
+    a message on how to see more when hasMore.
+    """
+    return await _around(ctx, anchor, before, after, projectId, sessionId, detail_level, max_tokens)
+
+
+async def _around(
+    ctx: ToolContext,
+    anchor: str | None,
+    before: int,
+    after: int,
+    project: str | None,
+    session_id: str | None,
+    detail_level: DetailLevel,
+    max_tokens: int,
+) -> Blocks:
+    window = await app_state(ctx).memory.run(
+        lambda store: store.timeline_around(
+            anchor, before, after, project=project, session_id=session_id
+        )
+    )
+    return [text(render_time_window(window, detail_level=detail_level, max_tokens=max_tokens))]
 
 
 @model_facing_errors
 async def mem_get_observation(
-    ctx: ToolContext, id: ObservationId, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS
+    ctx: ToolContext,
+    id: ObservationId,
+    revision: Revision = None,
+    max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """One observation in full: its content and its metadata. Content longer than max_tokens
-    allows is cut, and the cut names the max_tokens that shows all of it."""
-    found = await app_state(ctx).memory.run(lambda store: store.get(id))
-    return [text(observation_detail(found, max_tokens * CHARS_PER_TOKEN))]
+    """One observation in full: its whole content (never cut), its metadata, and the earlier
+    revisions kept; revision=N reads the text it had then."""
+    memory = app_state(ctx).memory
+    if revision is not None:
+        kept = await memory.run(lambda store: store.get_revision(id, revision))
+        return [text(render_revision(kept))]
+    found = await memory.run(lambda store: store.get(id))
+    return [text(observation_detail(found))]
 
 
 @model_facing_errors
@@ -321,8 +398,8 @@ async def mem_get_observations(
     ],
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """Several observations in full (up to 10), in the order given, sharing max_tokens (a
-    cut one names the call that shows all of it); ids not found are listed."""
+    """Several observations in full (up to 10), in the order given, each whole: max_tokens
+    decides how many (the first always); the rest and ids not found are named."""
     found, missing = await app_state(ctx).memory.run(lambda store: store.get_many(ids))
     return [text(observations_detail(found, missing, max_tokens))]
 
@@ -332,10 +409,12 @@ async def mem_get(
     ctx: ToolContext,
     id: Annotated[int | None, Field(description="One observation id, e.g. 42.")] = None,
     ids: Annotated[list[int] | None, Field(description="Up to 10 ids, e.g. [42, 43].")] = None,
+    revision: Revision = None,
     max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
 ) -> Blocks:
-    """Observations in full: one (id=42), or up to 10 (ids=[42, 43]) in the order given, with
-    the ids not found listed; content past max_tokens is cut, and says how to see it all."""
+    """Observations in full: one (id=42; revision=N for the text it had at revision N), or up
+    to 10 (ids=[42, 43]) in the order given, with the ids not found listed; each is whole, and
+    max_tokens decides how many (the first always)."""
     if (id is None) == (ids is None):
         raise InvalidMemoryInput(
             "Give id (one observation, e.g. id=42) or ids (up to 10, e.g. ids=[42, 43]), "
@@ -343,9 +422,13 @@ async def mem_get(
         )
     # Through the single tools' own validation (ids: 1 to 10 of them, each an id).
     if id is not None:
-        return await Route(mem_get_observation).call(
-            ctx, "get", {"id": id, "max_tokens": max_tokens}
-        )
+        one: dict[str, object] = {"id": id, "max_tokens": max_tokens}
+        if revision is not None:
+            one["revision"] = revision
+        return await Route(mem_get_observation).call(ctx, "get", one)
+    if revision is not None:
+        one_call = call("mem_get_observation", id=Raw("<id>"), revision=revision)
+        raise InvalidMemoryInput(f"revision reads one observation: {one_call}.")
     return await Route(mem_get_observations).call(
         ctx, "get", {"ids": ids, "max_tokens": max_tokens}
     )
@@ -414,7 +497,8 @@ TOOLS: list[ToolSpec] = [
     (mem_stats, titled(READ_ONLY, "Memory statistics")),
     (mem_search, titled(READ_ONLY, "Search memories")),
     (mem_context, titled(READ_ONLY, "Recent memory context")),
-    (mem_timeline, titled(READ_ONLY, "Memories around an observation")),
+    (mem_timeline, titled(READ_ONLY, "Memories around an observation or a time")),
+    (timeline, titled(READ_ONLY, "Memories around a time")),
     (mem_get_observation, titled(READ_ONLY, "Read a memory")),
     (mem_get_observations, titled(READ_ONLY, "Read several memories")),
     (mem_compact, titled(DESTRUCTIVE, "Compact stale memories")),

@@ -38,6 +38,15 @@ Detail = Annotated[
         )
     ),
 ]
+CheckDetail = Annotated[
+    DetailLevel,
+    Field(
+        description=(
+            "summary: names and sizes; standard: 500-character excerpts; full: whole texts, "
+            "never cut."
+        )
+    ),
+]
 
 
 def _vault(state: AppState) -> SddVault:
@@ -80,7 +89,7 @@ async def sdd_context_check(
         ),
     ],
     project: Project = None,
-    detail_level: Detail = "standard",
+    detail_level: CheckDetail = "standard",
 ) -> Blocks:
     """Call before starting a change: the SDD changes whose slugs or artifact titles share
     words with the description, their artifacts, and related memory observations.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Annotated, Any, TypeVar
@@ -29,7 +30,13 @@ from vaultgate.tools.base import (
     model_facing_errors,
     titled,
 )
-from vaultgate.vault.search import QueryType, SmartMode, scores_order_something
+from vaultgate.vault.search import (
+    SMART_TEXT_LIMIT,
+    QueryType,
+    SmartMode,
+    scores_order_something,
+    trim_text,
+)
 
 T = TypeVar("T")
 
@@ -48,6 +55,7 @@ RESULT_CUT_NOTICE = Later(
 SEARCH_BUDGET = 5_000
 CONTEXT_FLOOR = 20
 ROW_FLOOR = 200
+SMART_TEXT_FLOOR = 30
 
 SHORTENED_NOTICE = (
     "Contexts were shortened to {side} characters a side to keep {count} results small; "
@@ -158,7 +166,7 @@ SMART_LIMIT_MAX = 50
 
 
 class SmartFilter(BaseModel):
-    """Seed 004's ``filter`` of search_vault_smart: where to look, and how many results."""
+    """Where to look, and how many results (seed 004's filter)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -191,18 +199,34 @@ async def search_vault_smart(
     chosen = filter or SmartFilter()
     if chosen.limit is not None:
         limit = chosen.limit
-    # Smart Connections pages nothing: ask for the results up to this page's end
-    results, notice = await app_state(ctx).searcher.smart(
+    # Smart Connections pages nothing: ask for the results up to this page's end, and one
+    # more, which says whether there are more
+    results, notice, complete = await app_state(ctx).searcher.smart(
         query,
         folders=chosen.folders,
         exclude_folders=chosen.excludeFolders,
-        limit=offset + limit,
+        limit=offset + limit + 1,
         mode=mode,
     )
-    page = page_within_budget(
-        results, limit=limit, offset=offset, budget=items_budget(), render=compact_json
+    page = page_items(results, limit=limit, offset=offset)
+    if not complete:
+        page = dataclasses.replace(page, total_known=False)
+    _, rendered = shorten_to_fit(
+        lambda room: [compact_json(_with_shorter_text(row, room)) for row in page.items],
+        start=SMART_TEXT_LIMIT,
+        floor=SMART_TEXT_FLOOR,
+        budget=items_budget(SEARCH_BUDGET),
     )
-    return json_blocks(page.envelope("results", notice=notice))
+    page = _capped(page, rendered)
+    rows = [json.loads(text) for text in rendered[: len(page.items)]]
+    return json_blocks(page.envelope("results", rows, notice=notice))
+
+
+def _with_shorter_text(row: Any, room: int) -> Any:
+    """A smart search row whose ``text`` is cut to whole words within ``room`` characters."""
+    if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+        return row
+    return {**row, "text": trim_text(row["text"], room)}
 
 
 @model_facing_errors
@@ -256,7 +280,7 @@ def _capped(page: Page[T], rendered: Sequence[str]) -> Page[T]:
     kept = fit_count(rendered, items_budget())
     if kept == len(page.items):
         return page
-    return Page(items=page.items[:kept], total=page.total, offset=page.offset, limit=page.limit)
+    return dataclasses.replace(page, items=page.items[:kept])
 
 
 TOOLS: list[ToolSpec] = [

@@ -243,8 +243,10 @@ class VaultSearcher:
         exclude_folders: list[str] | None,
         limit: int,
         mode: SmartMode = "hybrid",
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """The first ``limit`` notes found by meaning, and a notice for the model (or None).
+    ) -> tuple[list[dict[str, Any]], str | None, bool]:
+        """The first ``limit`` notes found by meaning, a notice for the model (or None), and
+        whether those are all there are (Smart Connections pages nothing and counts nothing:
+        a full answer may have more behind it).
 
         ``hybrid``, ``keyword`` and ``semantic`` rank from the vault folder's own index
         (``search_local``: folders applied before ranking); a backend without one (Obsidian's
@@ -259,11 +261,11 @@ class VaultSearcher:
                 query, mode=mode, wanted=wanted, limit=max(limit, LOCAL_RESULTS)
             )
             if local is not None:
-                return local.rows, local.notice
+                return local.rows, local.notice, True
         raw = await self._client.search_smart(
             query, folders=folders, exclude_folders=exclude_folders, limit=limit
         )
-        return [_smart_row(item) for item in raw[:limit]], None
+        return [_smart_row(item) for item in raw[:limit]], None, len(raw) < limit
 
 
 def _in_folders(

@@ -101,6 +101,38 @@ CASES: list[tuple[str, str, dict[str, Any], str]] = [
         {"operation": "run_command", "commandId": "editor:toggle-bold"},
         'vault(operation="run_command", commandId="editor:toggle-bold")',
     ),
+    # a single tool, in the profiles that reach it through a dispatcher
+    (
+        "compact",
+        "get_vault_file",
+        {"filename": "Welcome.md", "section": "", "maxLength": None},
+        'vault(operation="read", filename="Welcome.md")',
+    ),
+    (
+        "split",
+        "patch_vault_file",
+        {
+            "filename": "Welcome.md",
+            "operation": "append",  # its former name for patchOperation
+            "targetType": "heading",
+            "target": "Welcome",
+            "content": "x",
+        },
+        'vault_edit(operation="patch", filename="Welcome.md", targetType="heading", '
+        'target="Welcome", content="x", patchOperation="append")',
+    ),
+    (
+        "compact",
+        "mem_delete",
+        {"id": 1},
+        'memory(operation="delete", id=1)',
+    ),
+    (
+        "split",
+        "timeline",
+        {"anchor": "2026-11-21T10:00:00Z", "before": 2},
+        'memory(operation="timeline", anchor="2026-11-21T10:00:00Z", before=2)',
+    ),
     # the full profile names the single tool
     (
         "full",
@@ -110,6 +142,15 @@ CASES: list[tuple[str, str, dict[str, Any], str]] = [
     ),
     ("full", "vault", {"operation": "active"}, "get_active_file()"),
 ]
+
+
+DISPATCHERS = {"vault", "vault_edit", "active_file", "memory", "memory_edit"}
+
+
+def case_id(profile: str, tool: str, arguments: dict[str, Any], equivalent: str) -> str:
+    if tool in DISPATCHERS:
+        return f"{profile}-{tool}.{arguments['operation']}"
+    return f"{profile}-{tool}"
 
 
 def save_call(profile: str) -> tuple[str, dict[str, Any]]:
@@ -126,13 +167,13 @@ def tree(vault: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize(
     ("profile", "tool", "arguments", "equivalent"),
-    [pytest.param(*case, id=f"{case[0]}-{case[1]}.{case[2]['operation']}") for case in CASES],
+    [pytest.param(*case, id=case_id(*case)) for case in CASES],
 )
 async def test_a_call_of_another_profile_names_the_equivalent_call_and_does_nothing(
     vault: Path, profile: str, tool: str, arguments: dict[str, Any], equivalent: str
 ) -> None:
     before = tree(vault)
-    asked = f'{tool}(operation="{arguments["operation"]}")'
+    asked = f'{tool}(operation="{arguments["operation"]}")' if tool in DISPATCHERS else tool
     settings = folder_settings(vault, VAULTGATE_TOOLS=profile)
     async with Client(build_server(settings)) as client:
         saved = await client.call_tool(*save_call(profile))
@@ -150,11 +191,7 @@ async def test_a_call_of_another_profile_names_the_equivalent_call_and_does_noth
 
 @pytest.mark.parametrize(
     ("profile", "tool", "arguments", "equivalent"),
-    [
-        pytest.param(*case, id=f"{case[0]}-{case[1]}.{case[2]['operation']}")
-        for case in CASES
-        if case[0] != "full"
-    ],
+    [pytest.param(*case, id=case_id(*case)) for case in CASES if case[0] != "full"],
 )
 async def test_the_equivalent_call_does_what_was_asked(
     vault: Path, profile: str, tool: str, arguments: dict[str, Any], equivalent: str

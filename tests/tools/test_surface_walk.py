@@ -47,9 +47,6 @@ DISPATCHER_FUNCTIONS = [
     for profile, module, table in (("compact", dispatch, UNIFIED), ("split", dispatch_split, SPLIT))
     for name in table
 ]
-# Parameters a dispatcher already takes for an operation whose single tool is still gaining it
-# (issue 34: the memory helper adds `anchor` to mem_timeline). Remove once it has landed.
-AWAITED = {"compact.memory": {"anchor"}, "split.memory": {"anchor"}}
 
 SINGLE_HINTS: dict[str, ToolAnnotations] = {
     tool.__name__: hints for _, specs in single_tools() for tool, hints in specs
@@ -137,8 +134,7 @@ def test_a_dispatcher_takes_exactly_its_operations_parameters(
     assert callable(function)
     own = set(inspect.signature(function).parameters) - {"ctx", "operation"}
     needed = {p.name for route in dispatcher.routes.values() for p in route.parameters}
-    assert needed <= own, needed - own
-    assert own - needed <= AWAITED.get(name, set()), own - needed
+    assert own == needed
 
 
 # --- (b) discover offers exactly what the profile has ------------------------------------------

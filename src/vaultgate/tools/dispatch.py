@@ -192,6 +192,7 @@ async def memory(
     query: str | None = None,
     id: int | None = None,
     ids: list[int] | None = None,
+    revision: Annotated[int | None, said("An earlier revision's number.")] = None,
     observation_id: int | None = None,
     anchor: Annotated[str | None, said("ISO datetime; timeline around it.")] = None,
     project: str | None = None,

@@ -34,9 +34,27 @@ FORMER_OPERATIONS: Mapping[tuple[str, str], tuple[str, dict[str, Any]]] = {
 FORMER_TOOLS: frozenset[str] = frozenset()
 
 
+def _single_tools() -> frozenset[str]:
+    """Every single tool some dispatcher operation reaches (in the full profile, or a list of
+    names, each is offered under its own name too)."""
+    return frozenset(
+        name
+        for table in (UNIFIED, SPLIT)
+        for dispatcher in table.values()
+        for route in dispatcher.routes.values()
+        for name in route.single_tools
+    )
+
+
+def _dispatcher(tool: str) -> bool:
+    return tool in UNIFIED or tool in SPLIT or tool == "active_file"
+
+
 def meant_tool(tool: str, operation: object) -> tuple[str, dict[str, Any]] | None:
     """The single tool ``tool(operation=...)`` means in any profile, with the arguments that
-    operation fixes; None when no profile knows it."""
+    operation fixes; ``tool`` itself when it is a single tool; None when no profile knows it."""
+    if not _dispatcher(tool) and tool in _single_tools():
+        return tool, {}
     if not isinstance(operation, str):
         return None
     for table in (UNIFIED, SPLIT):
@@ -48,7 +66,7 @@ def meant_tool(tool: str, operation: object) -> tuple[str, dict[str, Any]] | Non
 
 def known_tool(tool: str) -> bool:
     """Whether some profile, or an earlier release, has a tool of this name."""
-    return tool in UNIFIED or tool in SPLIT or tool in FORMER_TOOLS or tool == "active_file"
+    return _dispatcher(tool) or tool in FORMER_TOOLS or tool in _single_tools()
 
 
 def operation_here(single: str, dispatchers: Mapping[str, Dispatcher]) -> tuple[str, str] | None:
@@ -83,7 +101,13 @@ def equivalent_call(
     if meant is None:
         return None
     single, fixed = meant
-    rest = {name: value for name, value in arguments.items() if name != "operation"}
+    # a dispatcher's operation is spent on choosing the tool; a single tool's `operation` is
+    # an argument (patch_vault_file's former name for patchOperation)
+    rest = {
+        name: value
+        for name, value in arguments.items()
+        if name != "operation" or not _dispatcher(tool)
+    }
     route = _route_to(single)
     if route is not None:  # as the call means them: no nulls, host keys or empty fills
         parameters = route.parameters
@@ -119,7 +143,8 @@ def not_offered(
     elif tool in offered or not known_tool(tool):
         return None
     operation = arguments.get("operation")
-    asked = render_call(tool, {"operation": operation}) if operation is not None else tool
+    dispatched = operation is not None and _dispatcher(tool)
+    asked = render_call(tool, {"operation": operation}) if dispatched else tool
     new_call = equivalent_call(tool, arguments, dispatchers=dispatchers, offered=offered)
     if new_call is None:
         return None

@@ -42,8 +42,14 @@ ALLOWED = {
         ("tools/equivalents.py", tool)
         for tool in ("get_vault_file", "list_commands", "show_file_in_obsidian", "execute_command")
     ),
-    *((f"tools/{module}.py", "timeline") for module in ("operations", "dispatch", "dispatch_split")),
-    *((f"tools/{module}.py", "ISO datetime; timeline") for module in ("dispatch", "dispatch_split")),
+    *(
+        (f"tools/{module}.py", "timeline")
+        for module in ("operations", "dispatch", "dispatch_split")
+    ),
+    *(
+        (f"tools/{module}.py", "ISO datetime; timeline")
+        for module in ("dispatch", "dispatch_split")
+    ),
 }
 PROFILES = ("compact", "split", "full")
 

@@ -728,6 +728,7 @@ NO_NOTES: dict[str, str] = {
             "mem_search",
             "mem_context",
             "mem_timeline",
+            "timeline",
             "mem_get",
             "mem_get_observation",
             "mem_get_observations",

@@ -112,13 +112,14 @@ from vaultgate.cli import main  # what `vaultgate serve` imports
 from vaultgate.config import Settings
 from vaultgate.server import build_server
 
-build_server(Settings.from_env({"OBSIDIAN_API_KEY": "k" * 16, "VAULTGATE_TOOLS": "full"}))
+build_server(Settings.from_env({{"OBSIDIAN_API_KEY": "k" * 16, "VAULTGATE_TOOLS": "{profile}"}}))
 print("\\n".join(sys.modules))
 """
 
 
-def test_building_a_server_imports_nothing_that_only_some_tools_need() -> None:
-    loaded = modules_loaded_by(_BUILD_A_SERVER)
+@pytest.mark.parametrize("profile", ["full", "compact", "split"])
+def test_building_a_server_imports_nothing_that_only_some_tools_need(profile: str) -> None:
+    loaded = modules_loaded_by(_BUILD_A_SERVER.format(profile=profile))
 
     assert "vaultgate.server" in loaded
     assert [name for name in loaded if name.startswith(OPTIONAL_MODULES)] == []

@@ -5,8 +5,10 @@
 Arguments are drawn from each tool's published inputSchema, so a new tool is covered as soon as
 it is registered. Values are hostile on purpose: out-of-range and huge integers, floats, very
 long strings, NUL, lone surrogates, emoji, '..', hidden paths, None, wrong types, unknown
-arguments. The server runs in the ``full`` profile (which includes the compact profile's
-dispatchers), in-process through the SDK's Client, against the emulator serving a copy of the
+arguments, and what real hosts add (strict mode's empty fills, Gemini CLI's
+wait_for_previous). The server runs in the ``full`` profile (which includes the default
+profile's dispatchers), and in the ``split`` one for its own dispatchers, in-process through
+the SDK's Client, against the emulator serving a copy of the
 fixture vault that is restored before each tool.
 
 Bounded for CI: HYPOTHESIS_EXAMPLES examples per tool (about 35 s in all on two cores);
@@ -44,6 +46,7 @@ SEED = os.environ.get("VAULTGATE_PROPERTY_SEED")
 TOOL_NAMES = sorted(
     tool.__name__ for tool, _ in select_tools(Settings.from_env({"VAULTGATE_TOOLS": "full"}))
 )
+SPLIT_DISPATCHERS = ["vault", "vault_edit", "memory", "memory_edit"]
 
 HUGE_INTEGERS = [
     0,
@@ -211,12 +214,20 @@ def arguments_for(draw: st.DrawFn, tool: Tool) -> dict[str, Any]:
     for name, prop in schema.get("properties", {}).items():
         if name in required or draw(st.booleans()):
             arguments[name] = draw(value_for(name, prop))
-        elif draw(st.integers(0, 9)) == 0:
-            arguments[name] = None
+        else:
+            match draw(st.integers(0, 9)):
+                case 0:
+                    arguments[name] = None  # many hosts send every optional field
+                case 1:
+                    arguments[name] = ""  # OpenAI's strict mode fills unused text fields
+                case _:
+                    pass
     if required and draw(st.integers(0, 14)) == 0:
         arguments.pop(draw(st.sampled_from(sorted(required))))
     if draw(st.integers(0, 14)) == 0:
         arguments[draw(st.text(min_size=1, max_size=10))] = draw(json_scalars())
+    if draw(st.integers(0, 4)) == 0:
+        arguments["wait_for_previous"] = draw(st.booleans())  # Gemini CLI's own key
     return arguments
 
 
@@ -228,15 +239,15 @@ class Harness:
     vault: Path
 
 
-@pytest.fixture(scope="module")
-def harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
-    base = tmp_path_factory.mktemp("property")
+def serve(tmp_path_factory: pytest.TempPathFactory, profile: str) -> Iterator[Harness]:
+    base = tmp_path_factory.mktemp(f"property-{profile}")
     vault = base / "vault"
     shutil.copytree(FIXTURE_VAULT, vault)
     emulator: RunningEmulator
     with start_emulator(vault, active_file="Daily/2026-11-21.md") as emulator:
         settings = dataclasses.replace(
-            settings_for(emulator), memory=MemorySettings(db=str(base / "memory.db"))
+            settings_for(emulator, VAULTGATE_TOOLS=profile),
+            memory=MemorySettings(db=str(base / "memory.db")),
         )
         with (
             start_blocking_portal() as portal,
@@ -244,6 +255,16 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
         ):
             listed = portal.call(client.list_tools)
             yield Harness(portal, client, {tool.name: tool for tool in listed.tools}, vault)
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
+    yield from serve(tmp_path_factory, "full")
+
+
+@pytest.fixture(scope="module")
+def split_harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
+    yield from serve(tmp_path_factory, "split")
 
 
 def restore(vault: Path) -> None:
@@ -258,6 +279,16 @@ def test_every_registered_tool_is_exercised(harness: Harness) -> None:
 
 @pytest.mark.parametrize("name", TOOL_NAMES)
 def test_any_arguments_get_an_answer_or_a_readable_error(harness: Harness, name: str) -> None:
+    walk(harness, name)
+
+
+@pytest.mark.parametrize("name", SPLIT_DISPATCHERS)
+def test_the_split_dispatchers_too(split_harness: Harness, name: str) -> None:
+    assert sorted(split_harness.tools) == sorted([*SPLIT_DISPATCHERS, "discover", "fetch"])
+    walk(split_harness, name)
+
+
+def walk(harness: Harness, name: str) -> None:
     tool = harness.tools[name]
     restore(harness.vault)
 
@@ -278,6 +309,7 @@ def test_any_arguments_get_an_answer_or_a_readable_error(harness: Harness, name:
         assert text != f"Error executing tool {name}", f"{name}: the SDK's bare error"
         assert INTERNAL_ERROR not in text, f"{name}: reached the last-resort net: {text}"
         assert "errors.pydantic.dev" not in text, f"{name}: pydantic's dump: {text}"
+        assert "wait_for_previous" not in text, f"{name}: a host's own key refused: {text}"
 
     if SEED is not None:
         check = seed(int(SEED))(check)

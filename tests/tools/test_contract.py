@@ -11,13 +11,14 @@ from vaultgate.server import build_server
 pytestmark = pytest.mark.anyio
 
 READ_TOOLS = {
+    # seed 004: directory, limit 100, offset, pattern; flat `files` by default (issue 34)
     "list_vault_files": {
-        "folder": "",
+        "directory": "",
         "recursive": False,
         "pattern": None,
-        "limit": None,
+        "limit": 100,
         "offset": 0,
-        "layout": None,
+        "layout": "flat",
     },
     "get_vault_file": {
         "filename": ...,
@@ -32,15 +33,15 @@ READ_TOOLS = {
         "contextLength": 60,
         "limit": 20,
         "offset": 0,
-        "folder": None,
+        "directory": None,
         "maxMatchesPerFile": 1,
         "withOffsets": False,
     },
     "search_vault": {"query": ..., "queryType": "jsonlogic", "limit": 50, "offset": 0},
+    # seed 004: filter {folders, excludeFolders, limit}
     "search_vault_smart": {
         "query": ...,
-        "folder": None,
-        "excludeFolders": None,
+        "filter": None,
         "limit": 20,
         "offset": 0,
         "mode": "hybrid",
@@ -73,7 +74,7 @@ WRITE_TOOLS = {
     "move_vault_file": {"source": ..., "destination": ..., "overwrite": False, "dryRun": False},
     "bulk_delete_files": {
         "pattern": ...,
-        "folder": "",
+        "directory": "",
         "exclude": None,
         "dryRun": True,
         "limit": 50,
@@ -121,3 +122,83 @@ async def test_every_tool_docstring_says_how_to_get_more_when_it_pages() -> None
         assert "nextOffset" in (tools[name].description or ""), name
     for name in ("get_vault_file", "get_active_file"):
         assert "nextIndex" in (tools[name].description or ""), name
+
+
+# Each profile's dispatchers and their operations, in the order their schemas list them.
+VAULT_READS = [
+    "list",
+    "read",
+    "read_many",
+    "search",
+    "search_structured",
+    "search_smart",
+    "tags",
+    "recent",
+    "backlinks",
+    "broken_links",
+    "orphans",
+    "periodic",
+    "info",
+    "commands",
+]
+VAULT_CHANGES = [
+    "create",
+    "append",
+    "patch",
+    "delete",
+    "move",
+    "bulk_delete",
+    "periodic_append",
+    "template",
+    "replace",
+    "set_property",
+    "delete_property",
+    "add_tag",
+    "remove_tag",
+]
+MEMORY = [
+    "search",
+    "timeline",
+    "get",
+    "context",
+    "stats",
+    "sdd_context",
+    "sdd_check",
+    "save",
+    "save_prompt",
+    "session_start",
+    "session_end",
+]
+MEMORY_CHANGES = ["update", "delete", "compact"]
+ACTIVE = ["active_update", "active_append", "active_patch", "active_delete"]
+DISPATCHERS = {
+    "compact": {
+        "vault": [*VAULT_READS, *VAULT_CHANGES, "open", "run_command"],
+        "active_file": ["read", "update", "append", "patch", "delete"],
+        "memory": [*MEMORY, *MEMORY_CHANGES],
+    },
+    "split": {
+        "vault": [*VAULT_READS, "active"],
+        "vault_edit": [*VAULT_CHANGES, *ACTIVE, "open", "run_command"],
+        "memory": MEMORY,
+        "memory_edit": MEMORY_CHANGES,
+    },
+}
+
+
+@pytest.mark.parametrize("profile", list(DISPATCHERS))
+async def test_each_profiles_dispatchers_have_exactly_the_contracted_operations(
+    profile: str,
+) -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile})
+    async with Client(build_server(settings)) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    operations = {
+        name: tool.input_schema["properties"]["operation"]["enum"]
+        for name, tool in tools.items()
+        if name != "discover" and "operation" in tool.input_schema.get("properties", {})
+    }
+    assert operations == DISPATCHERS[profile]
+    for name in operations:
+        assert tools[name].input_schema["required"] == ["operation"], name

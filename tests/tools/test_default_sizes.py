@@ -1,8 +1,10 @@
 """Every default answer within 5,000 characters, a note's content window within 10,000.
 
-One walk calls every tool the full profile registers, and every operation of every dispatcher
-(read from the tools' own schemas, so a renamed or split tool is walked as it is), with its
-default arguments: only what a call requires is given. The data is big enough to fill a page
+One walk calls every tool the full profile registers, and every operation of its dispatchers
+(the default profile's unified vault, active_file and memory, read from the tools' own
+schemas, so a renamed or split tool is walked as it is), with its default arguments (the
+split profile's operations run the same single tools, so every one has a case too): only
+what a call requires is given. The data is big enough to fill a page
 of everything that pages: a generated vault of some two thousand notes in awkward folders
 (emoji, CJK, ``#``, ``%``, spaces, NFD names, CRLF), hundreds of long tags, a hub note every
 note links to, broken links, long notes, an SDD folder of big artifacts, many Obsidian
@@ -39,9 +41,10 @@ from tests.web.conftest import PageServer, page_server
 from vaultgate.config import Settings
 from vaultgate.emulator.runner import start_emulator
 from vaultgate.memory.store import MemoryStore
-from vaultgate.paging import CONTENT_WINDOW, DEFAULT_RESPONSE_BUDGET
+from vaultgate.paging import ANSWER_CAP, CONTENT_WINDOW, DEFAULT_RESPONSE_BUDGET
 from vaultgate.server import build_server
-from vaultgate.tools import dispatch, registry
+from vaultgate.tools import registry
+from vaultgate.tools.operations import SPLIT, UNIFIED
 
 pytestmark = pytest.mark.anyio
 
@@ -77,7 +80,10 @@ EXTRA_COMMANDS = tuple(
 # response: DEFAULT_RESPONSE_BUDGET; window: a content window; tokens: a memory answer's
 # max_tokens (seed 002's 2,000, in characters); whole: a memory answer whose first result is a
 # whole observation (seed 001: full detail is never cut), at most the longest one kept.
-Bound = Literal["response", "window", "tokens", "whole"]
+# page: a page that keeps its default item count (seed 004: "never return fewer items than the
+# default"; search_vault's 50 rows, 100 commands, broken links, orphans or replace changes)
+# and shortens each item instead, within seed 004's 50 KB (paging.ANSWER_CAP), cut past it.
+Bound = Literal["response", "window", "tokens", "whole", "page"]
 MEMORY_BUDGET = 2_000 * 4
 WHOLE_BUDGET = HUGE + 3_000  # the observation, its heading, metadata and a left-out line
 WAY_ON = (
@@ -246,15 +252,15 @@ CASES: dict[str, Case] = {
     ),
     "get_periodic_note": Case(lambda w, label: {"period": "daily"}, "window", overfilled=True),
     "search_vault_simple": Case(lambda w, label: {"query": COMMON_WORD}, overfilled=True),
-    "search_vault": Case(lambda w, label: {"query": '{"var": "content"}'}, overfilled=True),
+    "search_vault": Case(lambda w, label: {"query": '{"var": "content"}'}, "page", True),
     "search_vault_smart": Case(lambda w, label: {"query": f"{COMMON_WORD} plan review"}),
     "list_tags": Case(overfilled=True),
     "get_recent_changes": Case(overfilled=True),
     "get_backlinks": Case(lambda w, label: {"filename": HUB}, overfilled=True),
-    "find_broken_links": Case(overfilled=True),
-    "find_orphans": Case(overfilled=True),
+    "find_broken_links": Case(bound="page", overfilled=True),
+    "find_orphans": Case(bound="page", overfilled=True),
     "get_server_info": Case(),
-    "list_commands": Case(overfilled=True),
+    "list_commands": Case(bound="page", overfilled=True),
     "fetch": Case(lambda w, label: {"url": f"{w.page_url}/page.html"}, "window"),
     "discover": Case(overfilled=True),
     # SDD
@@ -308,7 +314,7 @@ CASES: dict[str, Case] = {
     ),
     "bulk_delete_files": Case(lambda w, label: {"pattern": f"{BULK}/**"}, overfilled=True),
     "replace_in_notes": Case(
-        lambda w, label: {"find": COMMON_WORD, "replacement": "rendezvous"}, overfilled=True
+        lambda w, label: {"find": COMMON_WORD, "replacement": "rendezvous"}, "page", True
     ),
     "set_note_property": Case(
         lambda w, label: {"filename": w.scratch(label), "key": "status", "value": "done"},
@@ -362,7 +368,7 @@ def calls_of(tools: Mapping[str, dict[str, Any]]) -> list[Call]:
             read_only = bool((tool.get("annotations") or {}).get("readOnlyHint"))
             calls.append(Call(name, name, CASES[name], {}, not read_only))
             continue
-        routes, _ = dispatch.DISPATCHERS[name]
+        routes = UNIFIED[name].routes  # full offers the default profile's dispatchers
         for operation in operations:
             route = routes[operation]
             label = f"{name}.{operation}"
@@ -377,9 +383,9 @@ def calls_of(tools: Mapping[str, dict[str, Any]]) -> list[Call]:
 def scratch_labels() -> list[str]:
     """The labels of every call that may act on a scratch note of its own."""
     labels = [name for name, case in CASES.items() if case.scratch or case.active]
-    for dispatcher, (routes, operations) in dispatch.DISPATCHERS.items():
-        for operation in operations:
-            case = CASES.get(routes[operation].tool_name)
+    for dispatcher, table in UNIFIED.items():
+        for operation, route in table.routes.items():
+            case = CASES.get(route.tool_name)
             if case is not None and (case.scratch or case.active):
                 labels.append(f"{dispatcher}.{operation}")
     return labels
@@ -468,9 +474,11 @@ async def measure(world: World, call: Call) -> str | None:
     if call.case.bound == "window":
         if content > CONTENT_WINDOW or rest > WINDOW_METADATA:
             problems.append(f"window {content:,} + {rest:,} characters")
-    elif rest > {"response": DEFAULT_RESPONSE_BUDGET, "tokens": MEMORY_BUDGET}.get(
-        call.case.bound, WHOLE_BUDGET
-    ):
+    elif rest > {
+        "response": DEFAULT_RESPONSE_BUDGET,
+        "tokens": MEMORY_BUDGET,
+        "page": ANSWER_CAP,
+    }.get(call.case.bound, WHOLE_BUDGET):
         problems.append(f"{rest:,} characters")
     if call.case.overfilled and not is_cut(result):
         problems.append("not cut, though the data overfills it: the test data is too small")
@@ -518,9 +526,14 @@ def test_every_tool_and_operation_has_a_case() -> None:
     settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": "full"})
     names = {tool.__name__ for tool, _ in registry.select_tools(settings)}
     names |= {
-        route.tool_name for routes, _ in dispatch.DISPATCHERS.values() for route in routes.values()
+        route.tool_name
+        for table in (UNIFIED, SPLIT)
+        for dispatcher in table.values()
+        for route in dispatcher.routes.values()
     }
-    assert sorted(names - set(CASES) - set(dispatch.DISPATCHERS)) == []
+    dispatchers = set(UNIFIED) | set(SPLIT)
+    assert sorted(names - set(CASES) - dispatchers) == []
+    assert {"vault", "active_file", "memory"} <= names  # full's dispatchers are walked
 
 
 async def test_a_huge_observation_is_read_whole_and_several_whole_ones_share_the_budget(

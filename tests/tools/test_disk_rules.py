@@ -41,6 +41,7 @@ from mcp.types import CallToolResult
 from tests.tools.conftest import FIXTURE_VAULT, texts
 from tests.tools.test_protection_tags import (
     NO_NOTES,
+    PROFILE_DISPATCHERS,
     Call,
     Probe,
     World,
@@ -250,9 +251,9 @@ async def probe_list(call: Call, world: World) -> None:
         {"recursive": True, "limit": 1000, "layout": "flat"},
         {"recursive": True, "layout": "tree", "limit": 1000},
         {"recursive": True, "pattern": "**/*.md", "limit": 1000},
-        {"folder": ""},
-        {"folder": "Notes"},
-        {"folder": "Public"},
+        {"directory": ""},
+        {"directory": "Notes"},
+        {"directory": "Public"},
     ):
         result = await call(arguments)
         assert not result.is_error, body(result)[:300]
@@ -262,7 +263,7 @@ async def probe_list(call: Call, world: World) -> None:
         assert path in listed, path
     for folder in ("ext", "Notes/ssh", "Notes/trashdir", "loop/Private", "private", "PRIVATE"):
         for recursive in (False, True):
-            no_leak(await call({"folder": folder, "recursive": recursive}), folder)
+            no_leak(await call({"directory": folder, "recursive": recursive}), folder)
 
 
 async def probe_read(call: Call, world: World) -> None:
@@ -315,7 +316,7 @@ async def probe_simple_search(call: Call, world: World) -> None:
         assert not result.is_error, body(result)[:300]
         no_leak(result)
     for folder in ("ext", "Notes/trashdir", "Notes/ssh", "loop", "private"):
-        no_leak(await call({"query": "zebra", "folder": folder}), folder)
+        no_leak(await call({"query": "zebra", "directory": folder}), folder)
     found = json.loads(body(await call({"query": "case text", "limit": 100})))
     # both twins are found (3.x also matches the words apart, in other notes)
     assert {hit["filename"] for hit in found["results"]} >= {"Notes/Case.md", "Notes/case.md"}
@@ -417,8 +418,8 @@ async def probe_move(call: Call, world: World) -> None:
 
 async def probe_bulk_delete(call: Call, world: World) -> None:
     for selection in (
-        {"pattern": "**/*.md", "folder": "Notes"},
-        {"pattern": "**/*.md", "folder": "Public"},
+        {"pattern": "**/*.md", "directory": "Notes"},
+        {"pattern": "**/*.md", "directory": "Public"},
         {"pattern": "**/*zebra*"},
         {"pattern": "**/{flink,key,alias,linked}.md"},
     ):
@@ -429,17 +430,17 @@ async def probe_bulk_delete(call: Call, world: World) -> None:
     # nothing (the disk check at the end says so)
     for selection in (
         {"pattern": "**/{flink,key,alias,linked,a,b}.md"},
-        {"pattern": "**", "folder": "ext"},
-        {"pattern": "**", "folder": "Notes/trashdir"},
-        {"pattern": "**", "folder": "Notes/ssh"},
-        {"pattern": "**", "folder": "loop"},
+        {"pattern": "**", "directory": "ext"},
+        {"pattern": "**", "directory": "Notes/trashdir"},
+        {"pattern": "**", "directory": "Notes/ssh"},
+        {"pattern": "**", "directory": "loop"},
         {"pattern": "private/**"},
-        {"pattern": "**", "folder": "PRIVATE"},
+        {"pattern": "**", "directory": "PRIVATE"},
     ):
         for dry_run in (True, False):
             run = await call({**selection, "dryRun": dry_run, "confirmAll": True})
             clear(run)
-            no_leak(run, selection.get("folder", ""))
+            no_leak(run, selection.get("directory", ""))
 
 
 async def probe_active_writes(call: Call, world: World, arguments: Mapping[str, Any]) -> None:
@@ -508,12 +509,12 @@ async def probe_read_many(call: Call, world: World) -> None:
 
 
 async def probe_recent(call: Call, world: World) -> None:
-    for arguments in ({"days": 3650, "limit": 1000}, {"days": 3650, "folder": "Notes"}):
+    for arguments in ({"days": 3650, "limit": 1000}, {"days": 3650, "directory": "Notes"}):
         result = await call(arguments)
         assert not result.is_error, body(result)[:300]
         no_leak(result)
     for folder in ("ext", "Notes/trashdir", "Notes/ssh", "loop", "private"):
-        no_leak(await call({"days": 3650, "folder": folder}), folder)
+        no_leak(await call({"days": 3650, "directory": folder}), folder)
 
 
 async def probe_backlinks(call: Call, world: World) -> None:
@@ -528,19 +529,19 @@ async def probe_backlinks(call: Call, world: World) -> None:
 
 
 async def probe_link_health(call: Call, world: World) -> None:
-    for arguments in ({"limit": 500}, {"folder": "Notes", "limit": 500}):
+    for arguments in ({"limit": 500}, {"directory": "Notes", "limit": 500}):
         result = await call(arguments)
         assert not result.is_error, body(result)[:300]
         no_leak(result)
     for folder in ("ext", "Notes/trashdir", "loop", "private"):
-        no_leak(await call({"folder": folder, "limit": 500}), folder)
+        no_leak(await call({"directory": folder, "limit": 500}), folder)
 
 
 async def probe_replace(call: Call, world: World) -> None:
     for arguments in (
         {"find": "zebra", "replacement": "x"},
         {"find": "\\w*zebra\\w*", "replacement": "x", "regex": True, "frontmatter": True},
-        {"find": "zebra", "replacement": "x", "folder": "Notes"},
+        {"find": "zebra", "replacement": "x", "directory": "Notes"},
         {"find": "zebra", "replacement": "x", "pattern": "**/*.md"},
     ):
         dry = await call({**arguments, "dryRun": True, "limit": 100})
@@ -548,7 +549,7 @@ async def probe_replace(call: Call, world: World) -> None:
         no_leak(dry)
         no_leak(await call({**arguments, "dryRun": False}))
     for folder in ("ext", "Notes/trashdir", "Notes/ssh", "loop", "private"):
-        no_leak(await call({"find": "zebra", "replacement": "x", "folder": folder}), folder)
+        no_leak(await call({"find": "zebra", "replacement": "x", "directory": folder}), folder)
     for path in (*REFUSED, FILE_LOOP):
         result = await call({"find": "zebra", "replacement": "x", "filename": path})
         turned_away(result, path)
@@ -616,7 +617,8 @@ def test_every_tool_and_operation_has_a_probe_for_the_disk_rules() -> None:
     unclassified = [name for name in single_tool_names() if name not in PROBES | NO_NOTES]
     unclassified += [
         f"{name}.{operation} ({route.tool_name})"
-        for name, operation, route in dispatcher_operations()
+        for dispatchers in PROFILE_DISPATCHERS.values()
+        for name, operation, route in dispatcher_operations(dispatchers)
         if route.tool_name not in PROBES | NO_NOTES
     ]
     assert unclassified == [], "classify these in PROBES here or NO_NOTES"
@@ -637,22 +639,26 @@ def first_line(exc: Exception) -> str:
     return f"{type(exc).__name__}: {str(exc).splitlines()[0][:500]}"
 
 
+@pytest.mark.parametrize("profile", list(PROFILE_DISPATCHERS))
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_no_tool_or_operation_reaches_through_a_link_a_loop_or_a_case_variant(
-    awkward_vault: Path, backend: str
+    awkward_vault: Path, backend: str, profile: str
 ) -> None:
     root = awkward_vault.parent
     before = disk_state(root)
     failures: list[str] = []
-    async with serve_disk(awkward_vault, backend) as world:
+    async with serve_disk(awkward_vault, backend, VAULTGATE_TOOLS=profile) as world:
+        offered = {tool.name for tool in (await world.client.list_tools()).tools}
         calls: list[tuple[str, Call, Probe]] = [
             (tool, single(world, tool), PROBES[tool])
             for tool in single_tool_names()
-            if tool in PROBES
+            if tool in PROBES and tool in offered
         ]
+        operations = dispatcher_operations(PROFILE_DISPATCHERS[profile])
+        assert {name for name, _, _ in operations} <= offered
         calls += [
             (f"{name}.{operation}", through(world, name, operation, route), PROBES[route.tool_name])
-            for name, operation, route in dispatcher_operations()
+            for name, operation, route in operations
             if route.tool_name in PROBES
         ]
         for label, call, probe in calls:
@@ -689,7 +695,7 @@ async def every_listed(world: World, arguments: Mapping[str, Any]) -> list[str]:
             shown += [folder + name for folder, names in page["folders"].items() for name in names]
         else:
             shown += page["files"]
-        offset = page.get("nextOffset")
+        offset = page["pagination"].get("nextOffset")
     return shown
 
 
@@ -768,7 +774,7 @@ async def test_two_notes_that_link_to_each_other_answer_a_clear_error(
                 ("get_vault_files", {"filenames": [path]}),
             )
         ]
-        listed = await world.client.call_tool("list_vault_files", {"folder": "Notes"})
+        listed = await world.client.call_tool("list_vault_files", {"directory": "Notes"})
 
     assert not listed.is_error, body(listed)[:300]
     for answer in answers:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import shutil
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +18,16 @@ from tests.tools.conftest import (
     ClientFactory,
     EmulatorFactory,
     error_text,
+    settings_for,
     texts,
 )
 
-from vaultgate.emulator.runner import start_emulator
+from vaultgate.config import Settings
+from vaultgate.emulator.runner import RunningEmulator, start_emulator
+from vaultgate.server import build_server
 from vaultgate.tools.catalogue import build_catalogue
-from vaultgate.tools.dispatch import DISPATCHERS, EDIT_ROUTES, VAULT_ROUTES
-from vaultgate.tools.registry import single_tools
+from vaultgate.tools.operations import SPLIT, UNIFIED, Dispatcher
+from vaultgate.tools.registry import select_tools, single_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -33,107 +38,75 @@ PATCH = {
     "content": "- one more\n",
 }
 
-# (dispatcher, operation, single tool, the single tool's arguments)
-CASES: list[tuple[str, str, str, dict[str, Any]]] = [
-    ("vault", "list", "list_vault_files", {"recursive": True, "limit": 7, "offset": 7}),
-    ("vault", "read", "get_vault_file", {"filename": "Resources/Long essay.md", "maxLength": 900}),
-    ("vault", "search", "search_vault_simple", {"query": "meeting", "limit": 3}),
-    (
-        "vault",
-        "search_structured",
-        "search_vault",
-        {"query": {"glob": ["Daily/*", {"var": "path"}]}},
-    ),
-    ("vault", "search_smart", "search_vault_smart", {"query": "launch plan"}),
-    ("vault", "tags", "list_tags", {"prefix": "book"}),
-    ("vault_edit", "create", "create_vault_file", {"filename": "Inbox/n.md", "content": "# N\n"}),
-    (
-        "vault_edit",
-        "append",
-        "append_to_vault_file",
-        {"filename": "Welcome.md", "content": "- x\n"},
-    ),
-    ("vault_edit", "patch", "patch_vault_file", {"filename": "Projects/Overview.md", **PATCH}),
-    ("vault_edit", "delete", "delete_vault_file", {"filename": "Inbox/Quick capture.md"}),
-    (
-        "vault_edit",
-        "move",
-        "move_vault_file",
-        {"source": "Inbox/Quick capture.md", "destination": "Archive/"},
-    ),
-    ("vault_edit", "bulk_delete", "bulk_delete_files", {"pattern": "Daily/*.md", "limit": 2}),
-    ("vault", "periodic", "get_periodic_note", {"period": "daily", "date": "2026-11-21"}),
-    (
-        "vault_edit",
-        "periodic_append",
-        "append_to_periodic_note",
-        {"period": "daily", "content": "- late\n", "date": "2026-11-21"},
-    ),
-    (
-        "vault_edit",
-        "template",
-        "execute_template",
-        {
-            "name": "Templates/Meeting template.md",
-            "createFile": True,
-            "targetPath": "Meetings/From template.md",
-        },
-    ),
-    ("vault", "info", "get_server_info", {}),
+# single tool → its arguments; each profile's dispatcher operation reaching it is compared.
+ARGUMENTS: dict[str, dict[str, Any]] = {
+    "list_vault_files": {"recursive": True, "limit": 7, "offset": 7},
+    "get_vault_file": {"filename": "Resources/Long essay.md", "maxLength": 900},
+    "search_vault_simple": {"query": "meeting", "limit": 3},
+    "search_vault": {"query": {"glob": ["Daily/*", {"var": "path"}]}},
+    "search_vault_smart": {"query": "launch plan"},
+    "list_tags": {"prefix": "book"},
+    "create_vault_file": {"filename": "Inbox/n.md", "content": "# N\n"},
+    "append_to_vault_file": {"filename": "Welcome.md", "content": "- x\n"},
+    "patch_vault_file": {"filename": "Projects/Overview.md", **PATCH},
+    "delete_vault_file": {"filename": "Inbox/Quick capture.md"},
+    "move_vault_file": {"source": "Inbox/Quick capture.md", "destination": "Archive/"},
+    "bulk_delete_files": {"pattern": "Daily/*.md", "limit": 2},
+    "get_periodic_note": {"period": "daily", "date": "2026-11-21"},
+    "append_to_periodic_note": {"period": "daily", "content": "- late\n", "date": "2026-11-21"},
+    "execute_template": {
+        "name": "Templates/Meeting template.md",
+        "createFile": True,
+        "targetPath": "Meetings/From template.md",
+    },
+    "get_server_info": {},
     # issue 13, reading
-    (
-        "vault",
-        "read_many",
-        "get_vault_files",
-        {"filenames": ["Welcome.md", "Resources/Long essay.md", "Nope.md"], "maxLength": 900},
-    ),
-    ("vault", "recent", "get_recent_changes", {"days": 3650, "limit": 4, "offset": 2}),
-    ("vault", "backlinks", "get_backlinks", {"filename": "People/Dana Whitfield.md", "limit": 2}),
-    ("vault", "broken_links", "find_broken_links", {"folder": "Projects"}),
-    ("vault", "orphans", "find_orphans", {"limit": 5, "offset": 1}),
-    ("vault_edit", "replace", "replace_in_notes", {"find": "launch", "replacement": "release"}),
-    (
-        "vault_edit",
-        "set_property",
-        "set_note_property",
-        {"filename": "Projects/Personal/🚀 Launch plan.md", "key": "status", "value": [1, "ü"]},
-    ),
-    (
-        "vault_edit",
-        "delete_property",
-        "delete_note_property",
-        {"filename": "Projects/Personal/100% done.md", "key": "progress"},
-    ),
-    (
-        "vault_edit",
-        "add_tag",
-        "add_note_tag",
-        {"filename": "Resources/Languages/日本語メモ.md", "tag": "#復習"},
-    ),
-    (
-        "vault_edit",
-        "remove_tag",
-        "remove_note_tag",
-        {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "Side-Project"},
-    ),
-    ("vault", "active", "get_active_file", {"maxLength": 120}),
-    ("vault_edit", "active_update", "update_active_file", {"content": "# Replaced\n"}),
-    ("vault_edit", "active_append", "append_to_active_file", {"content": "- appended\n"}),
-    ("vault_edit", "active_patch", "patch_active_file", {**PATCH, "target": "Tasks"}),
-    ("vault_edit", "active_delete", "delete_active_file", {"permanent": True}),
-    ("vault_edit", "open", "show_file_in_obsidian", {"filename": "Welcome.md"}),
-    ("vault", "commands", "list_commands", {"filter": "bold"}),
-    ("vault_edit", "run_command", "execute_command", {"commandId": "editor:toggle-bold"}),
+    "get_vault_files": {
+        "filenames": ["Welcome.md", "Resources/Long essay.md", "Nope.md"],
+        "maxLength": 900,
+    },
+    "get_recent_changes": {"days": 3650, "limit": 4, "offset": 2},
+    "get_backlinks": {"filename": "People/Dana Whitfield.md", "limit": 2},
+    "find_broken_links": {"directory": "Projects"},
+    "find_orphans": {"limit": 5, "offset": 1},
+    "replace_in_notes": {"find": "launch", "replacement": "release"},
+    "set_note_property": {
+        "filename": "Projects/Personal/🚀 Launch plan.md",
+        "key": "status",
+        "value": [1, "ü"],
+    },
+    "delete_note_property": {"filename": "Projects/Personal/100% done.md", "key": "progress"},
+    "add_note_tag": {"filename": "Resources/Languages/日本語メモ.md", "tag": "#復習"},
+    "remove_note_tag": {"filename": "Projects/Personal/🚀 Launch plan.md", "tag": "Side-Project"},
+    "get_active_file": {"maxLength": 120},
+    "update_active_file": {"content": "# Replaced\n"},
+    "append_to_active_file": {"content": "- appended\n"},
+    "patch_active_file": {**PATCH, "target": "Tasks"},
+    "delete_active_file": {"permanent": True},
+    "show_file_in_obsidian": {"filename": "Welcome.md"},
+    "list_commands": {"filter": "bold"},
+    "execute_command": {"commandId": "editor:toggle-bold"},
+}
+VAULT_DISPATCHERS = {
+    "compact": {name: UNIFIED[name] for name in ("vault", "active_file")},
+    "split": {name: SPLIT[name] for name in ("vault", "vault_edit")},
+}
+# (profile, dispatcher, operation, single tool) for every vault operation of both profiles
+CASES: list[tuple[str, str, str, str]] = [
+    (profile, name, operation, route.tool_name)
+    for profile, dispatchers in VAULT_DISPATCHERS.items()
+    for name, dispatcher in dispatchers.items()
+    for operation, route in dispatcher.routes.items()
 ]
+# Both profiles' dispatchers on a server that offers every single tool too, so each side's
+# hints are spelled alike: full is the default profile's; a list naming vault_edit the split.
+SINGLES = [tool.__name__ for _, specs in single_tools() for tool, _ in specs]
+PROFILE_ENV = {
+    "compact": "full",
+    "split": ",".join(["discover", "vault", "vault_edit", "memory", "memory_edit", *SINGLES]),
+}
 # Periodic notes left the plugin in 5.0.2; these operations are compared where it has them.
-PLUGIN_VERSION = {"periodic": "4.1.7", "periodic_append": "4.1.7"}
-
-
-def dispatcher_arguments(
-    dispatcher: str, operation: str, arguments: dict[str, Any]
-) -> dict[str, Any]:
-    assert operation in DISPATCHERS[dispatcher][1]
-    return {"operation": operation, **arguments}
+PLUGIN_VERSION = {"get_periodic_note": "4.1.7", "append_to_periodic_note": "4.1.7"}
 
 
 def tree(vault: Path) -> dict[str, str]:
@@ -154,27 +127,34 @@ def answer(result: CallToolResult) -> tuple[bool, list[str]]:
     return bool(result.is_error), texts(result)
 
 
-def test_the_route_tables_cover_every_operation_literal() -> None:
-    for _, (routes, operations) in DISPATCHERS.items():
-        assert set(routes) == set(operations)
-    assert {(d, op) for d, op, _, _ in CASES} == {
-        *(("vault", op) for op in VAULT_ROUTES),
-        *(("vault_edit", op) for op in EDIT_ROUTES),
-    }
+def operation_literal(profile: str, dispatcher: str) -> set[str]:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile})
+    tool = next(t for t, _ in select_tools(settings) if t.__name__ == dispatcher)
+    operation = inspect.signature(tool, eval_str=True).parameters["operation"]
+    return set(typing.get_args(operation.annotation))
+
+
+@pytest.mark.parametrize("profile", ["compact", "split"])
+def test_the_route_tables_cover_every_operation_literal(profile: str) -> None:
+    dispatchers = UNIFIED if profile == "compact" else SPLIT
+    for name, dispatcher in dispatchers.items():
+        assert operation_literal(profile, name) == set(dispatcher.routes), (profile, name)
+
+
+def test_every_single_vault_tool_has_a_case_in_both_profiles() -> None:
+    for profile in VAULT_DISPATCHERS:
+        reached = {tool for p, _, _, tool in CASES if p == profile}
+        assert reached == set(ARGUMENTS), profile
 
 
 @pytest.mark.parametrize(
-    ("dispatcher", "operation", "tool", "arguments"),
-    [pytest.param(*case, id=f"{case[0]}.{case[1]}") for case in CASES],
+    ("profile", "dispatcher", "operation", "tool"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}.{case[2]}") for case in CASES],
 )
 async def test_each_operation_answers_as_its_single_tool(
-    tmp_path: Path,
-    connect: ClientFactory,
-    dispatcher: str,
-    operation: str,
-    tool: str,
-    arguments: dict[str, Any],
+    tmp_path: Path, profile: str, dispatcher: str, operation: str, tool: str
 ) -> None:
+    arguments = ARGUMENTS[tool]
     vaults = []
     results = []
     for side in ("dispatcher", "single"):
@@ -185,11 +165,12 @@ async def test_each_operation_answers_as_its_single_tool(
             vault,
             active_file="Daily/2026-11-21.md",
             extensions=True,
-            plugin_version=PLUGIN_VERSION.get(operation, "5.1.0"),
+            plugin_version=PLUGIN_VERSION.get(tool, "5.1.0"),
         ) as emulator:
-            async with connect(emulator) as client:
+            settings = settings_for(emulator, VAULTGATE_TOOLS=PROFILE_ENV[profile])
+            async with Client(build_server(settings)) as client:
                 if side == "dispatcher":
-                    call = (dispatcher, dispatcher_arguments(dispatcher, operation, arguments))
+                    call = (dispatcher, {"operation": operation, **arguments})
                 else:
                     call = (tool, arguments)
                 results.append(answer(await client.call_tool(*call)))
@@ -224,36 +205,19 @@ async def test_bad_dispatcher_arguments_name_the_operations_parameters(
     assert "Its parameters:" in error or "It takes: operation," in error
 
 
-async def test_a_patch_without_its_parameters_names_them(client: Client) -> None:
-    arguments = {"operation": "patch", "filename": "Welcome.md"}
-    error = error_text(await client.call_tool("vault_edit", arguments))
-
-    assert "needs patchOperation, targetType, target, content" in error
-    assert "Its parameters:" in error
-
-
-@pytest.mark.parametrize(
-    ("tool", "operation", "now"),
-    [
-        ("vault", "create", 'vault_edit(operation="create")'),
-        ("vault", "set_property", 'vault_edit(operation="set_property")'),
-        ("active_file", "read", 'vault(operation="active")'),
-        ("active_file", "patch", 'vault_edit(operation="active_patch")'),
-        ("active_file", "run_command", 'vault_edit(operation="run_command")'),
-        ("memory", "delete", 'memory_edit(operation="delete")'),
-    ],
-)
-async def test_an_operation_that_moved_is_answered_with_its_new_call(
-    client: Client, vault: Path, tool: str, operation: str, now: str
+@pytest.mark.parametrize("profile", ["compact", "split"])
+async def test_a_patch_without_its_parameters_names_them(
+    emulator: RunningEmulator, profile: str
 ) -> None:
-    before = tree(vault)
-    error = error_text(
-        await client.call_tool(tool, {"operation": operation, "filename": "Welcome.md"})
-    )
+    dispatcher = "vault" if profile == "compact" else "vault_edit"
+    arguments = {"operation": "patch", "filename": "Welcome.md"}
+    settings = settings_for(emulator, VAULTGATE_TOOLS=PROFILE_ENV[profile])
+    async with Client(build_server(settings)) as client:
+        error = error_text(await client.call_tool(dispatcher, arguments))
 
-    assert f"{now} does the same" in error
-    assert "Nothing was done" in error
-    assert tree(vault) == before
+    assert error.startswith(
+        "Operation 'patch' needs patchOperation, targetType, target, content. Its parameters:"
+    )
 
 
 async def test_an_unknown_operation_is_refused_by_the_schema(client: Client) -> None:
@@ -270,24 +234,52 @@ async def test_discover_lists_every_operation_and_pages(
             result = await client.call_tool("discover", {"limit": 25, "offset": offset})
             page = json.loads(texts(result)[0])
             names.extend(line.split("(", 1)[0] for line in page["operations"])
-            if "nextOffset" not in page:
+            pagination = page["pagination"]
+            assert pagination["offset"] == offset
+            assert pagination["limit"] == 25
+            if not pagination["hasMore"]:
+                assert "nextOffset" not in pagination
                 break
-            offset = page["nextOffset"]
-        described = texts(await client.call_tool("discover", {"operation": "vault_edit.patch"}))[0]
+            offset = pagination["nextOffset"]
+        described = texts(await client.call_tool("discover", {"operation": "vault.patch"}))[0]
 
     # full: every single tool, each once, and no operation that repeats one
-    assert {route.tool_name for route in VAULT_ROUTES.values()} <= set(names)
-    assert {route.tool_name for route in EDIT_ROUTES.values()} <= set(names)
+    assert {route.tool_name for route in UNIFIED["vault"].routes.values()} <= set(names)
+    assert {route.tool_name for route in UNIFIED["active_file"].routes.values()} <= set(names)
     assert {"get_vault_file", "mem_search", "fetch"} <= set(names)
-    assert not any(name.startswith("vault.") for name in names)
+    assert not any("." in name for name in names)
     assert len(names) == len(set(names))
+    assert pagination["total"] == len(names)
     assert page["plugin"]["version"] == "5.1.0"
     assert "patchOperation" in described
-    assert 'vault_edit(operation="patch"' in described
+    assert 'vault(operation="patch"' in described
 
 
-def test_discover_has_an_example_call_for_every_operation() -> None:
-    catalogue = build_catalogue(single_tools(), set(DISPATCHERS))
+@pytest.mark.parametrize("profile", ["compact", "split"])
+async def test_discover_pages_every_operation_of_the_profile(
+    emulator: RunningEmulator, profile: str
+) -> None:
+    dispatchers = UNIFIED if profile == "compact" else SPLIT
+    async with Client(build_server(settings_for(emulator, VAULTGATE_TOOLS=profile))) as client:
+        names: list[str] = []
+        offset = 0
+        while True:
+            result = await client.call_tool("discover", {"limit": 30, "offset": offset})
+            page = json.loads(texts(result)[0])
+            names.extend(line.split("(", 1)[0] for line in page["operations"])
+            if not page["pagination"]["hasMore"]:
+                break
+            offset = page["pagination"]["nextOffset"]
+
+    expected = [f"{name}.{op}" for name, d in dispatchers.items() for op in d.operations]
+    assert sorted(names) == sorted([*expected, "fetch"])
+
+
+@pytest.mark.parametrize("dispatchers", [UNIFIED, SPLIT], ids=["compact", "split"])
+def test_discover_has_an_example_call_for_every_operation(
+    dispatchers: dict[str, Dispatcher],
+) -> None:
+    catalogue = build_catalogue(single_tools(), set(dispatchers), dispatchers)
 
     for entry in catalogue:
         if "." not in entry.name:
@@ -309,7 +301,7 @@ async def test_text_that_looks_like_json_is_written_as_text(
     # The SDK parses as JSON the text given to a parameter not typed exactly `str` (hosts send
     # lists that way); a note's content is text whatever it looks like.
     created = await client.call_tool(
-        "vault_edit", {"operation": "create", "filename": "Inbox/json 🚀 #1.md", "content": content}
+        "vault", {"operation": "create", "filename": "Inbox/json 🚀 #1.md", "content": content}
     )
 
     assert not created.is_error, texts(created)

@@ -68,11 +68,11 @@ FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("get_vault_file", {"filename": ".trash/Private/old.md", "section": "Old"}),
     ("get_vault_file", {"filename": ".obsidian"}),
     ("get_vault_file", {"filename": "Projects/.secret.md"}),
-    ("list_vault_files", {"folder": ".obsidian"}),
-    ("list_vault_files", {"folder": ".trash/", "recursive": True}),
-    ("list_vault_files", {"folder": "", "recursive": True, "pattern": ".obsidian/**"}),
+    ("list_vault_files", {"directory": ".obsidian"}),
+    ("list_vault_files", {"directory": ".trash/", "recursive": True}),
+    ("list_vault_files", {"directory": "", "recursive": True, "pattern": ".obsidian/**"}),
     ("list_vault_files", {"pattern": "**/.*"}),
-    ("search_vault_simple", {"query": "zebras", "folder": ".trash"}),
+    ("search_vault_simple", {"query": "zebras", "directory": ".trash"}),
     ("create_vault_file", {"filename": ".obsidian/plugins/evil/main.js", "content": "pwn()"}),
     ("create_vault_file", {"filename": KEY_FILE, "content": "{}", "overwrite": True}),
     ("append_to_vault_file", {"filename": ".obsidian/plugins/dataview/main.js", "content": "x"}),
@@ -94,7 +94,7 @@ FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("move_vault_file", {"source": "Welcome.md", "destination": ".trash/"}),
     ("bulk_delete_files", {"pattern": ".obsidian/**", "dryRun": True}),
     ("bulk_delete_files", {"pattern": "**/.*", "dryRun": False, "confirmAll": True}),
-    ("bulk_delete_files", {"pattern": "**", "folder": ".trash", "dryRun": True}),
+    ("bulk_delete_files", {"pattern": "**", "directory": ".trash", "dryRun": True}),
     ("show_file_in_obsidian", {"filename": ".obsidian/app.json"}),
     ("execute_template", {"name": ".obsidian/templates/t.md"}),
     (
@@ -104,11 +104,11 @@ FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
     # issue 13, reading (get_vault_files answers per note: see below)
     ("get_backlinks", {"filename": KEY_FILE}),
     ("get_backlinks", {"filename": "Projects/.secret.md"}),
-    ("find_broken_links", {"folder": ".hidden"}),
-    ("find_orphans", {"folder": ".trash/Private"}),
-    ("get_recent_changes", {"folder": ".obsidian"}),
+    ("find_broken_links", {"directory": ".hidden"}),
+    ("find_orphans", {"directory": ".trash/Private"}),
+    ("get_recent_changes", {"directory": ".obsidian"}),
     ("replace_in_notes", {"find": "zebras", "replacement": "x", "filename": ".hidden/x.md"}),
-    ("replace_in_notes", {"find": "zebras", "replacement": "x", "folder": ".trash"}),
+    ("replace_in_notes", {"find": "zebras", "replacement": "x", "directory": ".trash"}),
     ("replace_in_notes", {"find": "zebras", "replacement": "x", "pattern": "**/.*"}),
     ("set_note_property", {"filename": ".hidden/x.md", "key": "k", "value": 1}),
     ("delete_note_property", {"filename": "Projects/.secret.md", "key": "k"}),
@@ -119,9 +119,44 @@ FULL_PROFILE_CALLS: list[tuple[str, dict[str, Any]]] = [
 DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("vault", {"operation": "read", "filename": KEY_FILE}),
     ("vault", {"operation": "read", "format": "map", "filename": ".hidden/x.md"}),
-    ("vault", {"operation": "list", "folder": ".obsidian/plugins"}),
+    ("vault", {"operation": "list", "directory": ".obsidian/plugins"}),
     ("vault", {"operation": "list", "pattern": ".trash/**", "recursive": True}),
-    ("vault", {"operation": "search", "query": "zebras", "folder": ".hidden"}),
+    ("vault", {"operation": "search", "query": "zebras", "directory": ".hidden"}),
+    ("vault", {"operation": "create", "filename": ".obsidian/snippets/x.css", "content": "x"}),
+    ("vault", {"operation": "append", "filename": KEY_FILE, "content": "x"}),
+    (
+        "vault",
+        {
+            "operation": "patch",
+            "filename": ".hidden/x.md",
+            "patchOperation": "append",
+            "targetType": "heading",
+            "target": "Hidden",
+            "content": "x",
+        },
+    ),
+    ("vault", {"operation": "delete", "filename": ".trash/Private/old.md"}),
+    ("vault", {"operation": "move", "source": ".hidden/x.md", "destination": "x.md"}),
+    ("vault", {"operation": "bulk_delete", "pattern": ".hidden/*.md", "dryRun": True}),
+    (
+        "vault",
+        {"operation": "replace", "find": "zebras", "replacement": "x", "directory": ".hidden"},
+    ),
+    ("vault", {"operation": "set_property", "filename": KEY_FILE, "key": "k", "value": 1}),
+    ("vault", {"operation": "add_tag", "filename": ".hidden/x.md", "tag": "t"}),
+    ("vault", {"operation": "open", "filename": ".obsidian/app.json"}),
+    ("vault", {"operation": "backlinks", "filename": ".hidden/x.md"}),
+    ("vault", {"operation": "recent", "directory": ".trash"}),
+]
+
+
+# The same operations as the split profile offers them (vault reads, vault_edit changes).
+SPLIT_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("vault", {"operation": "read", "filename": KEY_FILE}),
+    ("vault", {"operation": "read", "format": "map", "filename": ".hidden/x.md"}),
+    ("vault", {"operation": "list", "directory": ".obsidian/plugins"}),
+    ("vault", {"operation": "list", "pattern": ".trash/**", "recursive": True}),
+    ("vault", {"operation": "search", "query": "zebras", "directory": ".hidden"}),
     ("vault_edit", {"operation": "create", "filename": ".obsidian/snippets/x.css", "content": "x"}),
     ("vault_edit", {"operation": "append", "filename": KEY_FILE, "content": "x"}),
     (
@@ -140,13 +175,23 @@ DISPATCHER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("vault_edit", {"operation": "bulk_delete", "pattern": ".hidden/*.md", "dryRun": True}),
     (
         "vault_edit",
-        {"operation": "replace", "find": "zebras", "replacement": "x", "folder": ".hidden"},
+        {"operation": "replace", "find": "zebras", "replacement": "x", "directory": ".hidden"},
     ),
     ("vault_edit", {"operation": "set_property", "filename": KEY_FILE, "key": "k", "value": 1}),
     ("vault_edit", {"operation": "add_tag", "filename": ".hidden/x.md", "tag": "t"}),
     ("vault_edit", {"operation": "open", "filename": ".obsidian/app.json"}),
     ("vault", {"operation": "backlinks", "filename": ".hidden/x.md"}),
-    ("vault", {"operation": "recent", "folder": ".trash"}),
+    ("vault", {"operation": "recent", "directory": ".trash"}),
+]
+
+
+# The folder parameter's former names (issue 34) are taken as directory: refused alike.
+FORMER_NAME_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("list_vault_files", {"folder": ".obsidian"}),
+    ("search_vault_simple", {"query": "zebras", "folders": ".trash"}),
+    ("vault", {"operation": "list", "folder": ".obsidian/plugins"}),
+    ("vault", {"operation": "bulk_delete", "pattern": "**", "folder": ".trash", "dryRun": True}),
+    ("vault", {"operation": "search_smart", "query": "zebras", "folder": ".hidden"}),
 ]
 
 
@@ -156,14 +201,23 @@ def call_id(call: tuple[str, dict[str, Any]]) -> str:
     return f"{name}({shown})"
 
 
-@pytest.mark.parametrize("call", FULL_PROFILE_CALLS + DISPATCHER_CALLS, ids=call_id)
+@pytest.mark.parametrize(
+    ("profile", "call"),
+    [
+        *(
+            pytest.param("full", call, id=call_id(call))
+            for call in FULL_PROFILE_CALLS + DISPATCHER_CALLS + FORMER_NAME_CALLS
+        ),
+        *(pytest.param("split", call, id=f"split-{call_id(call)}") for call in SPLIT_CALLS),
+    ],
+)
 async def test_every_tool_refuses_a_hidden_path_and_leaves_it_untouched(
-    hidden_vault: Path, emulator: RunningEmulator, call: tuple[str, dict[str, Any]]
+    hidden_vault: Path, emulator: RunningEmulator, profile: str, call: tuple[str, dict[str, Any]]
 ) -> None:
     before = hidden_tree(hidden_vault)
     name, arguments = call
 
-    async with Client(build_server(settings_for(emulator))) as client:
+    async with Client(build_server(settings_for(emulator, VAULTGATE_TOOLS=profile))) as client:
         result = await client.call_tool(name, arguments)
 
     message = error_text(result)

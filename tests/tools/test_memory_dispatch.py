@@ -1,5 +1,6 @@
-"""Every `memory` and `memory_edit` operation answers exactly what its mem_* / sdd_* tool
-answers, and leaves the database exactly as that tool leaves it."""
+"""Every memory operation of both profiles (the default profile's `memory`, the split one's
+`memory` and `memory_edit`) answers exactly what its mem_* / sdd_* tool answers, and leaves
+the database exactly as that tool leaves it."""
 
 from __future__ import annotations
 
@@ -18,12 +19,13 @@ from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.memory.store import MemoryStore
 from vaultgate.server import build_server
-from vaultgate.tools.dispatch import MEMORY_EDIT_ROUTES, MEMORY_ROUTES
+from vaultgate.tools.operations import SPLIT, UNIFIED
+from vaultgate.tools.registry import single_tools
 
 pytestmark = pytest.mark.anyio
 
 # (operation, single tool, arguments): every operation, `get` both ways, compact both steps.
-# update, delete and compact are memory_edit's; every other one is memory's.
+# In the split profile update, delete and compact are memory_edit's; every other one memory's.
 CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("search", "mem_search", {"query": "cache", "detail_level": "summary", "limit": 2}),
     ("timeline", "mem_timeline", {"observation_id": 3, "before": 1}),
@@ -73,6 +75,13 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("sdd_context", "sdd_get_context", {"detail_level": "standard"}),
     ("sdd_check", "sdd_context_check", {"change_description": "memory store"}),
 ]
+# Each profile's dispatchers on a server offering every single tool too, so hints read the same
+# on both sides: full has the default profile's; a list naming memory_edit the split one's.
+SINGLES = [tool.__name__ for _, specs in single_tools() for tool, _ in specs]
+PROFILE_TOOLS = {
+    "compact": "full",
+    "split": ",".join(["discover", "vault", "vault_edit", "memory", "memory_edit", *SINGLES]),
+}
 TIME = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
 
 
@@ -103,14 +112,14 @@ def seed(path: Path) -> None:
         store.close()
 
 
-def settings(emulator: RunningEmulator, db: Path) -> Settings:
+def settings(emulator: RunningEmulator, db: Path, profile: str = "compact") -> Settings:
     assert emulator.https_url is not None
     return Settings.from_env(
         {
             "OBSIDIAN_API_KEY": emulator.api_key,
             "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
             "OBSIDIAN_CERT": str(emulator.certificate_path),
-            "VAULTGATE_TOOLS": "full",  # both spellings offered: hints read the same
+            "VAULTGATE_TOOLS": PROFILE_TOOLS[profile],
             "VAULTGATE_MEMORY_DB": str(db),
         }
     )
@@ -138,21 +147,32 @@ def rows(db: Path) -> dict[str, list[str]]:
         }
 
 
-def test_the_cases_walk_every_memory_operation() -> None:
-    assert {operation for operation, _, _ in CASES} == set(MEMORY_ROUTES) | set(MEMORY_EDIT_ROUTES)
+def test_the_cases_walk_every_memory_operation_of_both_profiles() -> None:
+    operations = {operation for operation, _, _ in CASES}
+    assert operations == set(UNIFIED["memory"].routes)
+    assert operations == set(SPLIT["memory"].routes) | set(SPLIT["memory_edit"].routes)
+    for operation, tool, _ in CASES:
+        assert tool in UNIFIED["memory"].routes[operation].single_tools
 
 
-def dispatcher_of(operation: str) -> str:
-    return "memory_edit" if operation in MEMORY_EDIT_ROUTES else "memory"
+def dispatcher_of(profile: str, operation: str) -> str:
+    if profile == "split" and operation in SPLIT["memory_edit"].routes:
+        return "memory_edit"
+    return "memory"
 
 
 @pytest.mark.parametrize(
-    ("operation", "tool", "arguments"),
-    [pytest.param(*case, id=f"{case[0]}-{case[1]}-{n}") for n, case in enumerate(CASES)],
+    ("profile", "operation", "tool", "arguments"),
+    [
+        pytest.param(profile, *case, id=f"{profile}-{case[0]}-{case[1]}-{n}")
+        for profile in PROFILE_TOOLS
+        for n, case in enumerate(CASES)
+    ],
 )
 async def test_each_memory_operation_answers_as_its_single_tool(
     tmp_path: Path,
     emulator_factory: EmulatorFactory,
+    profile: str,
     operation: str,
     tool: str,
     arguments: dict[str, Any],
@@ -161,12 +181,12 @@ async def test_each_memory_operation_answers_as_its_single_tool(
     seed(tmp_path / "seed.db")
     answers = []
     for side, call in (
-        ("dispatcher", (dispatcher_of(operation), {"operation": operation, **arguments})),
+        ("dispatcher", (dispatcher_of(profile, operation), {"operation": operation, **arguments})),
         ("single", (tool, arguments)),
     ):
         db = tmp_path / f"{side}.db"
         shutil.copy(tmp_path / "seed.db", db)
-        async with Client(build_server(settings(emulator, db))) as client:
+        async with Client(build_server(settings(emulator, db, profile))) as client:
             result = await client.call_tool(*call)
         answers.append((result.is_error, [normalized(t, db) for t in texts(result)]))
 

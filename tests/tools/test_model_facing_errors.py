@@ -206,14 +206,37 @@ async def test_a_value_that_does_not_fit_is_named_without_pydantics_dump(
     text.encode("utf-8")  # what the answer carries can be sent: no value it cannot encode
 
 
-@pytest.mark.parametrize("arguments", [{}, {"filename": "Welcome.md", "maxLength": 500}])
+@pytest.mark.parametrize(
+    ("profile", "arguments", "equivalent"),
+    [
+        ("full", {}, 'get_vault_file(format="map")'),
+        (
+            "full",
+            {"filename": "Welcome.md", "maxLength": 500},
+            'get_vault_file(filename="Welcome.md", maxLength=500, format="map")',
+        ),
+        (
+            "compact",
+            {"filename": "Welcome.md"},
+            'vault(operation="read", filename="Welcome.md", format="map")',
+        ),
+        (
+            "split",
+            {"filename": "Welcome.md", "maxLength": None},
+            'vault(operation="read", filename="Welcome.md", format="map")',
+        ),
+    ],
+)
 async def test_a_removed_operation_names_the_call_that_replaced_it(
-    arguments: dict[str, Any],
+    profile: str, arguments: dict[str, Any], equivalent: str
 ) -> None:
-    async with no_obsidian() as client:
+    settings = Settings.from_env(
+        {"OBSIDIAN_API_KEY": "k", "VAULTGATE_MEMORY_DB": ":memory:", "VAULTGATE_TOOLS": profile}
+    )
+    async with Client(build_server(settings)) as client:
         result = await client.call_tool("vault", {"operation": "map", **arguments})
 
-    text = model_error(result, "vault")
-    assert text.startswith('vault(operation="map") was removed: ')
-    assert 'vault(operation="read", format="map") does the same' in text
-    assert "Nothing was done." in text
+    assert model_error(result, "vault") == (
+        f'vault(operation="map") is not offered by this server\'s tools; {equivalent} does the '
+        "same. Nothing was done."
+    )

@@ -3,9 +3,11 @@
 A copy of the fixture vault gets notes tagged ``mcp-hidden``, ``mcp-readonly`` and
 ``mcp-protected`` (in the frontmatter forms Obsidian reads: a YAML list, a string of tags, a
 ``Tag:`` key, with and without '#', in any case), with awkward names. The walk takes every
-single tool from the registry and every operation from the DISPATCHERS tables, finds the
-probe of the tool the operation routes to, and runs it through the single tool and through
-the dispatcher: an operation added later without a probe (or a reason to need none) fails
+single tool from the registry and every operation of both profiles' dispatchers
+(tools/operations.py: the default profile's vault, active_file and memory, and the split
+one's vault, vault_edit, memory and memory_edit), finds the probe of the tool the operation
+routes to, and runs it through the single tool and through the dispatcher: an operation added
+later without a probe (or a reason to need none) fails
 ``test_every_tool_and_operation_is_classified``.
 
 Each probe shows the three tags holding for its tool: a hidden note is absent from what it
@@ -34,7 +36,8 @@ from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator, start_emulator
 from vaultgate.obsidian.features import FeatureSet, Version
 from vaultgate.server import build_server
-from vaultgate.tools import dispatch, registry
+from vaultgate.tools import registry
+from vaultgate.tools.operations import SPLIT, UNIFIED, Dispatcher
 from vaultgate.tools.routes import Route
 
 pytestmark = pytest.mark.anyio
@@ -725,6 +728,7 @@ NO_NOTES: dict[str, str] = {
             "mem_search",
             "mem_context",
             "mem_timeline",
+            "timeline",
             "mem_get",
             "mem_get_observation",
             "mem_get_observations",
@@ -739,11 +743,16 @@ def single_tool_names() -> list[str]:
     return [tool.__name__ for _, specs in registry.single_tools() for tool, _ in specs]
 
 
-def dispatcher_operations() -> list[tuple[str, str, Route]]:
+# The walk's profiles: full offers every single tool and the default profile's dispatchers;
+# split its own dispatchers.
+PROFILE_DISPATCHERS: dict[str, dict[str, Dispatcher]] = {"full": UNIFIED, "split": SPLIT}
+
+
+def dispatcher_operations(dispatchers: Mapping[str, Dispatcher]) -> list[tuple[str, str, Route]]:
     return [
-        (name, operation, routes[operation])
-        for name, (routes, operations) in dispatch.DISPATCHERS.items()
-        for operation in operations
+        (name, operation, route)
+        for name, dispatcher in dispatchers.items()
+        for operation, route in dispatcher.routes.items()
     ]
 
 
@@ -752,7 +761,8 @@ def test_every_tool_and_operation_is_classified() -> None:
     unclassified = [name for name in single_tool_names() if name not in PROBES | NO_NOTES]
     unclassified += [
         f"{name}.{operation} ({route.tool_name})"
-        for name, operation, route in dispatcher_operations()
+        for dispatchers in PROFILE_DISPATCHERS.values()
+        for name, operation, route in dispatcher_operations(dispatchers)
         if route.tool_name not in PROBES | NO_NOTES
     ]
     assert unclassified == [], "classify these in PROBES or NO_NOTES"
@@ -805,21 +815,25 @@ def through(world: World, dispatcher: str, operation: str, route: Route) -> Call
     return call
 
 
+@pytest.mark.parametrize("profile", list(PROFILE_DISPATCHERS))
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_protection_tags_hold_for_every_tool_and_operation(
-    tagged_vault: Path, backend: str
+    tagged_vault: Path, backend: str, profile: str
 ) -> None:
     before = {path: (tagged_vault / path).read_bytes() for path in HIDDEN_PATHS + KEPT_PATHS}
     failures: list[str] = []
-    async with serve(tagged_vault, backend) as world:
+    async with serve(tagged_vault, backend, {"VAULTGATE_TOOLS": profile}) as world:
+        offered = {tool.name for tool in (await world.client.list_tools()).tools}
         calls: list[tuple[str, Call, Probe]] = [
             (tool, single(world, tool), PROBES[tool])
             for tool in single_tool_names()
-            if tool in PROBES
+            if tool in PROBES and tool in offered
         ]
+        operations = dispatcher_operations(PROFILE_DISPATCHERS[profile])
+        assert {name for name, _, _ in operations} <= offered
         calls += [
             (f"{name}.{operation}", through(world, name, operation, route), PROBES[route.tool_name])
-            for name, operation, route in dispatcher_operations()
+            for name, operation, route in operations
             if route.tool_name in PROBES
         ]
         for label, call, probe in calls:

@@ -14,7 +14,7 @@ from vaultgate.config import Settings
 from vaultgate.emulator.runner import RunningEmulator
 from vaultgate.errors import ConfigError
 from vaultgate.server import build_server
-from vaultgate.tools.dispatch import DISPATCHERS, VAULT_ROUTES
+from vaultgate.tools.operations import SPLIT, UNIFIED, Dispatcher
 from vaultgate.tools.registry import writing_tools
 
 pytestmark = pytest.mark.anyio
@@ -86,41 +86,53 @@ async def test_a_read_only_server_offers_vault_and_no_vault_edit(
         )
         active = await client.call_tool("active_file", {"operation": "update", "content": "x"})
 
-    assert "vault_edit" not in tools
-    assert tools["vault"].input_schema["properties"]["operation"]["enum"] == list(VAULT_ROUTES)
+    assert not {"vault_edit", "active_file", "memory_edit"} & set(tools)
+    assert tools["vault"].input_schema["properties"]["operation"]["enum"] == list(
+        SPLIT["vault"].routes
+    )
     assert tools["vault"].annotations is not None
     assert tools["vault"].annotations.read_only_hint is True
-    assert {"mem_save", "memory", "memory_edit"} <= set(tools)  # vaultgate's own database
+    assert {"mem_save", "memory"} <= set(tools)  # vaultgate's own database
+    assert tools["memory"].input_schema["properties"]["operation"]["enum"] == list(
+        UNIFIED["memory"].routes
+    )
     assert not read.is_error
     assert not search.is_error
     assert not active_read.is_error
     assert error_text(write).startswith(f'{READ_ONLY}vault_edit(operation="create") writes')
-    assert error_text(old_write).startswith(
-        f'{READ_ONLY}vault(operation="create") (now vault_edit(operation="create")) writes'
-    )
-    assert error_text(active).startswith(
-        f'{READ_ONLY}active_file(operation="update") (now vault_edit(operation="active_update"'
-    )
+    assert error_text(old_write).startswith(f'{READ_ONLY}vault(operation="create") writes')
+    assert error_text(active).startswith(f'{READ_ONLY}active_file(operation="update") writes')
     assert not (vault / "x.md").exists()
 
 
-async def test_a_writable_server_offers_every_operation(emulator: RunningEmulator) -> None:
-    async with guarded(emulator, {}) as client:
+@pytest.mark.parametrize(
+    ("profile", "table"), [("full", UNIFIED), ("split", SPLIT)], ids=["compact", "split"]
+)
+async def test_a_writable_server_offers_every_operation(
+    emulator: RunningEmulator, profile: str, table: dict[str, Dispatcher]
+) -> None:
+    async with guarded(emulator, {"VAULTGATE_TOOLS": profile}) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-    for name, (routes, _) in DISPATCHERS.items():
-        assert tools[name].input_schema["properties"]["operation"]["enum"] == list(routes)
+    for name, dispatcher in table.items():
+        enum = tools[name].input_schema["properties"]["operation"]["enum"]
+        assert enum == list(dispatcher.routes), name
 
 
 READ_ONLY = "vaultgate is read-only (VAULTGATE_READ_ONLY=true): "
 
 
-WRITING_OPERATIONS = [
-    (dispatcher, operation)
-    for dispatcher, (routes, operations) in DISPATCHERS.items()
-    for operation in operations
-    if routes[operation].writes
-]
+# Both profiles' writing operations (vault.create and vault_edit.create alike): a read-only
+# server of any profile refuses each by its own name.
+WRITING_OPERATIONS = sorted(
+    {
+        (name, operation)
+        for table in (UNIFIED, SPLIT)
+        for name, dispatcher in table.items()
+        for operation, route in dispatcher.routes.items()
+        if route.writes
+    }
+)
 
 
 @asynccontextmanager
@@ -138,7 +150,7 @@ async def read_only(profile: str) -> AsyncIterator[Client]:
         yield client
 
 
-@pytest.mark.parametrize("profile", ["compact", "full"])
+@pytest.mark.parametrize("profile", ["compact", "split", "full"])
 async def test_a_write_asked_of_a_read_only_server_is_told_so_whatever_its_arguments(
     profile: str,
 ) -> None:
@@ -162,10 +174,11 @@ async def test_a_write_asked_of_a_read_only_server_is_told_so_whatever_its_argum
         assert "Reading still works: vault(operation=...)." in text
         assert "validation" not in text
         assert "pydantic" not in text
-    assert error_text(created).startswith(f'{READ_ONLY}vault(operation="create") (now')
+    assert error_text(created).startswith(f'{READ_ONLY}vault(operation="create") writes')
+    assert {"vault", "vault_edit", "active_file"} == {d for d, _ in WRITING_OPERATIONS}
 
 
-@pytest.mark.parametrize("profile", ["compact", "full"])
+@pytest.mark.parametrize("profile", ["compact", "split", "full"])
 async def test_a_writing_tool_asked_of_a_read_only_server_is_told_so(profile: str) -> None:
     async with read_only(profile) as client:
         answers = {name: await client.call_tool(name, {"filename": 3}) for name in WRITE_TOOLS}

@@ -1,10 +1,17 @@
-"""tidy_schema keeps every constraint while dropping titles and null unions."""
+"""tidy_schema keeps every constraint while dropping titles and null unions; every profile's
+tool list is tidied, and each dispatcher's schema lists exactly its operations' parameters."""
 
 from __future__ import annotations
 
+import json
+
 import jsonschema
 import pytest
+from mcp import Client
 
+from vaultgate.config import Settings
+from vaultgate.server import build_server
+from vaultgate.tools.registry import profile_dispatchers
 from vaultgate.tools.schema import tidy_schema
 
 SCHEMA = {
@@ -65,3 +72,29 @@ def test_the_tidied_schema_accepts_and_refuses_as_the_original(
 
     assert accepts(SCHEMA) is valid
     assert accepts(tidy_schema(SCHEMA)) is valid
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("profile", ["compact", "split", "full"])
+async def test_every_profiles_listed_schemas_are_tidy_and_list_every_operations_parameters(
+    profile: str,
+) -> None:
+    settings = Settings.from_env(
+        {"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile, "VAULTGATE_MEMORY_DB": ":memory:"}
+    )
+    async with Client(build_server(settings)) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    dispatchers = profile_dispatchers(settings)
+
+    for name, tool in tools.items():
+        schema = tool.input_schema
+        wire = json.dumps(schema)
+        assert '{"type": "null"}' not in wire, name
+        assert '"title": "' not in wire.replace('"title": {', ""), name
+        assert set(schema.get("required", [])) <= set(schema["properties"]), name
+        jsonschema.Draft202012Validator.check_schema(schema)
+        if name in dispatchers:
+            operations = dispatchers[name].routes
+            assert schema["properties"]["operation"]["enum"] == list(operations), name
+            taken = {p.name for route in operations.values() for p in route.parameters}
+            assert set(schema["properties"]) == {"operation", *taken}, name

@@ -21,26 +21,32 @@ from tests.tools.conftest import FIXTURE_VAULT, folder_settings, texts
 
 from vaultgate.config import Settings
 from vaultgate.server import build_server
-from vaultgate.tools import dispatch
+from vaultgate.tools import dispatch, dispatch_split
+from vaultgate.tools.arguments import FORMER_NAMES
 from vaultgate.tools.catalogue import EXAMPLES
-from vaultgate.tools.parameters import RENAMED
-from vaultgate.tools.registry import single_tools
+from vaultgate.tools.operations import SPLIT, UNIFIED, Dispatcher
+from vaultgate.tools.registry import profile_dispatchers, single_tools
 from vaultgate.tools.routes import Route, tool_parameters
 
 pytestmark = pytest.mark.anyio
 
 PROFILES = {
     "compact": {"VAULTGATE_TOOLS": "compact"},
+    "split": {"VAULTGATE_TOOLS": "split"},
     "full": {"VAULTGATE_TOOLS": "full"},
     "compact, read-only": {"VAULTGATE_TOOLS": "compact", "VAULTGATE_READ_ONLY": "true"},
+    "split, read-only": {"VAULTGATE_TOOLS": "split", "VAULTGATE_READ_ONLY": "true"},
     "full, read-only": {"VAULTGATE_TOOLS": "full", "VAULTGATE_READ_ONLY": "true"},
 }
-# memory's session_start keeps `directory`: the session's working directory, not a vault
-# folder a call is limited to.
-WORKING_DIRECTORY = {"mem_session_start", "memory.session_start", "memory"}
-# Old names no call takes any more, anywhere (RENAMED's others, such as `content`, still name
-# their own idea elsewhere: a note's text).
-GONE = {old for old, new in RENAMED.items() if new == "folder"}
+# The folder parameter's former names (issue 34: `directory`, seed 004's, is the one name):
+# still answered, quietly, but no call takes them.
+GONE = {old for old, canonical in FORMER_NAMES.items() if canonical == ("directory",)}
+# Each dispatcher function, with the operations it dispatches to.
+DISPATCHER_FUNCTIONS = [
+    (f"{profile}.{name}", getattr(module, name), table[name])
+    for profile, module, table in (("compact", dispatch, UNIFIED), ("split", dispatch_split, SPLIT))
+    for name in table
+]
 
 SINGLE_HINTS: dict[str, ToolAnnotations] = {
     tool.__name__: hints for _, specs in single_tools() for tool, hints in specs
@@ -58,21 +64,26 @@ async def serve(vault: Path, profile: str) -> AsyncIterator[tuple[Client, dict[s
         yield client, tools
 
 
-def operations_of(tool: str) -> dict[str, Route]:
+def dispatchers_of(profile: str) -> dict[str, Dispatcher]:
+    return profile_dispatchers(Settings.from_env({"OBSIDIAN_API_KEY": "k", **PROFILES[profile]}))
+
+
+def operations_of(tool: str, dispatchers: dict[str, Dispatcher]) -> dict[str, Route]:
     """What a tool offers: a dispatcher's operations, or the single tool itself."""
-    if tool in dispatch.DISPATCHERS:
-        routes, _ = dispatch.DISPATCHERS[tool]
-        return dict(routes)
+    if tool in dispatchers:
+        return dict(dispatchers[tool].routes)
     single = next(t for _, specs in single_tools() for t, _ in specs if t.__name__ == tool)
     return {tool: Route(single)}
 
 
 def every_parameter_list() -> dict[str, list[str]]:
-    """Each single tool's parameters and each dispatcher operation's, by name."""
+    """Each single tool's parameters and each dispatcher operation's (both profiles'), by
+    name."""
     lists = {t.__name__: tool_parameters(t) for _, specs in single_tools() for t, _ in specs}
-    for name, (routes, operations) in dispatch.DISPATCHERS.items():
-        for operation in operations:
-            lists[f"{name}.{operation}"] = [p.name for p in routes[operation].parameters]
+    for table in (UNIFIED, SPLIT):
+        for name, dispatcher in table.items():
+            for operation, route in dispatcher.routes.items():
+                lists[f"{name}.{operation}"] = [p.name for p in route.parameters]
     return lists
 
 
@@ -87,36 +98,42 @@ def snapshot(root: Path) -> dict[str, str]:
 # --- (a) one idea, one name --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("old", "new"), sorted(RENAMED.items()))
-def test_no_call_takes_an_old_name_beside_the_new_one(old: str, new: str) -> None:
-    takers = []
-    for where, parameters in every_parameter_list().items():
-        if new in parameters:
-            takers.append(where)
-            assert old not in parameters, f"{where} takes {old!r} beside {new!r}"
-    assert takers, f"nothing takes {new!r}"
+@pytest.mark.parametrize(
+    ("old", "new"), [(old, new) for old, news in sorted(FORMER_NAMES.items()) for new in news]
+)
+def test_no_call_takes_a_former_name_beside_the_one_it_stands_for(old: str, new: str) -> None:
+    lists = every_parameter_list()
+    for where, parameters in lists.items():
+        assert not {old, new} <= set(parameters), f"{where} takes {old!r} beside {new!r}"
+    # one of the two is somebody's name (both ways for the seeds' two spellings of one idea)
+    assert any({old, new} & set(parameters) for parameters in lists.values()), (old, new)
 
 
-def test_the_folder_a_call_is_limited_to_is_always_folder() -> None:
+def test_the_folder_a_call_is_limited_to_is_always_directory() -> None:
     lists = every_parameter_list()
     lists |= {
-        name: list(inspect.signature(getattr(dispatch, name)).parameters)
-        for name in dispatch.DISPATCHERS
+        where: list(inspect.signature(function).parameters)
+        for where, function, _ in DISPATCHER_FUNCTIONS
     }
+    takers = set()
     for where, parameters in lists.items():
-        wrong = GONE & set(parameters)
-        if where in WORKING_DIRECTORY:
-            wrong -= {"directory"}
-        assert not wrong, f"{where} takes {wrong}, not 'folder'"
+        assert not GONE & set(parameters), f"{where} takes {GONE & set(parameters)}"
+        takers |= {where} if "directory" in parameters else set()
+    assert {"list_vault_files", "vault.list", "compact.vault", "split.vault"} <= takers
 
 
-@pytest.mark.parametrize("name", list(dispatch.DISPATCHERS))
-def test_a_dispatcher_takes_exactly_its_operations_parameters(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "function", "dispatcher"),
+    [pytest.param(*entry, id=entry[0]) for entry in DISPATCHER_FUNCTIONS],
+)
+def test_a_dispatcher_takes_exactly_its_operations_parameters(
+    name: str, function: object, dispatcher: Dispatcher
+) -> None:
     # A parameter an operation takes but the dispatcher lacks would be dropped by the SDK
     # without a word; one no operation takes would be schema noise.
-    routes, _ = dispatch.DISPATCHERS[name]
-    own = set(inspect.signature(getattr(dispatch, name)).parameters) - {"ctx", "operation"}
-    needed = {p.name for route in routes.values() for p in route.parameters}
+    assert callable(function)
+    own = set(inspect.signature(function).parameters) - {"ctx", "operation"}
+    needed = {p.name for route in dispatcher.routes.values() for p in route.parameters}
     assert own == needed
 
 
@@ -129,18 +146,18 @@ async def discovered(client: Client) -> list[str]:
     while offset is not None:
         page = json.loads(texts(await client.call_tool("discover", {"offset": offset}))[0])
         names.extend(line.split("(", 1)[0] for line in page["operations"])
-        offset = page.get("nextOffset")
+        offset = page["pagination"].get("nextOffset")
     return names
 
 
-def offered_calls(tools: dict[str, Tool]) -> set[str]:
+def offered_calls(tools: dict[str, Tool], dispatchers: dict[str, Dispatcher]) -> set[str]:
     """Every call the profile has, as discover names it: single tools by name, dispatcher
     operations by ``tool.operation`` unless their single tool is offered too (discover
     itself aside)."""
-    calls = {name for name in tools if name not in dispatch.DISPATCHERS and name != "discover"}
+    calls = {name for name in tools if name not in dispatchers and name != "discover"}
     for name, tool in tools.items():
-        if name in dispatch.DISPATCHERS:
-            routes, _ = dispatch.DISPATCHERS[name]
+        if name in dispatchers:
+            routes = dispatchers[name].routes
             calls |= {
                 f"{name}.{operation}"
                 for operation in tool.input_schema["properties"]["operation"]["enum"]
@@ -163,7 +180,7 @@ async def test_discover_lists_everything_the_profile_offers_and_nothing_else(
         }
 
     assert len(listed) == len(set(listed))
-    assert set(listed) == offered_calls(tools)
+    assert set(listed) == offered_calls(tools, dispatchers_of(profile))
     for name, described in examples.items():
         called = re.search(r"^Call: (\w+)\(", described, re.MULTILINE)
         assert called is not None, described
@@ -171,14 +188,28 @@ async def test_discover_lists_everything_the_profile_offers_and_nothing_else(
         assert "not available" not in described.lower(), described
 
 
-async def test_discover_answers_an_old_name_with_the_new_one(tmp_path: Path) -> None:
-    async with serve(tmp_path, "compact") as (client, _):
-        moved = texts(await client.call_tool("discover", {"operation": "vault.create"}))[0]
-        active = texts(await client.call_tool("discover", {"operation": "active_file.read"}))[0]
+@pytest.mark.parametrize(
+    ("profile", "asked", "now"),
+    [
+        ("compact", "vault_edit.create", "vault.create"),
+        ("compact", "vault.active", "active_file.read"),
+        ("compact", "memory_edit.delete", "memory.delete"),
+        ("compact", "vault.map", "vault.read"),
+        ("split", "vault.create", "vault_edit.create"),
+        ("split", "active_file.read", "vault.active"),
+        ("split", "active_file.patch", "vault_edit.active_patch"),
+        ("split", "memory.delete", "memory_edit.delete"),
+    ],
+)
+async def test_discover_answers_another_profiles_name_with_this_ones(
+    tmp_path: Path, profile: str, asked: str, now: str
+) -> None:
+    async with serve(tmp_path, profile) as (client, _):
+        described = texts(await client.call_tool("discover", {"operation": asked}))[0]
 
-    assert moved.startswith("vault.create is now vault_edit.create.")
-    assert 'Call: vault_edit(operation="create"' in moved
-    assert active.startswith("active_file.read is now vault.active.")
+    dispatcher, operation = now.split(".")
+    assert described.startswith(f"{asked} is now {now}.")
+    assert f'Call: {dispatcher}(operation="{operation}"' in described
 
 
 # --- (c) annotations hold for every operation -------------------------------------------------
@@ -206,6 +237,7 @@ async def test_each_tools_annotations_hold_for_every_operation_it_offers(
 ) -> None:
     async with serve(tmp_path, profile) as (_, tools):
         pass
+    dispatchers = dispatchers_of(profile)
 
     for name, tool in tools.items():
         if name == "discover":
@@ -213,21 +245,24 @@ async def test_each_tools_annotations_hold_for_every_operation_it_offers(
         hints = tool.annotations
         assert hints is not None, name
         reading = destroying = False
-        for operation, route in operations_of(name).items():
+        for operation, route in operations_of(name, dispatchers).items():
             own = next(SINGLE_HINTS[t] for t in route.single_tools if t in SINGLE_HINTS)
             assert not at_most(own, hints), (profile, name, operation, at_most(own, hints))
             if hints.read_only_hint:
                 assert not route.writes, (name, operation)
             reading |= bool(own.read_only_hint)
             destroying |= bool(own.destructive_hint) and not own.read_only_hint
+        if not profile.startswith("split"):
+            continue  # seed 004's unified dispatchers read and change, and say so
         assert not (reading and destroying), f"{name} mixes reading with destroying"
 
 
-@pytest.mark.parametrize("profile", ["compact", "full"])
+@pytest.mark.parametrize("profile", ["split", "full", "compact, read-only"])
 async def test_no_reading_operation_changes_the_vault(tmp_path: Path, profile: str) -> None:
     vault = tmp_path / "vault"
     shutil.copytree(FIXTURE_VAULT, vault)
     before = snapshot(vault)
+    dispatchers = dispatchers_of(profile)
     async with serve(vault, profile) as (client, tools):
         for name, tool in tools.items():
             if not (tool.annotations and tool.annotations.read_only_hint) or name in (
@@ -235,27 +270,26 @@ async def test_no_reading_operation_changes_the_vault(tmp_path: Path, profile: s
                 "discover",
             ):
                 continue
-            for operation, route in operations_of(name).items():
+            for operation, route in operations_of(name, dispatchers).items():
                 arguments = dict(EXAMPLES.get(route.tool_name, {}))
-                if name in dispatch.DISPATCHERS:
+                if name in dispatchers:
                     arguments = {"operation": operation, **arguments}
                 await client.call_tool(name, arguments)  # an error changes nothing either
 
     assert snapshot(vault) == before
 
 
-async def test_memory_never_loses_a_memory(tmp_path: Path) -> None:
-    # `memory` is announced non-destructive: every operation it offers, run with its example,
-    # leaves every memory saved before as it was, and a save reusing a topic_key updates that
-    # memory while its earlier text stays readable as a revision.
+async def test_the_split_memory_never_loses_a_memory(tmp_path: Path) -> None:
+    # The split profile's `memory` is announced non-destructive: every operation it offers,
+    # run with its example, leaves every memory saved before as it was, and a save reusing a
+    # topic_key updates that memory while its earlier text stays readable as a revision.
     vault = tmp_path / "vault"
     shutil.copytree(FIXTURE_VAULT, vault)
-    async with serve(vault, "compact") as (client, _):
+    async with serve(vault, "split") as (client, tools):
         saved = {"title": "Cache 🗄 policy", "content": "LRU, 缓存", "topic_key": "cache/policy"}
         await client.call_tool("memory", {"operation": "save", **saved})
         first = texts(await client.call_tool("memory", {"operation": "get", "id": 1}))[0]
-        routes, _ = dispatch.DISPATCHERS["memory"]
-        for operation, route in routes.items():
+        for operation, route in SPLIT["memory"].routes.items():
             if operation == "save":
                 continue  # saved below, under the topic_key in use
             arguments = {"operation": operation, **EXAMPLES.get(route.tool_name, {})}
@@ -268,6 +302,9 @@ async def test_memory_never_loses_a_memory(tmp_path: Path) -> None:
     def timeless(text: str) -> str:
         return re.sub(r"\d{4}-\d\d-\d\d[T ][\d:.]+Z?", "", text)
 
+    hints = tools["memory"].annotations
+    assert hints is not None
+    assert hints.destructive_hint is False
     assert timeless(unchanged) == timeless(first)
     assert updated.startswith("Updated #1 (the memory with topic_key 'cache/policy') in place")
     assert 'memory(operation="get", id=1, revision=1)' in updated
@@ -276,10 +313,15 @@ async def test_memory_never_loses_a_memory(tmp_path: Path) -> None:
     )
 
 
-def test_every_single_tool_is_reached_by_exactly_one_dispatcher() -> None:
+@pytest.mark.parametrize("table", [UNIFIED, SPLIT], ids=["compact", "split"])
+def test_every_single_tool_is_reached_by_exactly_one_dispatcher(
+    table: dict[str, Dispatcher],
+) -> None:
     reached: dict[str, list[str]] = {}
-    for name, (routes, _) in dispatch.DISPATCHERS.items():
-        for operation, route in routes.items():
+    for name, dispatcher in table.items():
+        for operation, route in dispatcher.routes.items():
             for tool in route.single_tools:
                 reached.setdefault(tool, []).append(f"{name}.{operation}")
     assert {tool: where for tool, where in reached.items() if len(where) > 1} == {}
+    singles = {t.__name__ for _, specs in single_tools() for t, _ in specs}
+    assert singles - set(reached) == {"fetch"}  # offered as itself in every profile

@@ -10,7 +10,7 @@ from tests.tools.conftest import error_text
 
 from vaultgate.config import Settings
 from vaultgate.server import build_server
-from vaultgate.tools.dispatch import DISPATCHERS
+from vaultgate.tools.operations import SPLIT, UNIFIED
 from vaultgate.tools.parameters import likely_parameter
 from vaultgate.tools.registry import single_tools
 
@@ -27,20 +27,26 @@ def server_settings(tmp_path: Path, profile: str) -> Settings:
 
 
 OPERATIONS = [
-    pytest.param(dispatcher, operation, id=f"{dispatcher}.{operation}")
-    for dispatcher, (_, operations) in DISPATCHERS.items()
-    for operation in operations
+    pytest.param(profile, dispatcher, operation, id=f"{profile}-{dispatcher}.{operation}")
+    for profile, table in (("compact", UNIFIED), ("split", SPLIT))
+    for dispatcher, entry in table.items()
+    for operation in entry.operations
 ]
+# tools/parameters.py's ALIASES still send `path` and `dir` to `folder`, which no call takes
+# since issue 34 (`directory`): the lead's file; strict, so the fix shows here.
+STALE_FOLDER_ALIASES = pytest.mark.xfail(
+    strict=True, reason="parameters.ALIASES maps path/dir to 'folder', not 'directory'"
+)
 SINGLE_TOOLS = [tool.__name__ for _, specs in single_tools() for tool, _ in specs]
 
 
-@pytest.mark.parametrize(("dispatcher", "operation"), OPERATIONS)
+@pytest.mark.parametrize(("profile", "dispatcher", "operation"), OPERATIONS)
 async def test_every_dispatcher_operation_refuses_a_parameter_it_does_not_take(
-    tmp_path: Path, dispatcher: str, operation: str
+    tmp_path: Path, profile: str, dispatcher: str, operation: str
 ) -> None:
-    routes, _ = DISPATCHERS[dispatcher]
-    takes = [p.name for p in routes[operation].parameters]
-    async with Client(build_server(server_settings(tmp_path, "compact"))) as client:
+    table = UNIFIED if profile == "compact" else SPLIT
+    takes = [p.name for p in table[dispatcher].routes[operation].parameters]
+    async with Client(build_server(server_settings(tmp_path, profile))) as client:
         error = error_text(await client.call_tool(dispatcher, {"operation": operation, "bogus": 1}))
 
     assert error.startswith(f"{dispatcher}(operation=\"{operation}\") does not take 'bogus'")
@@ -65,8 +71,21 @@ async def test_every_single_tool_refuses_a_parameter_it_does_not_take(
     ("tool", "arguments", "meant"),
     [
         pytest.param("vault", {"operation": "read", "path": "Welcome.md"}, "filename", id="read"),
-        pytest.param("vault", {"operation": "list", "path": "Projects"}, "folder", id="list"),
-        pytest.param("vault_edit", {"operation": "move", "path": "a.md"}, "source", id="move"),
+        pytest.param(
+            "vault",
+            {"operation": "list", "path": "Projects"},
+            "directory",
+            id="list",
+            marks=STALE_FOLDER_ALIASES,
+        ),
+        pytest.param(
+            "vault",
+            {"operation": "list", "dir": "Projects"},
+            "directory",
+            id="dir",
+            marks=STALE_FOLDER_ALIASES,
+        ),
+        pytest.param("vault", {"operation": "move", "path": "a.md"}, "source", id="move"),
         pytest.param("vault", {"operation": "read", "max_length": 5}, "maxLength", id="snake-case"),
         pytest.param("vault", {"operation": "read", "maxlength": 5}, "maxLength", id="lower"),
         pytest.param("vault", {"operation": "search", "q": "x"}, "query", id="q"),
@@ -79,11 +98,11 @@ async def test_every_single_tool_refuses_a_parameter_it_does_not_take(
         ),
         pytest.param("get_vault_file", {"path": "Welcome.md"}, "filename", id="single"),
         pytest.param("mem_search", {"text": "x"}, "query", id="single-memory"),
-        pytest.param("vault_edit", {"operation": "set_property", "target": "k"}, "key", id="key"),
+        pytest.param("vault", {"operation": "set_property", "name": "k"}, "key", id="key"),
         pytest.param(
-            "vault_edit", {"operation": "replace", "content": "r"}, "replacement", id="with"
+            "vault", {"operation": "replace", "replaceWith": "r"}, "replacement", id="with"
         ),
-        pytest.param("set_note_property", {"target": "k"}, "key", id="single-key"),
+        pytest.param("set_note_property", {"property": "k"}, "key", id="single-key"),
         pytest.param("add_note_tag", {"tags": ["a"]}, "tag", id="tags"),
     ],
 )
@@ -94,8 +113,7 @@ async def test_the_refusal_names_the_parameter_meant(
         error = error_text(await client.call_tool(tool, arguments))
 
     wrong = next(name for name in arguments if name != "operation")
-    told = (f"{wrong!r} (did you mean {meant!r}?)", f"{wrong!r} (now called {meant!r})")
-    assert any(f"does not take {answer}" in error for answer in told)
+    assert f"does not take {wrong!r} (did you mean {meant!r}?)" in error
 
 
 async def test_a_parameter_of_another_operation_is_refused_by_this_one(tmp_path: Path) -> None:
@@ -105,6 +123,22 @@ async def test_a_parameter_of_another_operation_is_refused_by_this_one(tmp_path:
         )
 
     assert error.startswith("vault(operation=\"list\") does not take 'filename'")
+
+
+@pytest.mark.parametrize("profile", ["compact", "split"])
+@pytest.mark.parametrize("empty", [None, "", [], {}])
+async def test_an_empty_parameter_the_operation_does_not_take_is_ignored(
+    tmp_path: Path, profile: str, empty: object
+) -> None:
+    # strict mode fills every property; null means absent: neither is a model's mistake
+    async with Client(build_server(server_settings(tmp_path, profile))) as client:
+        error = error_text(
+            await client.call_tool(
+                "vault", {"operation": "info", "filename": empty, "bogus": empty, "x": 1}
+            )
+        )
+
+    assert error.startswith("vault(operation=\"info\") does not take 'x'; nothing was done.")
 
 
 def test_no_guess_when_nothing_is_close() -> None:

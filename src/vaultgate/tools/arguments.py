@@ -40,7 +40,9 @@ FORMER_NAMES: Mapping[str, tuple[str, ...]] = {
     "project": ("projectId",),
 }
 
-# Optional parameters whose empty string is a value, not "absent".
+# Optional parameters whose empty string is a value, not "absent": a note's text, a
+# replacement or property value, a topic_key to remove, the vault root. (An empty summary of a
+# session or of compacted memories says nothing: strict mode's fill, so absent.)
 EMPTY_IS_A_VALUE = frozenset(
     {
         "content",
@@ -48,8 +50,6 @@ EMPTY_IS_A_VALUE = frozenset(
         "value",
         "topic_key",
         "directory",
-        "summary",
-        "summary_content",
         "text",
     }
 )

@@ -18,7 +18,9 @@ from typing import Any
 
 from vaultgate.calls import Raw, render_call
 from vaultgate.errors import InvalidArgument, VaultgateError, WritingCall
+from vaultgate.tools.arguments import normalized
 from vaultgate.tools.operations import SPLIT, UNIFIED, Dispatcher
+from vaultgate.tools.routes import Route
 
 # Operations earlier releases offered that no profile has now: (tool, operation) → the single
 # tool that does the same, and the arguments it needs for that.
@@ -32,9 +34,27 @@ FORMER_OPERATIONS: Mapping[tuple[str, str], tuple[str, dict[str, Any]]] = {
 FORMER_TOOLS: frozenset[str] = frozenset()
 
 
+def _single_tools() -> frozenset[str]:
+    """Every single tool some dispatcher operation reaches (in the full profile, or a list of
+    names, each is offered under its own name too)."""
+    return frozenset(
+        name
+        for table in (UNIFIED, SPLIT)
+        for dispatcher in table.values()
+        for route in dispatcher.routes.values()
+        for name in route.single_tools
+    )
+
+
+def _dispatcher(tool: str) -> bool:
+    return tool in UNIFIED or tool in SPLIT or tool == "active_file"
+
+
 def meant_tool(tool: str, operation: object) -> tuple[str, dict[str, Any]] | None:
     """The single tool ``tool(operation=...)`` means in any profile, with the arguments that
-    operation fixes; None when no profile knows it."""
+    operation fixes; ``tool`` itself when it is a single tool; None when no profile knows it."""
+    if not _dispatcher(tool) and tool in _single_tools():
+        return tool, {}
     if not isinstance(operation, str):
         return None
     for table in (UNIFIED, SPLIT):
@@ -46,7 +66,7 @@ def meant_tool(tool: str, operation: object) -> tuple[str, dict[str, Any]] | Non
 
 def known_tool(tool: str) -> bool:
     """Whether some profile, or an earlier release, has a tool of this name."""
-    return tool in UNIFIED or tool in SPLIT or tool in FORMER_TOOLS or tool == "active_file"
+    return _dispatcher(tool) or tool in FORMER_TOOLS or tool in _single_tools()
 
 
 def operation_here(single: str, dispatchers: Mapping[str, Dispatcher]) -> tuple[str, str] | None:
@@ -55,6 +75,16 @@ def operation_here(single: str, dispatchers: Mapping[str, Dispatcher]) -> tuple[
         for operation, route in dispatcher.routes.items():
             if single in route.single_tools:
                 return name, operation
+    return None
+
+
+def _route_to(single: str) -> Route | None:
+    """A route to single tool ``single`` in any profile (they all run the same function)."""
+    for table in (UNIFIED, SPLIT):
+        for dispatcher in table.values():
+            for route in dispatcher.routes.values():
+                if route.tool_name == single:
+                    return route
     return None
 
 
@@ -71,7 +101,22 @@ def equivalent_call(
     if meant is None:
         return None
     single, fixed = meant
-    rest = {name: value for name, value in arguments.items() if name != "operation"}
+    # a dispatcher's operation is spent on choosing the tool; a single tool's `operation` is
+    # an argument (patch_vault_file's former name for patchOperation)
+    rest = {
+        name: value
+        for name, value in arguments.items()
+        if name != "operation" or not _dispatcher(tool)
+    }
+    route = _route_to(single)
+    if route is not None:  # as the call means them: no nulls, host keys or empty fills
+        parameters = route.parameters
+        rest = normalized(
+            rest,
+            [p.name for p in parameters],
+            required=[p.name for p in parameters if p.required],
+            tool=single,
+        )
     rest = {**rest, **fixed}
     if single in offered:
         return render_call(single, rest)
@@ -98,7 +143,8 @@ def not_offered(
     elif tool in offered or not known_tool(tool):
         return None
     operation = arguments.get("operation")
-    asked = render_call(tool, {"operation": operation}) if operation is not None else tool
+    dispatched = operation is not None and _dispatcher(tool)
+    asked = render_call(tool, {"operation": operation}) if dispatched else tool
     new_call = equivalent_call(tool, arguments, dispatchers=dispatchers, offered=offered)
     if new_call is None:
         return None
@@ -135,11 +181,14 @@ def writing_call(
     writing_tools: frozenset[str],
 ) -> WritingCall | None:
     """The refusal a read-only server answers this call with, if the call writes to the
-    vault: a dispatcher's writing operation, or a single tool that writes, offered or not.
+    vault: a dispatcher's writing operation (of this profile or another), or a single tool
+    that writes, offered or not.
     None for every other call, unknown ones included."""
     if not writes(tool, arguments, writing_tools):
         return None
     operation = arguments.get("operation")
-    if tool in dispatchers and isinstance(operation, str):
+    # a dispatcher of any profile (vault_edit, active_file on a read-only server) is named
+    # with the operation asked, as the model wrote the call
+    if (tool in dispatchers or known_tool(tool)) and isinstance(operation, str):
         return writing_operation(tool, operation)
     return WritingCall(tool, "Reading the vault still works.")

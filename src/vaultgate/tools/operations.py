@@ -97,6 +97,7 @@ ACTIVE_FILE: dict[str, Route] = {
 # Reading memory, and the writes that add or revise (save keeps a replaced text as a revision).
 MEMORY_READS_AND_ADDS: dict[str, Route] = {
     "search": Route(memory_tools.mem_search),
+    # seed 002's own `timeline` (full profile) is mem_timeline's form around a time
     "timeline": Route(memory_tools.mem_timeline, answers_for=("timeline",)),
     "get": Route(memory_tools.mem_get, answers_for=("mem_get_observation", "mem_get_observations")),
     "context": Route(memory_tools.mem_context),

@@ -224,3 +224,24 @@ async def test_a_former_name_answers_exactly_as_the_canonical_one(
     assert not answers[0][0], answers[0]
     assert answers[1] == answers[0]
     assert trees[1] == trees[0]
+
+
+@pytest.mark.parametrize("profile", ["compact", "full"])
+async def test_a_strict_hosts_update_of_a_title_keeps_the_memorys_text(
+    emulator_factory: EmulatorFactory, profile: str
+) -> None:
+    async with server(emulator_factory, profile) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        if profile == "full":
+            tool, base, read = "mem_update", {}, ("mem_get_observation", {"id": 1})
+        else:
+            tool, base = "memory", {"operation": "update"}
+            read = ("memory", {"operation": "get", "id": 1})
+        sent = strict(listed[tool], {**base, "id": 1, "title": "Cache policy 🗄 v2"})
+        updated = await client.call_tool(tool, sent)
+        shown = "\n".join(texts(await client.call_tool(*read)))
+
+    assert sent["content"] == ""  # what strict mode fills an unused text with
+    assert not updated.is_error, texts(updated)
+    assert "Cache policy 🗄 v2" in shown
+    assert "\nc\n" in f"\n{shown}\n" or shown.rstrip().endswith("c")  # the text is kept

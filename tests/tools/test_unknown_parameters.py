@@ -32,11 +32,6 @@ OPERATIONS = [
     for dispatcher, entry in table.items()
     for operation in entry.operations
 ]
-# tools/parameters.py's ALIASES still send `path` and `dir` to `folder`, which no call takes
-# since issue 34 (`directory`): the lead's file; strict, so the fix shows here.
-STALE_FOLDER_ALIASES = pytest.mark.xfail(
-    strict=True, reason="parameters.ALIASES maps path/dir to 'folder', not 'directory'"
-)
 SINGLE_TOOLS = [tool.__name__ for _, specs in single_tools() for tool, _ in specs]
 
 
@@ -76,14 +71,12 @@ async def test_every_single_tool_refuses_a_parameter_it_does_not_take(
             {"operation": "list", "path": "Projects"},
             "directory",
             id="list",
-            marks=STALE_FOLDER_ALIASES,
         ),
         pytest.param(
             "vault",
             {"operation": "list", "dir": "Projects"},
             "directory",
             id="dir",
-            marks=STALE_FOLDER_ALIASES,
         ),
         pytest.param("vault", {"operation": "move", "path": "a.md"}, "source", id="move"),
         pytest.param("vault", {"operation": "read", "max_length": 5}, "maxLength", id="snake-case"),

@@ -10,9 +10,10 @@
   value, the name is still refused (tools/parameters.py): that is a model's mistake worth
   telling.
 - An empty string means absent for an optional parameter where empty has no meaning
-  (``section=""`` reads the whole note, ``pattern=""`` filters nothing); where ``""`` is a
-  value (``content``, ``replacement``, ``value``, a ``topic_key`` to remove, the vault root
-  ``directory``), it stays.
+  (``section=""`` reads the whole note, ``pattern=""`` filters nothing, ``content=""`` of an
+  update keeps the memory's text); where ``""`` is a value (a required ``content``,
+  ``replacement``, ``value``, a ``topic_key`` to remove, the vault root ``directory``), it
+  stays.
 """
 
 from __future__ import annotations
@@ -43,16 +44,9 @@ FORMER_NAMES: Mapping[str, tuple[str, ...]] = {
 # Optional parameters whose empty string is a value, not "absent": a note's text, a
 # replacement or property value, a topic_key to remove, the vault root. (An empty summary of a
 # session or of compacted memories says nothing: strict mode's fill, so absent.)
-EMPTY_IS_A_VALUE = frozenset(
-    {
-        "content",
-        "replacement",
-        "value",
-        "topic_key",
-        "directory",
-        "text",
-    }
-)
+# (A required one always keeps it: create's `content=""` is an empty note. An optional
+# `content` is mem_update's, where a strict host's "" would empty the memory.)
+EMPTY_IS_A_VALUE = frozenset({"replacement", "value", "topic_key", "directory", "text"})
 
 # search_vault_smart's seed-004 filter: the top-level names it had before, moved into it.
 SMART_TOOL = "search_vault_smart"

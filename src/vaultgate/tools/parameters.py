@@ -22,30 +22,19 @@ from pydantic import ValidationError
 
 from vaultgate.errors import InvalidArgument
 
-# Names this server used before one idea got one name (issue 24), with the name that replaced
-# each: a call using one is refused, nothing done, with the exact new name (docs/design.md).
-RENAMED: Mapping[str, str] = {
-    "directory": "folder",
-    "folders": "folder",
-    "operation": "patchOperation",  # of patch_vault_file and patch_active_file
-    "content": "replacement",  # of vault.replace
-    "target": "key",  # of vault.set_property and vault.delete_property
-}
-
 # Spellings models reach for, by folded name (see _fold), with what they usually mean, in
 # order of preference: the first one the call takes, and not given already, is suggested.
 ALIASES: Mapping[str, tuple[str, ...]] = {
-    "path": ("filename", "folder", "source"),
+    "path": ("filename", "directory", "source"),
     "file": ("filename",),
     "filepath": ("filename",),
     "note": ("filename",),
     "notepath": ("filename",),
     "name": ("key", "filename", "title"),  # key first: filename is usually given too
-    "dir": ("folder",),
-    "directory": ("folder",),
-    "folders": ("folder",),
-    "folderpath": ("folder",),
-    "folder": ("directory",),  # memory's session_start: the working directory
+    "dir": ("directory",),
+    "folders": ("directory",),
+    "folderpath": ("directory",),
+    "folder": ("directory",),
     "q": ("query",),
     "search": ("query",),
     "term": ("query",),
@@ -99,9 +88,7 @@ def refuse_unknown(call: str, given: Iterable[str], accepted: Sequence[str]) -> 
     problems = []
     for name in unknown:
         meant = likely_parameter(name, [a for a in accepted if a not in given_known])
-        if meant is not None and RENAMED.get(name) == meant:
-            problems.append(f"{name!r} (now called {meant!r})")
-        elif meant is not None:
+        if meant is not None:
             problems.append(f"{name!r} (did you mean {meant!r}?)")
         else:
             problems.append(repr(name))

@@ -43,15 +43,14 @@ TIMELINE_FOOTER = "Showing {shown} of {total} observations in session."
 
 
 def has_footer(answer: str, footer: str, memory: Memory) -> bool:
-    """The seed's footer, word for word, among the answer's lines. Through the dispatcher the
-    call it names is spelled as the default profile has it (mem_get_observation is not there):
-    the rest of the sentence stays (docs/seed-contract.md, a recorded contradiction)."""
+    """The seed's footer, word for word, as a line of the answer. Through the dispatcher,
+    where mem_get_observation is not a tool, the same line goes on with the call that does it
+    in that profile (one line still: 000 NFR-001)."""
     lines = answer.splitlines()
     if not memory.dispatched or "mem_get_observation #ID" not in footer:
         return footer in lines
-    head, tail = footer.split("mem_get_observation #ID")
     return any(
-        line.startswith(head) and line.endswith(tail) and "memory(operation=" in line
+        line.startswith(footer) and 'Here: memory(operation="get", id=ID).' in line
         for line in lines
     )
 

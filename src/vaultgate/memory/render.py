@@ -53,12 +53,22 @@ def open_observation(id_text: object) -> str:
     return call("mem_get_observation", id=Raw(str(id_text)))
 
 
+def _here() -> str:
+    """Where mem_get_observation is not offered (the dispatcher profiles), the call that does
+    it, after the seeds' own sentence and on its line: the sentence stays word for word."""
+    if offers("mem_get_observation"):
+        return ""
+    return f" Here: {call('mem_get_observation', id=Raw('ID'))}."
+
+
 def search_hint() -> str:
-    return f"results. Use limit or {open_observation('ID')} for more."
+    """Seed 000 FR-003's footer, word for word (after "Showing X of Y ")."""
+    return f"results. Use limit or mem_get_observation #ID for more.{_here()}"
 
 
 def context_hint() -> str:
-    return f"observations. Increase limit or use {open_observation('ID')} for details."
+    """Seed 000 FR-004's footer, word for word (after "Showing X of Y ")."""
+    return f"observations. Increase limit or use mem_get_observation #ID for details.{_here()}"
 
 
 def stale_hint() -> str:

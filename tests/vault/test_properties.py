@@ -234,3 +234,37 @@ async def test_what_cannot_change_on_the_keys_lines_alone_is_refused_and_not_wri
 
     assert str(refused.value).startswith(reason)
     assert (tmp_path / "v/n.md").read_text("utf-8") == text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("key", "sent", "written"),
+    [
+        pytest.param("count", "5", 5, id="number-as-text"),
+        pytest.param("ratio", "0.25", 0.25, id="float-as-text"),
+        pytest.param("done", "false", False, id="boolean-as-text"),
+        pytest.param("aliases", '["東京", "🚀"]', ["東京", "🚀"], id="list-as-text"),
+        pytest.param("count", "five", "five", id="text-that-is-no-number"),
+        pytest.param("done", "5", "5", id="json-of-another-type"),
+        pytest.param("title", "5", "5", id="a-text-property-stays-text"),
+        pytest.param("new key", "7", "7", id="a-new-property-takes-the-text"),
+        pytest.param("count", 6, 6, id="a-real-number"),
+    ],
+)
+async def test_a_value_a_host_sent_as_text_keeps_the_type_the_property_holds(
+    tmp_path: Path, key: str, sent: object, written: object
+) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    note = vault / "Typed #1.md"
+    note.write_text(
+        '---\r\n# kept\r\ntitle: "3"\r\ncount: 3\r\nratio: 0.5\r\ndone: true\r\n'
+        "aliases: [a]\r\n---\r\nbody 日本\r\n",
+        encoding="utf-8",
+    )
+
+    await properties.set_property(guarded(vault), "Typed #1.md", key, sent)
+
+    text = note.read_bytes().decode("utf-8")
+    assert markdown.parse_frontmatter(text).data[key] == written
+    assert "# kept\r\n" in text

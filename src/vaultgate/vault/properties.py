@@ -56,17 +56,47 @@ _AGAIN = "Call again: vaultgate reads it afresh."
 
 
 async def set_property(client: Backend, path: str, key: str, value: Any) -> str:
-    """Set one frontmatter key to a JSON value (the key is created if it is missing)."""
+    """Set one frontmatter key to a JSON value (the key is created if it is missing).
+
+    Some hosts send every ``value`` as text (their converters type it as a string): a text
+    that is JSON of the type the property already holds (``"5"`` for a number, ``"false"``
+    for a boolean, ``'["a"]'`` for a list) is written as that type, as the user meant. Any
+    other text, and the text of a new property, stays text (docs/tool-reference.md)."""
     key = _check_note_and_key(path, key)
     _json(value)
     note = await client.read_note(path)
     before = _frontmatter(note, path).get(key, _MISSING)
+    value = as_held_type(value, before)
     new = with_value(note.content, key, value)
     if new == note.content:
         return f"{key!r} in {path!r} is already {_preview(value)}; nothing changed."
     await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
     was = "a new property" if before is _MISSING else f"was {_preview(before)}"
     return f"Set {key!r} in {path!r} to {_preview(value)} ({was})."
+
+
+def as_held_type(value: Any, held: Any) -> Any:
+    """``value``, or the JSON it spells when it is text and that JSON has the type of ``held``
+    (the property's value now) where ``held`` is no text itself."""
+    if not isinstance(value, str) or held is _MISSING or held is None or isinstance(held, str):
+        return value
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    return parsed if _json_type(parsed) == _json_type(held) else value
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
 
 
 async def delete_property(client: Backend, path: str, key: str) -> str:

@@ -55,3 +55,24 @@ def test_every_dispatcher_operation_is_in_the_tool_reference() -> None:
     ]
 
     assert not missing, f"add these operations to docs/tool-reference.md: {missing}"
+
+
+def test_the_tool_reference_says_what_an_empty_string_means_for_every_parameter() -> None:
+    from vaultgate.config import Settings
+    from vaultgate.tools.registry import select_tools
+    from vaultgate.tools.routes import Route
+
+    reference = (ROOT / "docs" / "tool-reference.md").read_text(encoding="utf-8")
+    table = reference.split('**What `""` means, parameter by parameter**', 1)[1]
+    table = table.split("\n\n", 2)[1]
+    names = {
+        parameter.name
+        for profile in ("full", "split")
+        for tool, _ in select_tools(
+            Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile})
+        )
+        for parameter in Route(tool).parameters
+    }
+
+    missing = sorted(name for name in names if f"`{name}`" not in table)
+    assert not missing, f'say what "" means for these in docs/tool-reference.md: {missing}'

@@ -76,3 +76,20 @@ def test_the_tool_reference_says_what_an_empty_string_means_for_every_parameter(
 
     missing = sorted(name for name in names if f"`{name}`" not in table)
     assert not missing, f'say what "" means for these in docs/tool-reference.md: {missing}'
+
+
+def test_every_tool_list_the_readme_shows_starts_a_server_under_a_40_tool_cap() -> None:
+    import re
+
+    from vaultgate.config import Settings
+    from vaultgate.tools.registry import select_tools
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lists = re.findall(r"VAULTGATE_TOOLS=([a-z_]+(?:,[a-z_]+)+)", readme)
+
+    assert lists
+    for names in lists:
+        settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": names})
+        offered = [tool.__name__ for tool, _ in select_tools(settings)]
+        assert offered == names.split(","), names
+        assert len(offered) <= 40

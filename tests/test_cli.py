@@ -289,3 +289,40 @@ def test_serve_gives_a_folder_vault_with_an_index_a_head_start(
     finally:
         ahead.close()
     assert cli._head_start(Settings.from_env({**env, "VAULTGATE_BACKEND": "obsidian"})) is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        pytest.param(
+            ["serve", "--http", "--port", "70000"],
+            "vaultgate serve: error: argument --port: 70000 is not a port: ports are 0 to 65535",
+            id="port-out-of-range",
+        ),
+        pytest.param(
+            ["--protocol", "ftp"],
+            "vaultgate: error: argument --protocol: invalid choice: 'ftp'",  # Python words the rest
+            id="not-a-choice",
+        ),
+    ],
+)
+def test_a_bad_option_value_is_one_line_not_a_usage_block(
+    capsys: pytest.CaptureFixture[str], argv: list[str], line: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.parse(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(line)
+    assert err.count("\n") == 1
+    assert err.endswith("\n")
+
+
+def test_a_command_line_of_the_wrong_shape_keeps_the_usage(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        cli.parse(["serve", "--port"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: vaultgate serve")
+    assert err.endswith("error: argument --port: expected one argument\n")

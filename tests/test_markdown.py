@@ -521,6 +521,9 @@ def test_document_map_with_invalid_frontmatter_has_no_fields() -> None:
         pytest.param("#dup #dup #Dup\n", ["dup", "Dup"], id="deduplicated-case-sensitive"),
         pytest.param("---\ntitle: '#nope'\n---\n", [], id="fm-other-keys-ignored"),
         pytest.param("line\r\n#crlf\r\n", ["crlf"], id="crlf"),
+        pytest.param(
+            "---\ntags: [two words, ' padded ', one]\n---\n", ["padded", "one"], id="fm-space"
+        ),
     ],
 )
 def test_extract_tags(text: str, tags: list[str]) -> None:
@@ -558,6 +561,12 @@ def test_extract_tags(text: str, tags: list[str]) -> None:
 )
 def test_extract_links(text: str, links: list[str]) -> None:
     assert extract_links(text) == links
+
+
+def test_obsidians_order_lists_links_before_embeds() -> None:
+    text = "---\nup: '[[Parent]]'\n---\n![[pic.png]] [[B]] ![](img.png) [a](A.md) ![[B]]\n"
+    assert extract_links(text) == ["Parent", "pic.png", "B", "img.png", "A.md"]
+    assert extract_links(text, embeds_last=True) == ["Parent", "B", "A.md", "pic.png", "img.png"]
 
 
 # --- properties -----------------------------------------------------------------------------

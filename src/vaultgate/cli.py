@@ -18,10 +18,11 @@ import argparse
 import gc
 import logging
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from vaultgate import __version__
 from vaultgate.config import DEFAULT_PORT, Settings, vault_folder
@@ -432,6 +433,19 @@ def _add_flags(parser: argparse.ArgumentParser, command: str | None) -> None:
     parser.add_argument("--version", action="version", version=f"vaultgate {__version__}")
 
 
+# argparse's "argument --x: ..." about the command line's shape, not about a value given
+_SHAPE = re.compile(r"argument [^:]+: (expected |not allowed |ignored explicit )")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """A bad value of a known option (``--port 70000``, ``--protocol ftp``) is one line,
+        as a bad setting is; a command line of the wrong shape keeps argparse's usage."""
+        if message.startswith("argument ") and not _SHAPE.match(message):
+            self.exit(2, f"{self.prog}: error: {message}\n")
+        super().error(message)
+
+
 def _parser() -> argparse.ArgumentParser:
     return _parsers()[0]
 
@@ -440,7 +454,7 @@ def _parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentPars
     """The top-level parser and each command's. Abbreviations are off: ``--ext`` would mean
     --extensions before ``emulate`` and nothing elsewhere, and a new flag could change what
     an abbreviation in someone's client config means."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="vaultgate",
         description="A context-frugal MCP server for Obsidian vaults.",
         epilog="Options may stand before or after the command. Without a command, vaultgate "

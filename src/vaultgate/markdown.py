@@ -82,6 +82,9 @@ _BACKTICKS = re.compile(r"`+")
 _TAG = re.compile(r"(?:(?<=\s)|^)#([\w/-]+)", re.MULTILINE)
 _DIGITS = re.compile(r"\d+")
 _TAG_SPLIT = re.compile(r"[,\s]+")
+# a list item with a space inside is not a tag in Obsidian (its parseFrontMatterTags drops
+# it); the ends are stripped first, so a padded item still counts
+_INNER_SPACE = re.compile(r"\s")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
 _LINK = re.compile(
     r"!?\[\[(?P<wiki>[^\[\]\n]+?)\]\]"
@@ -574,7 +577,7 @@ def _frontmatter_tags(data: dict[str, Any]) -> Iterator[str]:
         for item in items:
             if isinstance(item, (str, int, float)) and not isinstance(item, bool):
                 tag = str(item).strip().lstrip("#")
-                if tag:
+                if tag and not _INNER_SPACE.search(tag):
                     yield tag
 
 
@@ -606,7 +609,7 @@ def frontmatter_tags(frontmatter: Mapping[str, Any]) -> list[str]:
             if isinstance(item, bool) or not isinstance(item, str | int | float):
                 continue
             tag = str(item).strip().lstrip("#").strip()
-            if tag:
+            if tag and not _INNER_SPACE.search(tag):  # 'two words' is no tag in Obsidian
                 tags.append(tag)
     return tags
 
@@ -648,13 +651,17 @@ def _wikilink_target(inner: str) -> str:
     return inner.split("|", 1)[0].split("#", 1)[0].rstrip("\\").strip()
 
 
-def extract_links(text: str) -> list[str]:
+def extract_links(text: str, *, embeds_last: bool = False) -> list[str]:
     """Internal link targets in order, de-duplicated: wikilinks, embeds and relative md links.
 
     Targets drop '#heading', '^block' and '|alias' parts; markdown link targets are
     percent-decoded. External URLs and anything inside code are skipped.
+    ``embeds_last``: the order of Obsidian's ``resolvedLinks``, which walks the note's
+    links before its embeds (``![[...]]``, ``![](...)``); a target both linked and
+    embedded is where its first link puts it. Otherwise, document order.
     """
     links: list[str] = []
+    embeds: list[str] = []
     bounds = _frontmatter_bounds(text)
     if bounds is not None:
         for m in _WIKILINK.finditer(text, bounds[0], bounds[1]):
@@ -664,11 +671,12 @@ def extract_links(text: str) -> list[str]:
         if "[" not in chunk:
             continue
         for m in _LINK.finditer(_strip_code_spans(chunk)):
+            found = embeds if embeds_last and m.group(0).startswith("!") else links
             if m.group("wiki") is not None:
-                links.append(_wikilink_target(m.group("wiki")))
+                found.append(_wikilink_target(m.group("wiki")))
                 continue
             url = m.group("angled") if m.group("angled") is not None else m.group("bare")
             if _URL_SCHEME.match(url):
                 continue
-            links.append(unquote(url.split("#", 1)[0]).strip())
-    return [link for link in dict.fromkeys(links) if link]
+            found.append(unquote(url.split("#", 1)[0]).strip())
+    return [link for link in dict.fromkeys([*links, *embeds]) if link]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+import anyio
 import httpx
 import pytest
 
@@ -19,6 +20,7 @@ pytestmark = pytest.mark.anyio
 NOTE = "/vault/Projects/plan.md"
 MD = {"Content-Type": "text/markdown"}
 V1 = {"Markdown-Patch-Version": "1"}
+V2 = {"Markdown-Patch-Version": "2"}
 DEPRECATION = 'true; sunset-version="6.0"'
 UNICODE = "# Café ☕\n\n## Tâches\n\nFaire.\n\n| City | Pop |\n| --- | --- |\n| Oslo | 1 |\n\n^t1\n"
 
@@ -112,7 +114,6 @@ async def test_4x_answers_carry_no_deprecation(api: Api) -> None:
         pytest.param("Target", {}, 40055, id="no-target"),
         pytest.param("Operation", {}, 40056, id="no-operation"),
         pytest.param("", {"Operation": "upsert"}, 40057, id="bad-operation"),
-        pytest.param("", {"Target": "bad%E0%A4%A"}, 40058, id="undecodable-target"),
         pytest.param("", {"Content-Type": "text/plain"}, 40012, id="not-markdown-or-json"),
         pytest.param(
             "", {"Content-Type": "text/markdown; charset=utf-8"}, 40012, id="charset-added"
@@ -129,6 +130,179 @@ async def test_header_validation(
         response = await http.patch(NOTE, content="x", headers=headers)
     assert response.status_code == 400
     assert code(response) == expected
+
+
+# --- 3.x's deprecated Heading PATCH (issue 36, difference 1) ------------------------------
+# 3.6.2's _vaultPatch hands a PATCH with Heading and no Target-Type to _vaultPatchV2.
+
+HEADING_LINK = (
+    "<https://github.com/coddingtonbear/obsidian-local-rest-api/wiki/"
+    'Changes-to-PATCH-requests-between-versions-2.0-and-3.0>; rel="alternate"'
+)
+
+
+@pytest.mark.parametrize(
+    ("headers", "before", "after"),
+    [
+        pytest.param({"Heading": "Log"}, "First entry.\n", "First entry.\n\nx", id="end-of-note"),
+        pytest.param(
+            {"Heading": "Log", "Content-Insertion-Ignore-Newline": "TRUE"},
+            "First entry.\n",
+            "First entry.\nx\n",
+            id="end-above-blank-lines",
+        ),
+        pytest.param(
+            {"Heading": "Plan::Goals"},
+            "More details here.\n\n## Log",
+            "More details here.\n\nx\n## Log",
+            id="before-the-next-heading-of-its-level",
+        ),
+        pytest.param(
+            {"Heading": "Goals", "Content-Insertion-Ignore-Newline": "true"},
+            "More details here.\n\n## Log",
+            "More details here.\nx\n\n## Log",
+            id="a-bare-name-matches-the-path-tail",
+        ),
+        pytest.param(
+            {"Heading": "Plan|Goals", "Heading-Boundary": "|"},
+            "More details here.\n\n## Log",
+            "More details here.\n\nx\n## Log",
+            id="own-boundary",
+        ),
+        pytest.param(
+            {"Heading": "::Goals::", "Content-Insertion-Position": "beginning"},
+            "## Goals\n\nShip",
+            "## Goals\nx\n\nShip",
+            id="beginning-empty-parts-dropped",
+        ),
+    ],
+)
+async def test_3x_applies_the_deprecated_heading_patch(
+    api: Api, vault: Path, headers: dict[str, str], before: str, after: str
+) -> None:
+    async with api("3.6.2") as http:
+        response = await http.patch(NOTE, content="x", headers={**MD, **headers})
+    expected = PLAN.replace(before, after)
+    assert expected != PLAN
+    assert response.status_code == 200
+    assert response.text == expected
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert response.headers["deprecation"] == 'true; sunset-version="4.0"'
+    assert response.headers["link"] == HEADING_LINK
+    assert plan(vault) == expected
+
+
+async def test_3x_heading_patch_takes_a_json_string_body(api: Api, vault: Path) -> None:
+    async with api("3.6.2") as http:
+        response = await http.patch(
+            NOTE, content='"- item"', headers={"Content-Type": "application/json", "Heading": "Log"}
+        )
+    assert response.status_code == 200
+    assert plan(vault) == PLAN + "\n- item"
+
+
+@pytest.mark.parametrize(
+    ("url", "headers", "status", "expected"),
+    [
+        pytest.param(NOTE, {**MD, "Heading": "Nope"}, 400, 40052, id="no-such-heading"),
+        pytest.param(NOTE, {**MD, "Heading": "Nope::Goals"}, 400, 40052, id="wrong-parent"),
+        pytest.param(
+            NOTE,
+            {**MD, "Heading": "Log", "Content-Insertion-Position": "middle"},
+            400,
+            40050,
+            id="bad-position",
+        ),
+        pytest.param(NOTE, {**MD, "Heading": "::"}, 400, 40051, id="empty-heading-path"),
+        pytest.param(NOTE, {"Heading": "Log"}, 400, 40010, id="body-not-text"),
+        pytest.param("/vault/missing.md", {**MD, "Heading": "Log"}, 404, 40400, id="no-file"),
+        pytest.param("/vault/Projects/", {**MD, "Heading": "Log"}, 405, 40510, id="a-folder"),
+    ],
+)
+async def test_3x_heading_patch_errors_are_its_own(
+    api: Api, vault: Path, url: str, headers: dict[str, str], status: int, expected: int
+) -> None:
+    async with api("3.6.2") as http:
+        response = await http.patch(url, content="x", headers=headers)
+    assert response.status_code == status
+    assert code(response) == expected
+    assert plan(vault) == PLAN
+
+
+async def test_3x_heading_patch_on_a_note_without_headings_is_never_answered(
+    api: Api, vault: Path
+) -> None:
+    answered = False
+    with anyio.move_on_after(0.3):
+        async with api("3.6.2") as http:
+            await http.patch(
+                "/vault/Notes/space name.md", content="x", headers={**MD, "Heading": "A"}
+            )
+            answered = True
+    assert not answered  # Obsidian's cache has no headings list: the handler throws
+
+
+@pytest.mark.parametrize("version", ["4.1.7", "5.1.0"])
+async def test_from_4_0_1_a_heading_header_is_no_patch(api: Api, vault: Path, version: str) -> None:
+    async with api(version) as http:
+        response = await http.patch(NOTE, content="x", headers={**MD, **V1, "Heading": "Log"})
+    assert code(response) == 40053
+    assert plan(vault) == PLAN
+
+
+# --- a Target that does not percent-decode (issue 36, difference 3) ------------------------
+# The 1.x handler decodes Target with no try around it (3.6.2 _vaultPatchV3, 4.1.7
+# _vaultPatch, 5.1.0's 1.x branch): URIError. 4.0+'s error handler makes that a 500 for
+# /vault/; 3.x's async handlers, and /active/'s dropped promise, never answer.
+
+UNDECODABLE = {**header_patch("append", "heading", "Plan::Log", **V1), "Target": "%ZZ"}
+
+
+@pytest.mark.parametrize(
+    ("version", "deprecation"),
+    [pytest.param("4.1.7", None, id="4.1.7"), pytest.param("5.1.0", DEPRECATION, id="5.1.0-v1")],
+)
+async def test_an_undecodable_target_is_the_error_handlers_500(
+    api: Api, vault: Path, version: str, deprecation: str | None
+) -> None:
+    async with api(version) as http:
+        response = await http.patch(NOTE, content="x", headers=UNDECODABLE)
+    assert response.status_code == 500
+    assert response.json() == {
+        "message": "Internal Server Error\nURI malformed",
+        "errorCode": 50000,
+    }
+    assert response.headers.get("deprecation") == deprecation
+    assert plan(vault) == PLAN
+
+
+@pytest.mark.parametrize(
+    ("version", "url"),
+    [
+        pytest.param("3.6.2", NOTE, id="3.6.2-vault"),
+        pytest.param("3.6.2", "/vault/missing.md", id="3.6.2-before-the-file-is-looked-up"),
+        pytest.param("4.1.7", "/active/", id="4.1.7-active"),
+        pytest.param("4.1.7", "/periodic/daily/", id="4.1.7-periodic"),
+        pytest.param("5.1.0", "/active/", id="5.1.0-active"),
+    ],
+)
+async def test_an_undecodable_target_is_never_answered(
+    api: Api, vault: Path, version: str, url: str
+) -> None:
+    answered = False
+    with anyio.move_on_after(0.3):
+        async with api(version, active_file="Projects/plan.md") as http:
+            await http.patch(url, content="x", headers=UNDECODABLE)
+            answered = True
+    assert not answered
+    assert plan(vault) == PLAN
+
+
+async def test_raw_content_mode_still_answers_40058_for_an_undecodable_target(api: Api) -> None:
+    headers = {**MD, "Operation": "append", "Target-Type": "heading", "Target": "%ZZ"}
+    async with api() as http:
+        response = await http.patch(NOTE, content="x", headers={**headers, **V2})
+    assert code(response) == 40058
 
 
 async def test_before_3_6_1_any_text_type_is_markdown(api: Api, vault: Path) -> None:

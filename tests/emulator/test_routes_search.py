@@ -171,3 +171,18 @@ async def test_tags_count_every_occurrence_at_every_version(
     # (the code span holds no tag)
     assert counts["dup"] == 5
     assert counts["dup/子"] == 1
+
+
+# issue 36, difference 5: Obsidian's getAllTags drops a frontmatter list item with a space
+@pytest.mark.parametrize("version", ["3.6.2", "4.1.7", "5.1.0"])
+async def test_a_frontmatter_tag_with_a_space_is_no_tag(
+    api: Api, vault: Path, version: str
+) -> None:
+    (vault / "Spaced.md").write_text(
+        "---\ntags: ['#hashy', plain, 'two words', ' padded ']\n---\nText.\n", encoding="utf-8"
+    )
+    async with api(version) as http:
+        response = await http.get("/tags/")
+    names = {tag["name"] for tag in response.json()["tags"]}
+    assert {"hashy", "plain", "padded"} <= names
+    assert not any(" " in name for name in names)

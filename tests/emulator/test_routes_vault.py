@@ -274,6 +274,30 @@ async def test_embeds_resolve_by_file_name(api: Api) -> None:
     assert note["unresolvedLinks"] == []
 
 
+# issue 36, difference 6: Obsidian's resolvedLinks walks a note's links before its embeds
+@pytest.mark.parametrize("version", ["4.1.7", "5.1.0"])
+async def test_note_json_lists_links_before_embeds(api: Api, vault: Path, version: str) -> None:
+    (vault / "Mixed.md").write_text(
+        "See [[Welcome]], ![[pic.png]], [[plan]] and [a](Notes/space%20name.md).\n"
+        "![[Projects/plan]] ![[Ghost.png]] [[Nowhere]]\n",
+        encoding="utf-8",
+    )
+    async with api(version) as http:
+        note = (await http.get("/vault/Mixed.md", headers={"Accept": NOTE_JSON})).json()
+        rows = (
+            await http.post(
+                "/search/",
+                json={"if": [{"==": [{"var": "path"}, "Mixed.md"]}, {"var": "links"}, None]},
+                headers={"Content-Type": "application/vnd.olrapi.jsonlogic+json"},
+            )
+        ).json()
+    expected = ["Welcome.md", "Projects/plan.md", "Notes/space name.md", "Images/pic.png"]
+    assert note["links"] == expected
+    assert rows == [{"filename": "Mixed.md", "result": expected}]
+    if version == "5.1.0":
+        assert note["unresolvedLinks"] == ["Nowhere", "Ghost.png"]
+
+
 async def test_accept_must_match_exactly(api: Api) -> None:
     async with api() as http:
         response = await http.get(

@@ -502,6 +502,40 @@ async def test_bad_destinations(api: Api, headers: dict[str, str], code: int) ->
     assert error_code(response) == code
 
 
+# issue 36, difference 4: the plugin only asks that the destination resolve inside the vault
+@pytest.mark.parametrize(
+    ("version", "method"),
+    [
+        pytest.param("4.1.7", "MOVE", id="4.1.7-move"),
+        pytest.param("5.1.0", "MOVE", id="5.1.0-move"),
+        pytest.param("5.1.0", "COPY", id="5.1.0-copy"),
+    ],
+)
+async def test_a_destination_through_dot_dot_inside_the_vault_is_accepted(
+    api: Api, vault: Path, version: str, method: str
+) -> None:
+    welcome = (vault / "Welcome.md").read_bytes()
+    async with api(version) as http:
+        response = await http.request(
+            method, "/vault/Welcome.md", headers={"Destination": "Projects/../x.md"}
+        )
+    assert response.status_code == 204
+    assert response.headers["content-location"] == "Projects/../x.md"
+    assert (vault / "x.md").read_bytes() == welcome
+    assert (vault / "Welcome.md").exists() is (method == "COPY")
+
+
+async def test_a_destination_through_dot_dot_back_to_the_source_is_taken(
+    api: Api, vault: Path
+) -> None:
+    async with api("4.1.7") as http:
+        response = await http.request(
+            "MOVE", "/vault/Welcome.md", headers={"Destination": "Projects/../Welcome.md"}
+        )
+    assert error_code(response) == 40920
+    assert (vault / "Welcome.md").exists()
+
+
 async def test_moving_a_missing_file_is_404(api: Api) -> None:
     async with api() as http:
         response = await http.request("MOVE", "/vault/nope.md", headers={"Destination": "x.md"})

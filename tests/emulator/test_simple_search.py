@@ -132,6 +132,31 @@ async def test_results_are_ordered_by_score_ascending_before_4_and_descending_af
     assert best["filename"] == "alpha notes.md"
 
 
+# issue 36, difference 2: 3.x's comparator (1 when greater, else -1) never calls a tie, and
+# V8 then returns equal scores in reverse file order; 4.x and 5.x keep file order
+@pytest.mark.parametrize(
+    ("version", "order"),
+    [
+        pytest.param("3.6.2", ["c.md", "b.md", "a.md", "best.md"], id="3.6.2"),
+        pytest.param("4.1.7", ["best.md", "a.md", "b.md", "c.md"], id="4.1.7"),
+        pytest.param("5.1.0", ["best.md", "a.md", "b.md", "c.md"], id="5.1.0"),
+    ],
+)
+async def test_equal_scores_come_back_in_each_versions_order(
+    make_app: MakeApp, tmp_path: Path, version: str, order: list[str]
+) -> None:
+    same = "zebra crossing\n"
+    files: dict[str, str | bytes] = {
+        "a.md": same,
+        "b.md": same,
+        "best.md": "zebra zebra\n",
+        "c.md": same,
+    }
+    vault = build_vault(tmp_path / "ties", files)
+    results = await search(make_app, vault, "/search/simple/?query=zebra", version)
+    assert [r["filename"] for r in results] == order
+
+
 async def test_a_missing_query_is_40090_from_4_0(api: Api) -> None:
     async with api() as http:
         response = await http.post("/search/simple/")

@@ -66,6 +66,17 @@ async def test_the_index_is_built_where_asked_and_answers_tags(
     assert [(t["name"], t["count"]) for t in tags] == [("alpha", 1), ("beta", 1)]
 
 
+async def test_a_frontmatter_tag_with_a_space_is_no_tag_as_in_obsidian(
+    vault_folder: Path, tmp_path: Path
+) -> None:
+    (vault_folder / "c.md").write_text("---\ntags: [two words, gamma]\n---\n", encoding="utf-8")
+    backend = FolderBackend(vault_folder, index_location=tmp_path / "index.sqlite3")
+    async with backend.running():
+        assert await backend.wait_until_indexed()
+        names = [t["name"] for t in await backend.list_tags()]
+    assert sorted(names) == ["alpha", "beta", "gamma"]
+
+
 async def test_writes_through_vaultgate_reach_the_index_at_once(
     vault_folder: Path, tmp_path: Path
 ) -> None:

@@ -132,7 +132,8 @@ async def test_broken_links_are_grouped_by_note_on_every_version(
         below = await links.broken_links(vault.reader, folder="Sub")
 
     assert [(b.filename, b.targets) for b in found] == [
-        ("Hub 🚀.md", ("gone.pdf", "Nowhere")),
+        # links before embeds, as Obsidian's unresolvedLinks lists them (issue 36)
+        ("Hub 🚀.md", ("Nowhere", "gone.pdf")),
         ("Lonely 100%.md", ("Missing 100%",)),
     ]
     assert below == []
@@ -199,7 +200,7 @@ async def test_a_denied_folder_neither_shows_nor_links(linked_vault: Path, versi
     # A link to the denied note is a link to a missing one, from the plugin's lists (5.0) as
     # from the text: broken links say nothing of what exists out of reach.
     hub = {b.filename: b.targets for b in broken}["Hub 🚀.md"]
-    assert hub == ("gone.pdf", "Nowhere", "Private/Secret")
+    assert hub == ("Nowhere", "Private/Secret", "gone.pdf")  # links, then embeds
     # The text of a visible note is shown as written, its link to a denied note included.
     assert from_hub[0].lines == ("- [[Private/Secret]]",)
 
@@ -225,13 +226,14 @@ async def test_before_4_0_every_note_is_read_in_one_search_and_every_folder_list
         "GET /vault/Sub/",
     ]
     by_path = {note.path: note for note in notes}
+    # in the order Obsidian's resolvedLinks gives on later versions: links, then embeds
     assert by_path["Hub 🚀.md"].links == (
         "Alpha.md",
         "Beta.md",
         "Gamma.md",
-        "pic 🚀.png",
         "Sub/C# note.md",
         "Private/Secret.md",
+        "pic 🚀.png",
     )
     assert by_path["Beta.md"].links == ()
     assert ".hidden/x.md" not in by_path

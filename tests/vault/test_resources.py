@@ -44,6 +44,14 @@ def test_a_cursor_not_ours_is_refused(cursor: str) -> None:
         list_page(NOTES, cursor)
 
 
+@pytest.mark.parametrize("digits", [13, 4_301, 50_000])
+def test_a_cursor_of_too_many_digits_is_refused_in_a_short_message(digits: int) -> None:
+    # past 4,300 digits int() raised ValueError: error code 0 and a traceback (issue 36)
+    with pytest.raises(InvalidArgument, match="Invalid cursor") as refused:
+        list_page(NOTES, "o" + "9" * digits)
+    assert len(str(refused.value)) < 300
+
+
 def test_a_cursor_past_the_end_says_to_list_again() -> None:
     with pytest.raises(InvalidArgument, match="List again without a cursor"):
         list_page(NOTES[:3], "o10")

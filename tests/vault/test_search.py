@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
+
+import pytest
 
 from vaultgate.obsidian.models import SimpleHit as PluginHit
-from vaultgate.vault.search import SimpleHit, SimpleHits, scores_order_something
+from vaultgate.vault.search import SimpleHit, SimpleHits, VaultSearcher, scores_order_something
+
+from .emulated import plugin_client
 
 NFD = unicodedata.normalize("NFD", "Café")
 RAW: list[PluginHit] = [
@@ -52,3 +57,19 @@ def test_scores_order_something_only_when_two_differ_as_shown() -> None:
     assert not scores_order_something(hits(1.0001, 1.0002, 1.0))  # equal to 3 digits
     assert not scores_order_something(hits(2.0))
     assert not scores_order_something(hits())
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("version", ["3.6.2", "4.1.7", "5.1.0"])
+async def test_equal_scores_show_by_path_whatever_order_the_plugin_sends(
+    tmp_path: Path, version: str
+) -> None:
+    # 3.6.2 sends ties in reverse file order, later versions in file order (issue 36)
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for name in ("a.md", "b.md", "c.md"):
+        (vault / name).write_text("zebra crossing\n", encoding="utf-8")
+    (vault / "best.md").write_text("zebra zebra\n", encoding="utf-8")
+    async with plugin_client(vault, version) as (plugin, _requests):
+        hits = await VaultSearcher(plugin).simple("zebra", context_length=10)
+    assert [hit.filename for hit in hits] == ["best.md", "a.md", "b.md", "c.md"]

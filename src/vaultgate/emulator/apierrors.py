@@ -48,6 +48,9 @@ class ErrorCode(IntEnum):
     PATH_TRAVERSAL_NOT_ALLOWED = 40021
     INVALID_DESTINATION_HEADER = 40022
     INVALID_WITHIN_HEADER = 40023
+    INVALID_CONTENT_INSERTION_POSITION_VALUE = 40050  # 3.x's deprecated Heading PATCH
+    MISSING_HEADING_HEADER = 40051
+    INVALID_HEADING_HEADER = 40052
     MISSING_TARGET_TYPE_HEADER = 40053
     INVALID_TARGET_TYPE_HEADER = 40054
     MISSING_TARGET_HEADER = 40055
@@ -98,6 +101,16 @@ _MESSAGES: dict[ErrorCode, str] = {
         "The 'Destination' header you provided could not be parsed."
     ),
     ErrorCode.INVALID_WITHIN_HEADER: "The 'Within' header must be a single integer, e.g. 0 or -1.",
+    ErrorCode.INVALID_CONTENT_INSERTION_POSITION_VALUE: (
+        "Invalid 'Content-Insertion-Position' header value."
+    ),
+    ErrorCode.MISSING_HEADING_HEADER: (
+        "'Heading' header is required for identifying where to insert content."
+    ),
+    ErrorCode.INVALID_HEADING_HEADER: (
+        "No heading in specified file could be found matching the heading specified in "
+        "'Heading' header."
+    ),
     ErrorCode.MISSING_TARGET_TYPE_HEADER: "No 'Target-Type' header was provided.",
     ErrorCode.INVALID_TARGET_TYPE_HEADER: (
         "The target type you specified was invalid. Valid target types are 'heading', "
@@ -174,6 +187,16 @@ def auth_message(plugin_name: str) -> str:
         f"Authorization required.  Find your API Key in the '{plugin_name}' section of your "
         "Obsidian settings."
     )
+
+
+class Unanswered(Exception):
+    """The plugin's handler fails where nothing catches the failure (an ``async`` handler
+    before 4.0, a promise it drops with ``void``): the request is never answered, and the
+    client waits until its own timeout. ``reason`` is what the handler threw."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
 
 
 class ApiError(Exception):

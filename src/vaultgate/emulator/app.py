@@ -7,6 +7,7 @@ method a route does not serve also falls through to that 404, as in Express.
 
 from __future__ import annotations
 
+import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -23,7 +24,7 @@ from vaultgate.emulator import (
     smart,
     templates,
 )
-from vaultgate.emulator.apierrors import ApiError, from_engine
+from vaultgate.emulator.apierrors import ApiError, Unanswered, from_engine
 from vaultgate.emulator.context import EmulatorConfig, EmulatorContext, context_of
 from vaultgate.emulator.middleware import PluginMiddleware
 from vaultgate.emulator.responses import error_response
@@ -55,6 +56,7 @@ def create_app(config: EmulatorConfig) -> Starlette:
             ApiError: _api_error,
             EngineError: _engine_error,
             HTTPException: _http_error,
+            Unanswered: _unanswered,
         },
     )
     app.router.redirect_slashes = False
@@ -113,6 +115,13 @@ async def _engine_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, EngineError)
     worded_for_5 = context_of(request).behaviour.worded_for_5
     return error_response(from_engine(exc), worded_for_5=worded_for_5)
+
+
+async def _unanswered(request: Request, exc: Exception) -> Response:
+    """Hold the request open, as the plugin does when its handler's failure goes uncaught;
+    the connection ends when the client gives up (or the emulator stops)."""
+    await anyio.sleep_forever()
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import quote
 
 from starlette.requests import Request
@@ -36,15 +36,18 @@ from vaultgate.emulator.apierrors import (
     PATCH_V2_ERRORS,
     ApiError,
     ErrorCode,
+    Unanswered,
     engine_errors,
     from_patch_v2,
 )
 from vaultgate.emulator.bodies import Body, read_body
 from vaultgate.emulator.context import EmulatorContext
 from vaultgate.emulator.urlpath import decode_component
+from vaultgate.engine.errors import NotFound
 from vaultgate.engine.instruction import OPERATIONS, SCOPES
-from vaultgate.engine.patch import patch_v1, patch_v2
+from vaultgate.engine.patch import heading_patch, patch_v1, patch_v2
 from vaultgate.engine.targets import TARGET_TYPES, Target
+from vaultgate.markdown import parse_headings
 from vaultgate.patching import ContentGuard, Patch, PatchFailed, UnparseableFrontmatter
 
 DEPRECATION = 'true; sunset-version="6.0"'
@@ -66,6 +69,13 @@ _DESTINATION_FORMAT = (
     "%7B%22parent%22%3A%5B%22Appendix%22%5D%2C%22place%22%3A%22last%22%7D."
 )
 _WITHIN = re.compile(r"-?[0-9]+")
+_HEADING_PATCH_LINK = (
+    "<https://github.com/coddingtonbear/obsidian-local-rest-api/wiki/"
+    'Changes-to-PATCH-requests-between-versions-2.0-and-3.0>; rel="alternate"'
+)
+# what 3.x's heading PATCH throws for a file without metadata, or a note without headings
+_NO_CACHE = "Error awaiting metadata cache for file in _vaultPatchV2: cache is null"
+_NO_HEADINGS = "Cannot read properties of undefined (reading 'entries')"
 _URL_TARGET_NEEDS_V2 = (
     "URL path-element targeting is a markdown-patch 2.0 feature; drop the "
     "'Markdown-Patch-Version: 1' header, or use the deprecated 1.x Target-Type/Target "
@@ -119,8 +129,16 @@ def _decoded_target(raw: str) -> str:
 
 
 async def patch(
-    context: EmulatorContext, request: Request, path: str, target: Target | None
+    context: EmulatorContext,
+    request: Request,
+    path: str,
+    target: Target | None,
+    *,
+    redirected: bool = False,
 ) -> Response:
+    """``redirected``: the request came through ``/active/`` or ``/periodic/``, whose
+    handlers hand a 1.x PATCH on without waiting for it (4.x and 5.x: ``void``), so a failure
+    it throws is never answered, where ``/vault/``'s is a 500 from 4.0."""
     if not path or path.endswith("/"):
         raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
     version = patch_version(context, request)
@@ -133,7 +151,9 @@ async def patch(
     if target is not None and headers_target:
         raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
     if not context.behaviour.markdown_patch_2:
-        return _patch_v1(context, request, path, target, body)
+        if _is_heading_patch(context, request):
+            return _heading_patch(context, request, path, body)
+        return _patch_v1(context, request, path, target, body, redirected=redirected)
     if body.media_type == PATCH_INSTRUCTION and (target is not None or headers_target):
         raise ApiError(ErrorCode.CONFLICTING_TARGET_SPECIFICATION)
     if version == 1:
@@ -141,7 +161,7 @@ async def patch(
             raise ApiError(ErrorCode.INVALID_PATCH_VERSION_HEADER, detail=_URL_TARGET_NEEDS_V2)
         try:
             with engine_errors():
-                response = _patch_v1(context, request, path, None, body)
+                response = _patch_v1(context, request, path, None, body, redirected=redirected)
         except ApiError as error:
             error.headers["Deprecation"] = DEPRECATION
             raise
@@ -161,12 +181,21 @@ async def patch(
 
 
 def _patch_v1(
-    context: EmulatorContext, request: Request, path: str, url_target: Target | None, body: Body
+    context: EmulatorContext,
+    request: Request,
+    path: str,
+    url_target: Target | None,
+    body: Body,
+    *,
+    redirected: bool = False,
 ) -> Response:
     behaviour = context.behaviour
+    headers = request.headers
+    if url_target is None:
+        # the handler decodes Target first thing, outside any try (3.6.2, 4.1.7, 5.1.0)
+        raw_target = _v1_target_header(context, request, redirected=redirected)
     if not behaviour.headers_before_file and not context.state.is_file(path):
         raise ApiError(status=404)
-    headers = request.headers
     if url_target is not None:
         target_type: str | None = url_target.kind
         raw_target = (
@@ -175,7 +204,6 @@ def _patch_v1(
         delimiter = "::"
     else:
         target_type = headers.get("target-type")
-        raw_target = _decoded_target(headers.get("target") or "")
         delimiter = headers.get("target-delimiter") or "::"
     operation = headers.get("operation")
     if not target_type:
@@ -196,6 +224,88 @@ def _patch_v1(
     ):
         raise ApiError(ErrorCode.INVALID_TARGET_SCOPE_HEADER)  # 5.x: a field has no marker
     return _apply_v1(context, request, path, target_type, raw_target, delimiter, operation, body)
+
+
+def _v1_target_header(context: EmulatorContext, request: Request, *, redirected: bool) -> str:
+    """The 1.x PATCH's ``Target``, percent-decoded. The handler decodes it with no try around
+    it, so a broken escape (``%ZZ``) throws ``URIError: URI malformed``: 4.0+ answer that
+    with the error handler's 500 when the PATCH came to ``/vault/``; before 4.0, and through
+    ``/active/`` or ``/periodic/`` (whose handlers drop the promise), it is never answered."""
+    raw = request.headers.get("target") or ""
+    try:
+        return decode_component(raw)
+    except ApiError:
+        if context.behaviour.caught_handler_errors and not redirected:
+            raise ApiError(status=500, detail="URI malformed") from None
+        raise Unanswered("URIError: URI malformed") from None
+
+
+def _is_heading_patch(context: EmulatorContext, request: Request) -> bool:
+    """Below 4.0.1, a ``Heading`` header without ``Target-Type`` picks the 2.x format."""
+    headers = request.headers
+    return (
+        context.behaviour.heading_patch
+        and bool(headers.get("heading"))
+        and not headers.get("target-type")
+    )
+
+
+def _heading_patch(context: EmulatorContext, request: Request, path: str, body: Body) -> Response:
+    """The deprecated ``Heading`` PATCH, in the order 3.6.2's ``_vaultPatchV2`` checks it.
+
+    ``Heading`` (a path of heading names split on ``Heading-Boundary``, ``::`` by default;
+    it matches the first heading whose path ends with it), ``Content-Insertion-Position``
+    (``end``, the default, or ``beginning``), ``Content-Insertion-Ignore-Newline: true``
+    (insert above the blank lines before the next heading); the body is text (a ``text/*``
+    body, or a JSON string). 200 with the whole note, ``Deprecation`` and a ``Link`` to the
+    plugin's page on the change; 400 ``40050`` for another position, ``40010`` for a body
+    that is not text, ``40051`` for an empty heading path, 404 for a missing file, ``40052``
+    for no matching heading. A file Obsidian keeps no metadata for (not markdown), or a note
+    without headings, fails inside the handler: never answered (500 on 4.0.0).
+    """
+    headers = request.headers
+    boundary = headers.get("heading-boundary") or "::"
+    heading = [name for name in (headers.get("heading") or "").split(boundary) if name]
+    position = headers.get("content-insertion-position")
+    if position not in (None, "beginning", "end"):
+        raise ApiError(ErrorCode.INVALID_CONTENT_INSERTION_POSITION_VALUE)
+    if not isinstance(body.parsed, str):
+        raise ApiError(ErrorCode.TEXT_CONTENT_ENCODING_REQUIRED)
+    ignore_newline = (headers.get("content-insertion-ignore-newline") or "").lower() == "true"
+    if not heading:
+        raise ApiError(ErrorCode.MISSING_HEADING_HEADER)
+    state = context.state
+    if not state.is_file(path):
+        raise ApiError(status=404)
+    if not path.endswith(".md"):
+        _handler_failed(context, _NO_CACHE)
+    if not parse_headings(state.read_text(path)):
+        _handler_failed(context, _NO_HEADINGS)
+    try:
+        patched = heading_patch(
+            state,
+            path,
+            heading,
+            body.parsed,
+            beginning=position == "beginning",
+            ignore_newline=ignore_newline,
+        )
+    except NotFound as missing:
+        if missing.target is None:
+            raise ApiError(status=404) from None
+        raise ApiError(ErrorCode.INVALID_HEADING_HEADER) from None
+    response = Response(patched.encode("utf-8", "surrogatepass"), media_type=_EXPRESS_STRING)
+    if context.behaviour.heading_patch_deprecation:
+        response.headers["Deprecation"] = 'true; sunset-version="4.0"'
+        response.headers["Link"] = _HEADING_PATCH_LINK
+    return response
+
+
+def _handler_failed(context: EmulatorContext, reason: str) -> NoReturn:
+    """What a handler's uncaught throw becomes: 4.0+'s 500, or no answer before."""
+    if context.behaviour.caught_handler_errors:
+        raise ApiError(status=500, detail=reason)
+    raise Unanswered(reason)
 
 
 def _apply_v1(

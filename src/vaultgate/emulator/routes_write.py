@@ -14,7 +14,8 @@ to ``routes_patch.py`` instead.
 - MOVE/COPY: ``Destination`` (percent-decoded; backslashes become slashes; a trailing
   ``/`` keeps the file name), ``Allow-Overwrite: true`` to replace; 204 with
   ``Content-Location``; 404 missing source, 409 ``40920`` taken destination, 400
-  ``40020`` no header, ``40022`` undecodable, ``40021`` absolute or escaping the vault.
+  ``40020`` no header, ``40022`` undecodable, ``40021`` absolute or escaping the vault;
+  ``.`` and ``..`` inside the vault are resolved (``dir/../x.md`` lands at ``x.md``).
   MOVE rewrites the links to the moved file in every note, and the moved file's own, as the
   plugin's call to ``fileManager.renameFile`` makes Obsidian do (``engine/relink.py``); a
   link elsewhere that the move captures is left, as Obsidian leaves it. What was rewritten
@@ -124,7 +125,10 @@ async def delete(context: EmulatorContext, request: Request, address: Address) -
 
 
 async def patch(context: EmulatorContext, request: Request, address: Address) -> Response:
-    return await routes_patch.patch(context, request, address.path, address.target)
+    redirected = address.location is not None  # /active/ or /periodic/
+    return await routes_patch.patch(
+        context, request, address.path, address.target, redirected=redirected
+    )
 
 
 # --- routes ---------------------------------------------------------------------------------
@@ -221,10 +225,28 @@ async def _transfer(request: Request, *, keep_source: bool) -> Response:
         raise ApiError(ErrorCode.REQUEST_METHOD_VALID_ONLY_FOR_FILES)
     destination = destination_path(request, source)
     overwrite = request.headers.get("allow-overwrite") == "true"
+    # the answer names the path as sent (the renamed TFile's path); the disk resolves it
     located = {"Content-Location": encode_uri(destination)}
+    stored = resolved_destination(destination)
+    if stored == source != destination and not overwrite:
+        raise ApiError(ErrorCode.DESTINATION_ALREADY_EXISTS)  # the adapter finds the source
     if keep_source:
-        writes.copy(state, source, destination, overwrite=overwrite)
+        writes.copy(state, source, stored, overwrite=overwrite)
     else:
-        writes.move(state, source, destination, overwrite=overwrite, captures=False)
-        state.note_moved(source, destination)
+        writes.move(state, source, stored, overwrite=overwrite, captures=False)
+        state.note_moved(source, stored)
     return Response(status_code=204, headers=located)
+
+
+def resolved_destination(destination: str) -> str:
+    """Where a destination inside the vault lands: ``dir/../x.md`` is ``x.md``.
+
+    The plugin's check only asks that the path resolve inside the vault, then hands the
+    path as sent to Obsidian, whose file system resolves ``.`` and ``..`` (4.1.0-5.1.0;
+    the real handler, run on a plain file system, put ``dir/../x.md`` at ``x.md``). A path
+    that resolves to the vault itself stays as sent, and the engine refuses it.
+    """
+    if not any(part in (".", "..") for part in destination.split("/")):
+        return destination
+    resolved = posixpath.normpath(destination)
+    return destination if resolved in (".", "") else resolved

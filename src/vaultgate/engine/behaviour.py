@@ -225,6 +225,17 @@ class Behaviour:
         return self.at_least("3.6.1")
 
     @property
+    def heading_patch(self) -> bool:
+        """Below 4.0.1: a PATCH with a ``Heading`` header and no ``Target-Type`` is the
+        deprecated 2.x format (insert under that heading), not the header-driven one."""
+        return not self.at_least("4.0.1")
+
+    @property
+    def heading_patch_deprecation(self) -> bool:
+        """3.0.2+ answers that PATCH with ``Deprecation: true; sunset-version="4.0"``."""
+        return self.at_least("3.0.2")
+
+    @property
     def headers_before_file(self) -> bool:
         """4.0+ validates the 1.x PATCH headers before looking the file up (3.x: file first)."""
         return self.at_least("4.0.0")

@@ -100,7 +100,15 @@ def simple_search(
         matches = [_match(span, prefix, basename, units, options) for span in spans]
         score = len(spans) + 1.0 / (1 + utf16_offset(searched, spans[0][0]))
         results.append((score, {"filename": path, "score": score, "matches": matches}))
-    results.sort(key=lambda item: item[0], reverse=options.descending)
+    if options.descending:
+        # 4.0+: ``b.score - a.score``, a comparator that answers 0 for a tie: file order kept
+        results.sort(key=lambda item: item[0], reverse=True)
+    else:
+        # 3.x: ``a.score > b.score ? 1 : -1`` never answers 0, so V8's TimSort, which always
+        # compares the later item with the earlier, takes the later of two equal scores as
+        # the smaller: ascending, ties in reverse file order
+        results.reverse()
+        results.sort(key=lambda item: item[0])
     return [item for _, item in results]
 
 

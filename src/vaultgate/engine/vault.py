@@ -363,7 +363,7 @@ def _parse_meta(text: str) -> NoteMeta:
         frontmatter=frontmatter.data,
         frontmatter_valid=frontmatter.valid,
         tags=markdown.extract_tags(text),
-        link_targets=markdown.extract_links(text),
+        link_targets=markdown.extract_links(text, embeds_last=True),
         inline_tags=[tag for _start, _end, tag in markdown.inline_tags(text)],
     )
 

@@ -141,7 +141,7 @@ async def links_from_text(
             continue
         resolved: dict[str, None] = {}
         missing: dict[str, None] = {}
-        for link in markdown.extract_links(texts.get(path, "")):
+        for link in markdown.extract_links(texts.get(path, ""), embeds_last=True):
             target = resolve(link, path)
             if target is None:
                 missing[link] = None

@@ -40,6 +40,8 @@ from vaultgate.vault.search import VaultSearcher
 NOTE_MIME = "text/markdown"
 LIST_PAGE_BUDGET = DEFAULT_RESPONSE_BUDGET - 100  # the envelope: {"resources":[…],"nextCursor"}
 CURSOR_PREFIX = "o"
+_CURSOR_DIGITS = 12  # an offset into a trillion notes
+_CURSOR_SHOWN = 40  # characters of a refused cursor repeated in the error
 # Every note is a row (a one-item array is truthy): its mtime and size, in one search.
 NOTE_STATS = {"merge": [[{"var": "stat.mtime"}], [{"var": "stat.size"}]]}
 # Obsidian's own text formats and the usual ones mimetypes may not know on every platform.
@@ -171,13 +173,23 @@ async def read_resource(client: Backend, path: str) -> TextResource | BinaryReso
 
 
 def parse_cursor(cursor: str | None) -> int:
-    """The offset a ``resources/list`` cursor names (0 without one)."""
+    """The offset a ``resources/list`` cursor names (0 without one).
+
+    More digits than any vault's offset needs is no cursor of ours: Python would refuse to
+    read past 4,300 of them, and the error repeats only the cursor's start.
+    """
     if cursor is None:
         return 0
     digits = cursor.removeprefix(CURSOR_PREFIX)
-    if not cursor.startswith(CURSOR_PREFIX) or not digits.isascii() or not digits.isdigit():
+    if (
+        not cursor.startswith(CURSOR_PREFIX)
+        or not digits.isascii()
+        or not digits.isdigit()
+        or len(digits) > _CURSOR_DIGITS
+    ):
+        shown = cursor if len(cursor) <= _CURSOR_SHOWN else f"{cursor[:_CURSOR_SHOWN]}…"
         raise InvalidArgument(
-            f"Invalid cursor {cursor!r}: pass the nextCursor of the previous resources/list "
+            f"Invalid cursor {shown!r}: pass the nextCursor of the previous resources/list "
             "page as it came, or no cursor to start from the most recent note."
         )
     return int(digits)

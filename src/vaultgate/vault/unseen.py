@@ -5,10 +5,11 @@ values still name it: a note's ``links`` and ``backlinks`` (the plugin's note JS
 its ``unresolvedLinks`` (5.0), the broken links and orphans built from them. Taking the path
 out of a list is not enough: a link to a missing note is an unresolved link, so a link that
 vanishes from both lists says the note exists. Here each note that links to an unreachable
-file has its links read again from its text (``markdown.extract_links``, in document order, as
-the engine reads them) and resolved against the reachable files only, so a link to a hidden
-note is exactly a link to a missing one, and a link that names it may resolve to another
-reachable file of that name, as it would in Obsidian once the note were gone.
+file has its links read again from its text (``markdown.extract_links``, links before embeds,
+as the engine and Obsidian's ``resolvedLinks`` list them) and resolved against the reachable
+files only, so a link to a hidden note is exactly a link to a missing one, and a link that
+names it may resolve to another reachable file of that name, as it would in Obsidian once the
+note were gone.
 
 JsonLogic queries that read those lists are answered over such rebuilt note JSON
 (:func:`reads_links` tells which queries do); a query that only reads ``tags``,
@@ -109,7 +110,7 @@ def as_if_missing(
             continue
         resolved: dict[str, None] = {}
         missing: dict[str, None] = {}
-        for link in markdown.extract_links(text):
+        for link in markdown.extract_links(text, embeds_last=True):
             target = resolve(link, note.path)
             if target is None:
                 missing[link] = None

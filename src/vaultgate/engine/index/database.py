@@ -33,7 +33,8 @@ from vaultgate.private_files import COMPANIONS, cache_folder, prepare_database
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4  # 2: NUL stored as a space (records.py); 3: inline_tags; 4: notes_words
+SCHEMA_VERSION = 5  # 2: NUL stored as a space (records.py); 3: inline_tags; 4: notes_words;
+# 5: links listed before embeds, frontmatter tags with a space dropped (issue 36)
 BUSY_TIMEOUT_MS = 5_000
 CACHE_KIB = 16_384  # SQLite's page cache for the connection, in KiB
 # FTS5 merges a level's segments once it holds this many, in one pass, and not a few at every

@@ -34,7 +34,7 @@ class IndexedNote:
     frontmatter_valid: bool
     tags: tuple[str, ...]  # as ``markdown.extract_tags`` gives them: de-duplicated, no '#'
     headings: tuple[tuple[int, str], ...]  # (level, text) in document order
-    links: tuple[str, ...]  # link targets as written (``markdown.extract_links``)
+    links: tuple[str, ...]  # link targets as written, links before embeds (``extract_links``)
     inline_tags: tuple[str, ...] = ()  # each inline #tag occurrence (``markdown.inline_tags``)
 
 
@@ -63,7 +63,7 @@ def read_note(root: str, path: str) -> ReadNote:
         frontmatter_valid=frontmatter.valid,
         tags=tuple(markdown.extract_tags(text)),
         headings=tuple((h.level, h.text) for h in markdown.parse_headings(text)),
-        links=tuple(markdown.extract_links(text)),
+        links=tuple(markdown.extract_links(text, embeds_last=True)),
         inline_tags=tuple(tag for _start, _end, tag in markdown.inline_tags(text)),
     )
     return ReadNote(note, searched_text(_basename(path), text))

@@ -13,7 +13,8 @@
   (``section=""`` reads the whole note, ``pattern=""`` filters nothing, ``content=""`` of an
   update keeps the memory's text); where ``""`` is a value (a required ``content``,
   ``replacement``, ``value``, a ``topic_key`` to remove, the vault root ``directory``), it
-  stays.
+  stays. So for ``[]`` and ``{}`` of an optional list or object (``ids=[]``, a template's
+  ``arguments={}``): strict mode's fill, nothing given.
 """
 
 from __future__ import annotations
@@ -98,7 +99,9 @@ def _means_absent(
 ) -> bool:
     if name not in accepted:
         return is_empty(value)
-    return value == "" and name not in required and name not in EMPTY_IS_A_VALUE
+    # [] and {} as strict mode fills an optional list or object the call takes (mem_get's ids,
+    # a template's arguments, a smart search's filter): nothing given, so absent.
+    return is_empty(value) and name not in required and name not in EMPTY_IS_A_VALUE
 
 
 def _into_smart_filter(given: dict[str, Any], accepted: Collection[str]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.compat import scenario
+import scenario
 
 pytest.importorskip("langchain_mcp_adapters")
 from langchain_core.messages import ToolMessage

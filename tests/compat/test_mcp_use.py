@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.compat import scenario
+import scenario
 
 pytest.importorskip("mcp_use")
 from mcp_use import MCPClient

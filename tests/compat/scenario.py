@@ -50,14 +50,16 @@ class Server:
 
     vault: Path
     profile: str
+    # ":memory:", or a file for clients that start the server anew for every call
+    memory: str = ":memory:"
     command: str = field(default_factory=server_python)
     args: list[str] = field(default_factory=lambda: ["-m", "vaultgate", "serve"])
 
     @classmethod
-    def on_copy(cls, folder: Path, profile: str) -> Server:
+    def on_copy(cls, folder: Path, profile: str, *, memory: str = ":memory:") -> Server:
         vault = folder / "vault"
         shutil.copytree(FIXTURE_VAULT, vault)
-        return cls(vault, profile)
+        return cls(vault, profile, memory)
 
     @property
     def env(self) -> dict[str, str]:
@@ -70,7 +72,7 @@ class Server:
             "XDG_CACHE_HOME": str(self.vault.parent / "cache"),
             "VAULTGATE_VAULT": str(self.vault),
             "VAULTGATE_BACKEND": "folder",
-            "VAULTGATE_MEMORY_DB": ":memory:",
+            "VAULTGATE_MEMORY_DB": self.memory,
             "VAULTGATE_TOOLS": self.profile,
         }
 
@@ -199,3 +201,20 @@ def about_the_tools(caught: list[Any]) -> list[str]:
     return [
         f"{w.category.__name__}: {w.message}" for w in caught if not issubclass(w.category, own)
     ]
+
+
+class Runs:
+    """One run of a framework per profile (and kind), shared by the tests that look at it:
+    starting servers is what takes the time."""
+
+    def __init__(self) -> None:
+        self.done: dict[str, tuple[Server, Any]] = {}
+
+    async def get(
+        self, factory: Any, key: str, start: Any, profile: str, **server: Any
+    ) -> tuple[Server, Any]:
+        if key not in self.done:
+            folder = factory.mktemp(key.replace(" ", "-"))
+            on_copy = Server.on_copy(folder, profile, **server)
+            self.done[key] = on_copy, await start(on_copy)
+        return self.done[key]

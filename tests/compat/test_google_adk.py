@@ -6,7 +6,6 @@ through ADK's McpTool as Gemini CLI has it call, with ``wait_for_previous`` adde
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -79,29 +78,35 @@ async def run(server: scenario.Server) -> dict[str, Any]:
     }
 
 
+RUNS = scenario.Runs()
+
+
+async def ran(factory: pytest.TempPathFactory, profile: str) -> tuple[scenario.Server, Any]:
+    return await RUNS.get(factory, profile, run, profile)
+
+
 @pytest.mark.parametrize("profile", scenario.PROFILES)
 async def test_adk_lists_converts_and_calls_with_wait_for_previous(
-    tmp_path: Path, profile: str
+    tmp_path_factory: pytest.TempPathFactory, profile: str
 ) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    ran = await run(server)
-    assert scenario.LISTED[profile] <= ran["names"]
-    assert ran["warnings"] == []
-    scenario.check_answers(ran["answers"], profile, server)
+    server, result = await ran(tmp_path_factory, profile)
+    assert scenario.LISTED[profile] <= result["names"]
+    assert result["warnings"] == []
+    scenario.check_answers(result["answers"], profile, server)
 
 
 @pytest.mark.parametrize("profile", scenario.PROFILES)
 async def test_every_property_is_typed_in_adks_legacy_gemini_schema(
-    tmp_path: Path, profile: str
+    tmp_path_factory: pytest.TempPathFactory, profile: str
 ) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    ran = await run(server)
-    found = [where for name, schema in ran["legacy"].items() for where in untyped(schema, name)]
+    _, result = await ran(tmp_path_factory, profile)
+    found = [where for name, schema in result["legacy"].items() for where in untyped(schema, name)]
     assert found == []
 
 
 @pytest.mark.parametrize("profile", scenario.PROFILES)
-async def test_adk_sets_a_number_as_a_number(tmp_path: Path, profile: str) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    await run(server)
+async def test_adk_sets_a_number_as_a_number(
+    tmp_path_factory: pytest.TempPathFactory, profile: str
+) -> None:
+    server, _ = await ran(tmp_path_factory, profile)
     assert scenario.number_arrived(server), server.frontmatter_line(scenario.NUMBER_KEY)

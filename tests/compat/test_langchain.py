@@ -71,20 +71,31 @@ def listed_ok(profile: str, names: set[str]) -> None:
         assert len(names) >= scenario.FULL_AT_LEAST
 
 
+RUNS = scenario.Runs()
+
+
+async def plain(server: scenario.Server) -> tuple[dict[str, BaseTool], dict[str, Any]]:
+    return await run(server, lambda _schema, arguments: arguments)
+
+
+async def strict(server: scenario.Server) -> tuple[dict[str, BaseTool], dict[str, Any]]:
+    return await run(server, scenario.strict_fill)
+
+
 @pytest.mark.parametrize("profile", scenario.PROFILES)
 async def test_langchain_lists_converts_and_calls_every_scripted_call(
-    tmp_path: Path, profile: str
+    tmp_path_factory: pytest.TempPathFactory, profile: str
 ) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    tools, answers = await run(server, lambda _schema, arguments: arguments)
+    server, (tools, answers) = await RUNS.get(tmp_path_factory, profile, plain, profile)
     listed_ok(profile, set(tools))
     scenario.check_answers(answers, profile, server)
 
 
 @pytest.mark.parametrize("profile", scenario.PROFILES)
-async def test_langchain_openai_strict_calls_answer(tmp_path: Path, profile: str) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    _, answers = await run(server, scenario.strict_fill)
+async def test_langchain_openai_strict_calls_answer(
+    tmp_path_factory: pytest.TempPathFactory, profile: str
+) -> None:
+    server, (_, answers) = await RUNS.get(tmp_path_factory, f"{profile} strict", strict, profile)
     scenario.check_answers(answers, profile, server)
 
 
@@ -133,7 +144,8 @@ async def test_langchain_google_genai_declares_every_tool_typed(
 
 
 @pytest.mark.parametrize("profile", scenario.PROFILES)
-async def test_langchain_sets_a_number_as_a_number(tmp_path: Path, profile: str) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    await run(server, lambda _schema, arguments: arguments)
+async def test_langchain_sets_a_number_as_a_number(
+    tmp_path_factory: pytest.TempPathFactory, profile: str
+) -> None:
+    server, _ = await RUNS.get(tmp_path_factory, profile, plain, profile)
     assert scenario.number_arrived(server), server.frontmatter_line(scenario.NUMBER_KEY)

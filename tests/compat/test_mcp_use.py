@@ -5,7 +5,6 @@ gives every optional field a ``None`` default, so LangChain sends every one of t
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,17 +44,26 @@ async def run(server: scenario.Server) -> tuple[set[str], dict[str, tuple[bool, 
     return set(tools), answers, sent
 
 
+RUNS = scenario.Runs()
+
+
+async def ran(factory: pytest.TempPathFactory, profile: str) -> tuple[scenario.Server, Any]:
+    return await RUNS.get(factory, profile, run, profile)
+
+
 @pytest.mark.parametrize("profile", scenario.PROFILES)
-async def test_mcp_use_lists_converts_and_calls_with_nulls(tmp_path: Path, profile: str) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    names, answers, sent = await run(server)
+async def test_mcp_use_lists_converts_and_calls_with_nulls(
+    tmp_path_factory: pytest.TempPathFactory, profile: str
+) -> None:
+    server, (names, answers, sent) = await ran(tmp_path_factory, profile)
     assert scenario.LISTED[profile] <= names
     assert any(None in arguments.values() for arguments in sent)  # nulls did go out
     scenario.check_answers(answers, profile, server)
 
 
 @pytest.mark.parametrize("profile", scenario.PROFILES)
-async def test_mcp_use_sets_a_number_as_a_number(tmp_path: Path, profile: str) -> None:
-    server = scenario.Server.on_copy(tmp_path, profile)
-    await run(server)
+async def test_mcp_use_sets_a_number_as_a_number(
+    tmp_path_factory: pytest.TempPathFactory, profile: str
+) -> None:
+    server, _ = await ran(tmp_path_factory, profile)
     assert scenario.number_arrived(server), server.frontmatter_line(scenario.NUMBER_KEY)

@@ -218,3 +218,22 @@ class Runs:
             on_copy = Server.on_copy(folder, profile, **server)
             self.done[key] = on_copy, await start(on_copy)
         return self.done[key]
+
+
+def untyped_gemini(schema: Any, where: str) -> list[str]:
+    """Every node of a Gemini ``parameters`` schema (google-genai's ``types.Schema``) with
+    neither a type nor typed options: what Gemini refuses in that form."""
+
+    def bare(node: Any) -> bool:
+        kind = getattr(node.type, "value", node.type)
+        return kind in (None, "TYPE_UNSPECIFIED")
+
+    found = []
+    for name, child in (schema.properties or {}).items():
+        if bare(child) and not child.any_of:
+            found.append(f"{where}.{name}")
+        found.extend(untyped_gemini(child, f"{where}.{name}"))
+    if schema.items is not None:
+        found.extend(untyped_gemini(schema.items, f"{where}[]"))
+    found.extend(f"{where} (anyOf option)" for option in schema.any_of or [] if bare(option))
+    return found

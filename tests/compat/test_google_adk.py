@@ -25,19 +25,6 @@ from mcp import StdioServerParameters
 pytestmark = pytest.mark.anyio
 
 
-def untyped(schema: types.Schema, where: str) -> list[str]:
-    """Every node of a Gemini ``parameters`` schema with neither a type nor typed options."""
-    found = []
-    for name, child in (schema.properties or {}).items():
-        if child.type in (None, types.Type.TYPE_UNSPECIFIED) and not child.any_of:
-            found.append(f"{where}.{name}")
-        found.extend(untyped(child, f"{where}.{name}"))
-    for option in schema.any_of or []:
-        if option.type in (None, types.Type.TYPE_UNSPECIFIED):
-            found.append(f"{where} (anyOf option)")
-    return found
-
-
 async def run(server: scenario.Server) -> dict[str, Any]:
     parameters = StdioServerParameters(command=server.command, args=server.args, env=server.env)
     toolset = McpToolset(
@@ -100,7 +87,11 @@ async def test_every_property_is_typed_in_adks_legacy_gemini_schema(
     tmp_path_factory: pytest.TempPathFactory, profile: str
 ) -> None:
     _, result = await ran(tmp_path_factory, profile)
-    found = [where for name, schema in result["legacy"].items() for where in untyped(schema, name)]
+    found = [
+        where
+        for name, schema in result["legacy"].items()
+        for where in scenario.untyped_gemini(schema, name)
+    ]
     assert found == []
 
 

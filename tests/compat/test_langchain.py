@@ -119,7 +119,7 @@ async def test_langchain_openai_bind_tools_strict_accepts_every_tool(
 
 
 @pytest.mark.parametrize("profile", scenario.PROFILES)
-async def test_langchain_google_genai_declares_every_tool_typed(
+async def test_every_property_is_typed_in_langchain_google_genais_declarations(
     tmp_path: Path, profile: str
 ) -> None:
     utils = pytest.importorskip("langchain_google_genai._function_utils")

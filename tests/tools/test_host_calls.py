@@ -149,16 +149,18 @@ def cases() -> list[Any]:
     for profile, dispatchers in PROFILES.items():
         for dispatcher in dispatchers.values():
             found.extend(dispatcher_cases(profile, dispatcher))
-        found.append(
-            pytest.param(
-                profile,
-                "discover",
-                {"category": "memory"},
-                "discover",
-                False,
-                id=f"{profile}-discover",
+    for profile in (*PROFILES, "full"):
+        for arguments in ({"category": "memory"}, {"operation": "vault.read"}):
+            found.append(
+                pytest.param(
+                    profile,
+                    "discover",
+                    arguments,
+                    "discover",
+                    False,
+                    id=f"{profile}-discover-{next(iter(arguments))}",
+                )
             )
-        )
     for _, specs in single_tools():
         for function, hints in specs:
             name = function.__name__

@@ -173,14 +173,9 @@ def cases() -> list[Any]:
     return found
 
 
-# Known to differ, for the lead to decide (issue 35): the dispatchers' schemas carry no
-# defaults, so strict mode fills mem_update's topic_key with "", which tools/arguments.py keeps
-# as a value (documented: `topic_key=""` removes the key), and the update silently drops the
-# memory's topic key. The single tool mem_update passes: its schema's default is null.
-KNOWN: dict[str, str] = {
-    "compact-memory.update": "strict mode's topic_key=\"\" removes the memory's topic key",
-    "split-memory_edit.update": "strict mode's topic_key=\"\" removes the memory's topic key",
-}
+# Calls known to answer otherwise under a host's fills (none: strict mode's topic_key="" on an
+# update, which once removed the memory's topic key, now means absent).
+KNOWN: dict[str, str] = {}
 
 
 def dispatcher_cases(profile: str, dispatcher: Dispatcher) -> list[Any]:

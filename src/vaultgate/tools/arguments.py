@@ -12,7 +12,7 @@
 - An empty string means absent for an optional parameter where empty has no meaning
   (``section=""`` reads the whole note, ``pattern=""`` filters nothing, ``content=""`` of an
   update keeps the memory's text); where ``""`` is a value (a required ``content``,
-  ``replacement``, ``value``, a ``topic_key`` to remove, the vault root ``directory``), it
+  ``replacement``, ``value``, the vault root ``directory``), it
   stays. So for ``[]`` and ``{}`` of an optional list or object (``ids=[]``, a template's
   ``arguments={}``): strict mode's fill, nothing given.
 """
@@ -47,7 +47,7 @@ FORMER_NAMES: Mapping[str, tuple[str, ...]] = {
 # session or of compacted memories says nothing: strict mode's fill, so absent.)
 # (A required one always keeps it: create's `content=""` is an empty note. An optional
 # `content` is mem_update's, where a strict host's "" would empty the memory.)
-EMPTY_IS_A_VALUE = frozenset({"replacement", "value", "topic_key", "directory", "text"})
+EMPTY_IS_A_VALUE = frozenset({"replacement", "value", "directory", "text"})
 
 # search_vault_smart's seed-004 filter: the top-level names it had before, moved into it.
 SMART_TOOL = "search_vault_smart"

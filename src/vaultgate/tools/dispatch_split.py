@@ -194,7 +194,7 @@ async def memory_edit(
     title: str | None = None,
     content: str | None = None,
     type: str | None = None,
-    topic_key: Annotated[str | None, said("'' removes it.")] = None,
+    topic_key: Annotated[str | None, said("e.g. 'arch/auth'.")] = None,
     hard: Annotated[bool | None, said("Remove for good.")] = None,
     older_than_days: int | None = None,
     project: str | None = None,

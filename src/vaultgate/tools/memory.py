@@ -177,7 +177,7 @@ async def mem_update(
     content: Annotated[str | None, Field(description="New content; omit to keep.")] = None,
     type: Annotated[str | None, Field(description="New type; omit to keep.")] = None,
     topic_key: Annotated[
-        str | None, Field(description="New topic key; '' removes it; omit to keep.")
+        str | None, Field(description="New topic key; omit or '' to keep.")
     ] = None,
 ) -> Blocks:
     """Change an observation in place (revision + 1). Only the fields you pass change; the

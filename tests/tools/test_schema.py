@@ -4,6 +4,7 @@ tool list is tidied, and each dispatcher's schema lists exactly its operations' 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import jsonschema
 import pytest
@@ -98,3 +99,39 @@ async def test_every_profiles_listed_schemas_are_tidy_and_list_every_operations_
             assert schema["properties"]["operation"]["enum"] == list(operations), name
             taken = {p.name for route in operations.values() for p in route.parameters}
             assert set(schema["properties"]) == {"operation", *taken}, name
+
+
+def _untyped(schema: Any, where: str) -> list[str]:
+    """Every node of ``schema`` a converter would pass on with no type: one with neither
+    ``type`` nor ``anyOf``/``$ref``, an ``anyOf`` branch without a type, or a list of types."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[str] = []
+    options = schema.get("anyOf")
+    if isinstance(schema.get("type"), list):
+        found.append(f"{where}: a list of types")
+    elif options is None and "type" not in schema and "$ref" not in schema:
+        found.append(f"{where}: no type")
+    for index, option in enumerate(options or []):
+        found += _untyped(option, f"{where}.anyOf[{index}]")
+    for name, child in (schema.get("properties") or {}).items():
+        found += _untyped(child, f"{where}.{name}")
+    if isinstance(schema.get("items"), dict):
+        found += _untyped(schema["items"], f"{where}[]")
+    return found
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("profile", ["compact", "split", "full"])
+async def test_every_property_of_every_tool_list_has_a_type(profile: str) -> None:
+    settings = Settings.from_env({"OBSIDIAN_API_KEY": "k", "VAULTGATE_TOOLS": profile})
+    async with Client(build_server(settings)) as client:
+        tools = (await client.list_tools()).tools
+
+    untyped = [
+        problem
+        for tool in tools
+        for name, schema in tool.input_schema.get("properties", {}).items()
+        for problem in _untyped(schema, f"{tool.name}.{name}")
+    ]
+    assert untyped == []

@@ -63,8 +63,8 @@ MEMORY_TOOLS = {
 # revision on the memory dispatchers (seed-less, but the hints name it), and the full profile's
 # seed-002 timeline tool: compact 6,642, split 6,893, full 49,124 (55 tools).
 # Then issue 35: every property typed (string enums keep "type":"string", value an anyOf of
-# typed JSON branches): compact 6,995, split 7,230, full 50,044.
-BOUNDS = {"compact": 6_995, "split": 7_230, "full": 50_044}
+# typed JSON branches): compact 6,995, split 7,233, full 50,044.
+BOUNDS = {"compact": 6_995, "split": 7_233, "full": 50_044}
 # Issue 34's bar for the default profile: name + description + inputSchema of every tool, as
 # bench/tools_list.py measures (listed_characters). Issue 10 set 6,000; issue 34 allows 6,500.
 COMPACT_LISTED_BOUND = 6_500

@@ -128,3 +128,11 @@ def test_without_the_extra_there_is_no_embedder_and_a_reason_with_the_install_co
     assert reason is not None
     assert INSTALL_HINT in reason
     assert blocked in reason
+
+
+def test_one_embedder_is_shared_by_every_loader_of_a_process() -> None:
+    first = load_embedder()
+    if first is None:
+        pytest.skip(f"semantic search unavailable: {why_unavailable()}")
+
+    assert load_embedder() is first  # not a second copy of the model for each store or vault

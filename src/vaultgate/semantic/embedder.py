@@ -19,6 +19,7 @@ recall@5 0.78 with plain counts, 0.82 with this).
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 import logging
@@ -104,11 +105,29 @@ def why_unavailable() -> str | None:
 def load_embedder() -> Embedder | None:
     """The embedder, or None (never an exception) when the ``semantic`` extra is not
     installed or cannot be loaded: :func:`why_unavailable` says why. Reads only files of
-    the installed package: no network, no logging setup."""
+    the installed package: no network, no logging setup.
+
+    One embedder per process, shared: it holds only the model's token vectors and tokenizer,
+    which nothing changes, and each vault backend and memory store of a process used to load
+    its own copy (about 20 MB each, freed late: a test run that starts hundreds of servers grew
+    its workers past 4 GB)."""
     found = _model_folder()
     if isinstance(found, Unavailable):
         log.debug("semantic search unavailable: %s", found)
         return None
+    try:  # asked each time, as cheap as a dictionary lookup once imported
+        import numpy  # noqa: F401
+        import safetensors  # noqa: F401
+        import tokenizers  # noqa: F401
+    except Exception as exc:
+        log.warning("semantic search unavailable: the model could not be loaded (%s)", exc)
+        return None
+    return _shared_embedder(str(found))
+
+
+@functools.cache
+def _shared_embedder(folder: str) -> Embedder | None:
+    found = Path(folder)
     try:
         import numpy as np
         from safetensors import safe_open

@@ -24,6 +24,7 @@ from vaultgate.patch_request import TargetType
 from vaultgate.sdd.layout import Stage
 from vaultgate.tools import periodic
 from vaultgate.tools.base import Blocks, ToolContext, app_state, model_facing_errors
+from vaultgate.tools.equivalents import writing_operation
 from vaultgate.tools.operations import UNIFIED, Dispatcher
 from vaultgate.tools.refactor import PropertyValue
 from vaultgate.vault.documents import NoteFormat
@@ -89,8 +90,6 @@ async def dispatch(
     those not given being None."""
     route = dispatcher.routes[operation]
     if route.writes and app_state(ctx).settings.safety.read_only:
-        from vaultgate.tools.equivalents import writing_operation  # the refusal's wording
-
         raise writing_operation(dispatcher.name, operation)
     given = {
         name: value

@@ -13,6 +13,7 @@ then spelled the way this server offers that tool (tools/spelling.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,10 +31,9 @@ FORMER_OPERATIONS: Mapping[tuple[str, str], tuple[str, dict[str, Any]]] = {
     ("active_file", "open"): ("show_file_in_obsidian", {}),
     ("active_file", "run_command"): ("execute_command", {}),
 }
-# Tools earlier releases offered that no profile has now (none yet: active_file came back).
-FORMER_TOOLS: frozenset[str] = frozenset()
 
 
+@functools.cache  # asked on every call: the tables never change
 def _single_tools() -> frozenset[str]:
     """Every single tool some dispatcher operation reaches (in the full profile, or a list of
     names, each is offered under its own name too)."""
@@ -47,7 +47,7 @@ def _single_tools() -> frozenset[str]:
 
 
 def _dispatcher(tool: str) -> bool:
-    return tool in UNIFIED or tool in SPLIT or tool == "active_file"
+    return tool in UNIFIED or tool in SPLIT
 
 
 def meant_tool(tool: str, operation: object) -> tuple[str, dict[str, Any]] | None:
@@ -66,7 +66,7 @@ def meant_tool(tool: str, operation: object) -> tuple[str, dict[str, Any]] | Non
 
 def known_tool(tool: str) -> bool:
     """Whether some profile, or an earlier release, has a tool of this name."""
-    return _dispatcher(tool) or tool in FORMER_TOOLS or tool in _single_tools()
+    return _dispatcher(tool) or tool in _single_tools()
 
 
 def operation_here(single: str, dispatchers: Mapping[str, Dispatcher]) -> tuple[str, str] | None:

@@ -169,6 +169,8 @@ async def test_without_a_vault_list_the_plugin_answers_and_says_why(
         pytest.param('{"vaults": []}', id="vaults-not-an-object"),
         pytest.param("[1, 2]", id="not-an-object"),
         pytest.param("\udcff", id="not-utf8"),
+        pytest.param("[" * 6_000, id="6kb-of-nested-lists"),
+        pytest.param('{"vaults": {"a": {"path": ' + "[" * 100_000, id="deep-in-an-entry"),
     ],
 )
 async def test_a_corrupt_vault_list_leaves_the_plugin_answering(

@@ -77,6 +77,19 @@ def test_entries_that_name_no_usable_folder_are_skipped_with_a_reason(tmp_path: 
         pytest.param(b"\xff\xfe{}", "is not JSON", id="not-utf8"),
         pytest.param(b'{"vaults": null}', 'holds no "vaults" object', id="null"),
         pytest.param(b'"vaults"', 'holds no "vaults" object', id="a-string"),
+        pytest.param(b"[" * 6_000, "is not JSON", id="nested-lists-6kb"),
+        pytest.param(b'{"vaults": ' * 3_000 + b"{}" + b"}" * 3_000, "is not JSON", id="nested"),
+        pytest.param(
+            b'{"vaults": {"a": {"path": ' + b"[" * 50_000 + b"]" * 50_000 + b"}}}",
+            "is not JSON",
+            id="nested-in-an-entry",
+        ),
+        pytest.param(b" " * (2 << 20) + b"{}", "over 1,048,576 bytes", id="too-large"),
+        pytest.param(
+            json.dumps({"vaults": {}}).encode("utf-16"), "is not JSON", id="utf-16-encoded"
+        ),
+        pytest.param(b"\x00" * 64, "is not JSON", id="nul-bytes"),
+        pytest.param(b"", "is not JSON", id="empty"),
     ],
 )
 def test_a_malformed_list_is_a_problem_not_an_exception(
@@ -88,6 +101,44 @@ def test_a_malformed_list_is_a_problem_not_an_exception(
     assert listed.candidates == ()
     assert listed.problem is not None
     assert problem in listed.problem
+
+
+def test_odd_values_in_entries_are_skipped_or_ignored(tmp_path: Path) -> None:
+    vault = tmp_path / "vault 📓 #1 %"
+    vault.mkdir()
+    place = tmp_path / "obsidian.json"
+    path = json.dumps(str(vault))
+    huge = "1" + "0" * 400  # an integer JSON allows and no float holds
+    entries = (
+        f'"huge-ts": {{"path": {path}, "ts": {huge}, "open": true}}, '
+        f'"nan": {{"path": {path}, "ts": NaN}}, '
+        '"surrogate": {"path": "/tmp/\\ud800"}'
+    )
+    place.write_text(f'{{"vaults": {{{entries}}}}}', encoding="utf-8")
+    listed = read_vault_list(place, {})
+    assert listed.problem is None
+    assert [c.folder for c in listed.candidates] == [vault]
+    assert listed.candidates[0].ts == 0.0
+    assert "no name the disk can hold" in " ".join(listed.skipped)
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    place = tmp_path / "obsidian.json"
+    place.write_bytes(
+        b"\xef\xbb\xbf" + json.dumps({"vaults": {"a": {"path": str(vault)}}}).encode()
+    )
+    assert [c.folder for c in read_vault_list(place, {}).candidates] == [vault]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_in_the_lists_place_is_not_waited_on(tmp_path: Path) -> None:
+    place = tmp_path / "obsidian.json"
+    os.mkfifo(place)  # nobody writes: a read would block for ever
+    listed = read_vault_list(place, {})
+    assert listed.problem is not None
+    assert "not a regular file" in listed.problem
 
 
 @pytest.mark.skipif(

@@ -120,7 +120,7 @@ async def serve_found_folder(
     environment = os.environ if env is None else env
     said: str | None = None
     while True:
-        found = await find_vault_folder(settings, plugin, environment)
+        found = await _search_once(settings, plugin, environment)
         if found.folder is None:
             why = f"vault folder not used, the plugin answers every call: {found.why}"
             switch.explain(why)
@@ -132,6 +132,15 @@ async def serve_found_folder(
         said = None
         lost = await _serve(settings, switch, plugin, found, timing)
         notices.info("%s", lost)
+
+
+async def _search_once(settings: Settings, plugin: ObsidianClient, env: Mapping[str, str]) -> Found:
+    """One search; whatever goes wrong in it is a reason like any other, never the end of
+    the server (this task runs in the lifespan's task group: an exception would end it)."""
+    try:
+        return await find_vault_folder(settings, plugin, env)
+    except Exception as exc:  # the search is an optimisation: never fatal
+        return Found(None, f"the search for it failed ({type(exc).__name__})")
 
 
 async def _serve(

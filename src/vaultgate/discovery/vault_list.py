@@ -2,13 +2,17 @@
 
 Obsidian keeps ``{"vaults": {"<id>": {"path": "…", "ts": …, "open": true}}}`` in its
 configuration folder. Nothing here raises on what the file holds: a missing, unreadable or
-malformed file, and each entry that names no usable folder, become a reason in words.
+malformed file (of any shape: nesting deep enough to exhaust the parser's recursion, a size
+no vault list has, another encoding, a FIFO or a device), and each entry that names no usable
+folder, become a reason in words.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +22,9 @@ from typing import Any
 VAULT_LIST = "obsidian.json"
 _FLATPAK = (".var", "app", "md.obsidian.Obsidian", "config", "obsidian")
 _SNAP = ("snap", "obsidian", "current", ".config", "obsidian")
+# Obsidian's list holds ~150 bytes per vault: 1 MiB is thousands of vaults, and reading more
+# would let a planted file hold the search (and memory) up.
+MAX_VAULT_LIST_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +83,14 @@ def read_vault_list(override: Path | None, env: Mapping[str, str]) -> VaultList:
         where = " or ".join(str(place) for place in places)
         return VaultList(None, problem=f"no vault list of Obsidian's at {where}")
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
+        data = json.loads(_read_small(source).decode("utf-8-sig"))
+    except _TooLarge:
+        return VaultList(
+            source, problem=f"{source} is over {MAX_VAULT_LIST_BYTES:,} bytes: no vault list"
+        )
     except OSError as exc:
         return VaultList(source, problem=f"{source} cannot be read ({exc.strerror or exc})")
-    except ValueError:  # not JSON, or not UTF-8
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past the parser
         return VaultList(source, problem=f"{source} is not JSON")
     vaults = data.get("vaults") if isinstance(data, dict) else None
     if not isinstance(vaults, dict):
@@ -94,6 +105,24 @@ def read_vault_list(override: Path | None, env: Mapping[str, str]) -> VaultList:
             candidates[found.folder] = found  # one folder named twice is one candidate
     ordered = sorted(candidates.values(), key=lambda c: (not c.open, -c.ts))
     return VaultList(source, tuple(ordered), tuple(skipped))
+
+
+class _TooLarge(Exception):
+    """The file is larger than any vault list (MAX_VAULT_LIST_BYTES)."""
+
+
+def _read_small(source: Path) -> bytes:
+    """The file's bytes: only a regular file (a FIFO or a device would block or never end),
+    and only up to MAX_VAULT_LIST_BYTES."""
+    # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer
+    descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise OSError(0, "not a regular file")
+        data = file.read(MAX_VAULT_LIST_BYTES + 1)
+    if len(data) > MAX_VAULT_LIST_BYTES:
+        raise _TooLarge
+    return data
 
 
 def _exists(place: Path) -> bool:
@@ -119,10 +148,19 @@ def _candidate(entry: Any) -> Candidate | str:
         with os.scandir(folder) as entries:  # a folder we cannot list is no vault to serve
             next(entries, None)
     except (OSError, RuntimeError) as exc:  # RuntimeError: a loop of symbolic links
-        return f"{text} cannot be read ({getattr(exc, 'strerror', None) or exc})"
-    ts = entry.get("ts")
-    return Candidate(
-        folder,
-        open=entry.get("open") is True,
-        ts=float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else 0.0,
-    )
+        return f"{text!r} cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    except ValueError:  # a lone surrogate, which no file system name can encode
+        return f"{text!r} is no name the disk can hold"
+    return Candidate(folder, open=entry.get("open") is True, ts=_timestamp(entry.get("ts")))
+
+
+def _timestamp(ts: Any) -> float:
+    """``ts`` as a number to sort by; 0 for anything else (text, an integer past a float,
+    NaN, which sorts nowhere)."""
+    if not isinstance(ts, (int, float)) or isinstance(ts, bool):
+        return 0.0
+    try:
+        number = float(ts)
+    except OverflowError:
+        return 0.0
+    return number if math.isfinite(number) else 0.0

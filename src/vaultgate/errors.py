@@ -42,6 +42,8 @@
         ├── ObsidianTimeout             no answer in time                        (url, sent)
         ├── ChangeUncertain             a change sent to Obsidian, then no answer: it may have
         │                               been made, so it is not repeated    (path, action)
+        ├── VaultMismatch               the plugin no longer serves the found folder whose rules
+        │                               were checked: nothing sent          (path, reason)
         ├── ObsidianTLSError            certificate or handshake failure               (url)
         ├── AuthenticationFailed        401: the API key was rejected
         │   └── APIKeyMissing           OBSIDIAN_API_KEY is not set: nothing needing it is sent
@@ -589,6 +591,24 @@ class ChangeUncertain(ObsidianError):
             f"whether it was done ({cause}). It may have been made: read {path!r} (or list "
             "its folder) to see, and only then try again; vaultgate did not repeat it from "
             "the vault folder, so nothing was done twice."
+        )
+
+
+class VaultMismatch(ObsidianError):
+    """Before a change goes through the plugin, the note it touches is not the same in the
+    plugin's vault and in the found vault folder whose rules were checked: Obsidian may have
+    switched vaults. Nothing was sent; the folder is verified again at once."""
+
+    def __init__(self, path: str, action: str, reason: str) -> None:
+        self.path = path
+        self.action = action
+        self.reason = reason
+        super().__init__(
+            f"{action} {path!r} was not done: Obsidian's plugin and the vault folder vaultgate "
+            f"checked the rules on disagree about it ({reason}), so Obsidian may now serve "
+            "another vault. Nothing was changed. vaultgate is checking again which vault the "
+            "plugin serves: call get_server_info in a few seconds, read the note again, and "
+            "only then try the change again."
         )
 
 

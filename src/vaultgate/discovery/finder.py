@@ -4,8 +4,11 @@ It never holds up the server: until a folder is verified, the plugin answers eve
 reads Obsidian's vault list, verifies each candidate against the plugin, and serves exactly
 one match as ``VAULTGATE_VAULT`` with ``auto`` would (the folder's index built and watched in
 the background, ``FolderBackend.running``). It then checks every ``recheck_seconds`` that the
-plugin still serves that folder; when two checks in a row say not (the user opened another
-vault in Obsidian), the plugin answers alone again and the search starts over.
+plugin still serves that folder, and at once when a change about to go through the plugin
+found a note that differs between the two, or met a 401 (``RoutedBackend``'s ``on_doubt``);
+when two checks in a row say not (the user opened another vault in Obsidian), the plugin
+answers alone again and the search starts over. A 401 is one such "not": the plugin answers
+with another key, so it serves another vault (or its key was changed).
 
 Each reason for serving no folder is logged once, as one notice line on stderr.
 """
@@ -81,6 +84,8 @@ async def find_vault_folder(
     verdicts: list[Verdict] = []
     for candidate in listed.candidates:
         verdict = await verify_folder(candidate.folder, plugin)
+        if verdict.refused:
+            return Found(None, verdict.how)
         if not verdict.answered:
             return Found(None, f"Obsidian's plugin did not answer: {verdict.how}")
         verdicts.append(verdict)
@@ -97,13 +102,38 @@ async def find_vault_folder(
     return Found(matches[0].folder, f"found in {listed.source}; {matches[0].how}")
 
 
-def routed_over(folder: FolderBackend, plugin: ObsidianClient) -> RoutedBackend:
+def routed_over(
+    folder: FolderBackend, plugin: ObsidianClient, doubts: Doubts | None = None
+) -> RoutedBackend:
     """The routed backend for a found folder. Found rather than configured, its notes' changes
     go through Obsidian while it answers (``writes_via_plugin``: the editor, link updates and
-    trash settings as the user set them), and to the folder when it does not."""
+    trash settings as the user set them), and to the folder when it does not; each only once
+    the plugin agrees with the folder on the notes it touches (``doubts`` hears when not)."""
     from vaultgate.folder.routed import RoutedBackend
 
-    return RoutedBackend(folder, plugin, writes_via_plugin=True)
+    on_doubt = doubts.raise_doubt if doubts is not None else None
+    return RoutedBackend(folder, plugin, writes_via_plugin=True, on_doubt=on_doubt)
+
+
+class Doubts:
+    """Why the found folder should be verified now rather than at the next recheck."""
+
+    def __init__(self) -> None:
+        self._event = anyio.Event()
+        self.why: str | None = None
+
+    def raise_doubt(self, why: str) -> None:
+        self.why = why
+        self._event.set()
+
+    async def wait(self, seconds: float) -> str | None:
+        """The doubt raised within ``seconds`` (then cleared), or None."""
+        with anyio.move_on_after(seconds):
+            await self._event.wait()
+        why, self.why = self.why, None
+        if self._event.is_set():
+            self._event = anyio.Event()
+        return why
 
 
 async def serve_found_folder(
@@ -156,13 +186,16 @@ async def _serve(
     from vaultgate.folder.backend import FolderBackend
 
     served = FolderBackend(folder, links=served_links(settings.vault.follow_links))
+    doubts = Doubts()
     async with served.running():
-        routed: Backend = routed_over(served, plugin)
+        routed: Backend = routed_over(served, plugin, doubts)
         used = f"vault folder {folder} served, {found.why} ({DISABLE_HINT})"
         switch.use(routed, used, folder=folder)
         notices.info("%s", used)
         while True:
-            await anyio.sleep(timing.recheck_seconds)
+            doubt = await doubts.wait(timing.recheck_seconds)
+            if doubt is not None:
+                notices.info("checking %s again at once: %s", folder, doubt)
             verdict = await verify_folder(folder, plugin)
             if verdict.matches or not verdict.answered:
                 continue  # Obsidian closed: the folder serves on, as auto does

@@ -48,14 +48,20 @@ _T = TypeVar("_T")
 
 class RoutedBackend:
     def __init__(
-        self, folder: FolderBackend, obsidian: ObsidianClient, *, writes_via_plugin: bool = False
+        self,
+        folder: FolderBackend,
+        obsidian: ObsidianClient,
+        *,
+        writes_via_plugin: bool = False,
+        on_doubt: Callable[[str], None] | None = None,
     ) -> None:
         """``writes_via_plugin``: the folder was found (Obsidian's vault list), not configured:
-        changes to notes go to the plugin while it answers."""
+        changes to notes go to the plugin while it answers, each only once the plugin agrees
+        with the folder on the notes it touches; ``on_doubt`` learns when it does not."""
         self.folder = folder
         self.obsidian = obsidian
         self.writes_via_plugin = writes_via_plugin
-        self._changes = PluginChanges(folder, obsidian)
+        self._changes = PluginChanges(folder, obsidian, on_doubt=on_doubt)
 
     # --- server: the folder's semantics govern the vault tools ------------------------------
 

@@ -6,6 +6,11 @@ up: the note open in its editor, link updating on a move, its trash setting. Rea
 and searches still come from the folder, which re-reads each path a change touched before
 the change returns (read-your-writes: ``FolderBackend.changed_elsewhere``).
 
+Before a change is sent, the notes it touches are asked of the plugin and compared with the
+folder (``same_vault``): a change goes through the plugin only while the plugin serves the
+folder whose rules were checked. A disagreement, or a 401, sends nothing, and ``on_doubt``
+has the folder verified again at once (``discovery.finder``).
+
 What "the plugin does not answer" means, for a change (docs/design.md, "Changes through
 Obsidian"): a change the plugin cannot have received (the connection refused or not made in
 time, the handshake broken, the port speaking the other protocol) is made in the folder
@@ -24,8 +29,16 @@ from typing import Generic, TypeVar
 import anyio
 
 from vaultgate.backend import LinkUpdates
-from vaultgate.errors import ChangeUncertain, ObsidianTimeout, ObsidianTLSError, ObsidianUnreachable
+from vaultgate.errors import (
+    AuthenticationFailed,
+    ChangeUncertain,
+    ObsidianTimeout,
+    ObsidianTLSError,
+    ObsidianUnreachable,
+    VaultMismatch,
+)
 from vaultgate.folder.backend import FolderBackend
+from vaultgate.folder.same_vault import check_same_notes
 from vaultgate.obsidian.client import ObsidianClient
 
 _T = TypeVar("_T")
@@ -47,9 +60,18 @@ class Sent(Generic[_T]):
 class PluginChanges:
     """Sends changes to the plugin and tells the folder side what they touched."""
 
-    def __init__(self, folder: FolderBackend, obsidian: ObsidianClient) -> None:
+    def __init__(
+        self,
+        folder: FolderBackend,
+        obsidian: ObsidianClient,
+        *,
+        on_doubt: Callable[[str], None] | None = None,
+    ) -> None:
+        """``on_doubt(why)``: the plugin may no longer serve ``folder`` (a note disagrees,
+        or a 401): the owner verifies the folder again."""
         self.folder = folder
         self.obsidian = obsidian
+        self._on_doubt = on_doubt
         self._answering = True  # as the last change saw it: logged once when it turns
 
     async def make(
@@ -60,10 +82,12 @@ class PluginChanges:
         *,
         needs: str | None = None,
         touched: Sequence[str] = (),
+        checked: Sequence[str] = (),
     ) -> Sent[_T] | None:
-        """``send()`` the change when the plugin answers and has the feature ``needs``; then
-        the folder side re-reads ``touched`` (default: ``path``). None: the plugin was not
-        used and cannot have received the change (the caller makes it in the folder)."""
+        """``send()`` the change when the plugin answers, has the feature ``needs`` and
+        agrees with the folder on the notes ``checked`` (default: ``path``); then the folder
+        side re-reads ``touched`` (default: ``path``). None: the plugin was not used and
+        cannot have received the change (the caller makes it in the folder)."""
         try:
             features = await self.obsidian.features()  # asked once, then kept
         except _NOT_ANSWERING as exc:  # a GET: nothing changed, whatever happened
@@ -73,7 +97,18 @@ class PluginChanges:
             return None
         paths = list(touched) or [path]
         try:
+            await check_same_notes(self.folder.folder, self.obsidian, action, checked or [path])
+        except _NOT_ANSWERING as exc:  # GETs again: nothing changed
+            self._turned(False, exc)
+            return None
+        except (VaultMismatch, AuthenticationFailed) as exc:
+            self._doubt(f"{action} {path!r}: {exc}")
+            raise
+        try:
             value = await send()
+        except AuthenticationFailed as exc:
+            self._doubt(f"{action} {path!r}: {exc}")
+            raise
         except _NOT_ANSWERING as exc:
             if not getattr(exc, "sent", False):
                 self._turned(False, exc)
@@ -98,6 +133,7 @@ class PluginChanges:
             lambda: self.obsidian.move_note(source, destination, overwrite=overwrite),
             needs="move",
             touched=[source, destination, *before],
+            checked=[source, destination, *before],
         )
         if sent is None:
             return None
@@ -109,6 +145,10 @@ class PluginChanges:
             != before[_named_before(path, source, destination)]
         )
         return LinkUpdates(notes=rewritten, stranded=planned.stranded)
+
+    def _doubt(self, why: str) -> None:
+        if self._on_doubt is not None:
+            self._on_doubt(why)
 
     def _turned(self, answering: bool, why: Exception | None) -> None:
         if answering == self._answering:

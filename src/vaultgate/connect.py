@@ -86,13 +86,19 @@ async def _discovering(
     the background, so nothing waits for it. When no folder is to be looked for, the plugin
     alone, and one notice line saying why."""
     why_not = not_looked_for(settings)
+    key = settings.obsidian.api_key
+    secret = key.reveal() if key is not None else None
     if why_not is not None:
         why_not = f"vault folder not looked for, the plugin answers every call: {why_not}"
         notices.info("%s", why_not)
-        yield SwitchingBackend(plugin, why_not)  # never switches: says why in get_server_info
+        # never switches: says why in get_server_info
+        yield SwitchingBackend(plugin, why_not, secret=secret, settled=True)
         return
     switching = SwitchingBackend(
-        plugin, "looking for the vault folder in Obsidian's vault list", on_folder=on_folder
+        plugin,
+        "looking for the vault folder in Obsidian's vault list",
+        on_folder=on_folder,
+        secret=secret,
     )
     async with anyio.create_task_group() as background:
         background.start_soon(_find, settings, switching, plugin, timing)

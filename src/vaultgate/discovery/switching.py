@@ -4,6 +4,13 @@ folder is found and verified, then the folder with the plugin (``RoutedBackend``
 The switch is one assignment, so a call runs wholly on the backend it started on. A backend
 switched away from is closed by its owner (``finder``) only once the calls it was serving have
 ended (``drained``).
+
+Until the first search has settled (a folder served, or a reason why none is), a call that
+would show note text waits for it, ``SETTLE_WAIT_SECONDS`` at most: the found folder's
+policy sees where a symbolic link really leads, the plugin alone does not. A call still
+unsettled after that answers under the plugin-only rules, and, like every answer on any
+backend, never with Obsidian's API key in it (``keyless``): a note linking to the plugin's
+``data.json`` was the way to it.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from vaultgate.backend import (
     NoteLinks,
     ServerStatus,
 )
+from vaultgate.discovery.keyless import Keyless
 
 if TYPE_CHECKING:
     from vaultgate.locations import LinkMap
@@ -35,6 +43,9 @@ if TYPE_CHECKING:
     from vaultgate.obsidian.models import SimpleHit
     from vaultgate.patch_request import PatchRequest
     from vaultgate.protection import Marks
+
+
+SETTLE_WAIT_SECONDS = 2.0  # how long a call showing note text waits for the first search
 
 
 class SwitchingBackend:
@@ -46,15 +57,22 @@ class SwitchingBackend:
         discovery: str,
         *,
         on_folder: Callable[[Path | None], None] | None = None,
+        secret: str | None = None,
+        settled: bool = False,
     ) -> None:
         """``on_folder`` learns each vault folder served (None: the plugin alone), so that the
-        access policy decides on real locations in the folder the calls read."""
+        access policy decides on real locations in the folder the calls read. ``secret``:
+        the API key, never shown. ``settled``: no search will run (nothing to wait for)."""
         self.plugin = plugin
         self._on_folder = on_folder
         self._current: Backend = plugin
         self._discovery = discovery  # how the folder was found and verified, or why not
         self._calls: dict[int, int] = {}  # calls in flight, by id() of their backend
         self._ended = anyio.Event()
+        self._settled = anyio.Event()
+        if settled:
+            self._settled.set()
+        self._keyless = Keyless(secret)
 
     @property
     def current(self) -> Backend:
@@ -70,9 +88,19 @@ class SwitchingBackend:
         self._discovery = discovery
         if folder is None and self._on_folder is not None:
             self._on_folder(None)
+        self._settled.set()
 
     def explain(self, discovery: str) -> None:
+        """Why no folder is served (the search concluded so)."""
         self._discovery = discovery
+        self._settled.set()
+
+    async def _text_shown(self) -> None:
+        """Before a call that would show note text: the first search settled, or waited for
+        long enough (see the module's docstring)."""
+        if not self._settled.is_set():
+            with anyio.move_on_after(SETTLE_WAIT_SECONDS):
+                await self._settled.wait()
 
     async def drained(self, backend: Backend) -> None:
         """Once no call is running on ``backend``."""
@@ -128,14 +156,17 @@ class SwitchingBackend:
             return await backend.list_files_below(directory)
 
     async def read_note(self, path: str | None) -> Note:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.read_note(path)
+            return self._keyless.note(await backend.read_note(path))
 
     async def read_note_json(self, path: str | None) -> dict[str, Any]:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.read_note_json(path)
+            return self._keyless.single(path or "the note", await backend.read_note_json(path))
 
     async def read_document_map(self, path: str | None) -> DocumentMap:
+        await self._text_shown()
         async with self._using() as backend:
             return await backend.read_document_map(path)
 
@@ -144,28 +175,36 @@ class SwitchingBackend:
             return await backend.note_size(path)
 
     async def read_file(self, path: str) -> bytes:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.read_file(path)
+            return self._keyless.single(path, await backend.read_file(path))
 
     # --- searching --------------------------------------------------------------------------
 
     async def search_simple(self, query: str, context_length: int) -> list[SimpleHit]:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.search_simple(query, context_length)
+            return self._keyless.rows(await backend.search_simple(query, context_length))
 
     async def search_jsonlogic(self, query: Any) -> list[dict[str, Any]]:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.search_jsonlogic(query)
+            return self._keyless.rows(await backend.search_jsonlogic(query))
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.search_dql(query)
+            return self._keyless.rows(await backend.search_dql(query))
 
     async def search_local(
         self, query: str, *, mode: LocalMode, wanted: Callable[[str], bool], limit: int
     ) -> LocalResults | None:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.search_local(query, mode=mode, wanted=wanted, limit=limit)
+            found = await backend.search_local(query, mode=mode, wanted=wanted, limit=limit)
+        if found is None:
+            return None
+        return dataclasses.replace(found, rows=self._keyless.rows(found.rows))
 
     async def search_smart(
         self,
@@ -175,10 +214,12 @@ class SwitchingBackend:
         exclude_folders: list[str] | None,
         limit: int,
     ) -> list[dict[str, Any]]:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.search_smart(
+            found = await backend.search_smart(
                 query, folders=folders, exclude_folders=exclude_folders, limit=limit
             )
+        return self._keyless.rows(found)
 
     async def list_tags(self) -> list[dict[str, Any]]:
         async with self._using() as backend:
@@ -237,8 +278,9 @@ class SwitchingBackend:
             await backend.execute_command(command_id)
 
     async def read_periodic(self, period: str, date: datetime.date | None) -> Note:
+        await self._text_shown()
         async with self._using() as backend:
-            return await backend.read_periodic(period, date)
+            return self._keyless.note(await backend.read_periodic(period, date))
 
     async def append_periodic(self, period: str, content: str, date: datetime.date | None) -> None:
         async with self._using() as backend:
@@ -253,9 +295,10 @@ class SwitchingBackend:
         target_path: str | None,
     ) -> dict[str, Any]:
         async with self._using() as backend:
-            return await backend.execute_template(
+            answer = await backend.execute_template(
                 name, arguments, create_file=create_file, target_path=target_path
             )
+        return self._keyless.single(target_path or name, answer)
 
     async def aclose(self) -> None:
         """The plugin's client; a routed backend in use is closed by its owner (``finder``)."""

@@ -196,11 +196,13 @@ async def _serve(
             doubt = await doubts.wait(timing.recheck_seconds)
             if doubt is not None:
                 notices.info("checking %s again at once: %s", folder, doubt)
-            verdict = await verify_folder(folder, plugin)
+            # the periodic recheck is the cheap one; a doubt compares the recent notes too
+            whole = doubt is not None
+            verdict = await verify_folder(folder, plugin, whole_tree=whole)
             if verdict.matches or not verdict.answered:
                 continue  # Obsidian closed: the folder serves on, as auto does
             # a note saved between the two reads: ask once more before letting go
-            verdict = await verify_folder(folder, plugin)
+            verdict = await verify_folder(folder, plugin, whole_tree=whole)
             if not verdict.matches and verdict.answered:
                 break
         why = f"the plugin no longer serves {folder} ({verdict.how}); it answers every call again"

@@ -67,8 +67,10 @@ class Verdict:
     refused: bool = False
 
 
-async def verify_folder(folder: Path, plugin: PluginListing) -> Verdict:
-    """Whether ``plugin`` serves ``folder`` (see the module's docstring)."""
+async def verify_folder(folder: Path, plugin: PluginListing, *, whole_tree: bool = True) -> Verdict:
+    """Whether ``plugin`` serves ``folder`` (see the module's docstring). ``whole_tree``
+    False leaves the recent notes out: the periodic recheck, which must stay cheap (the
+    JsonLogic search reads every note, and each change is checked on its own notes)."""
     try:
         root = await plugin.list_directory("")  # as the disk spells them: stat reads them
     except AuthenticationFailed:
@@ -86,7 +88,7 @@ async def verify_folder(folder: Path, plugin: PluginListing) -> Verdict:
             problem = _stat_problem(folder, note, (await plugin.read_note_json(note)).get("stat"))
             if problem is not None:
                 return Verdict(folder, False, problem)
-        recent = await _recent_problem(folder, plugin)
+        recent = await _recent_problem(folder, plugin) if whole_tree else None
         if recent is not None and recent.problem is not None:
             await anyio.sleep(RECENT_RETRY_SECONDS)
             recent = await _recent_problem(folder, plugin)

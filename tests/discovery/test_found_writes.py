@@ -183,7 +183,8 @@ async def test_a_write_to_an_unchanged_vault_passes_its_check(
     emulators.append(start_emulator(vault, https_port=None, http_port=0))
     config = settings(emulators[0], vault_list(tmp_path, vault, second))
     async with connected(config) as client:
-        await settled(client, serving(vault))
+        answer = await settled(client, serving(vault))
+        assert "most recently modified notes of the whole tree" in answer["vaultFolderFound"]
         appended = await client.call_tool(
             "append_to_vault_file", {"filename": "Inbox/read only 読.md", "content": "ok 🦘\n"}
         )
@@ -256,3 +257,13 @@ async def test_a_401_at_the_start_is_said_as_such(
         answer = await settled(client, concluded)
         assert (await info(client))["backend"] == "obsidian"
     assert "401" in answer["vaultFolderFound"]
+
+
+async def test_a_plugin_with_a_quadratic_search_is_verified_by_its_sample(
+    vault: Path, tmp_path: Path, emulators: list[RunningEmulator]
+) -> None:
+    # 4.0.0-4.0.2 search in time quadratic in the notes: the whole tree is not asked there
+    emulators.append(start_emulator(vault, plugin_version="4.0.1"))
+    async with connected(settings(emulators[0], vault_list(tmp_path, vault))) as client:
+        answer = await settled(client, serving(vault))
+    assert "most recently modified" not in answer["vaultFolderFound"]

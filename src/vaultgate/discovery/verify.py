@@ -26,7 +26,13 @@ from typing import Any, Protocol
 import anyio.to_thread
 
 from vaultgate.engine.walk import scan_folder
-from vaultgate.errors import AuthenticationFailed, NotFound, ObsidianError
+from vaultgate.errors import (
+    AuthenticationFailed,
+    MalformedAnswer,
+    NotFound,
+    ObsidianAPIError,
+    ObsidianError,
+)
 from vaultgate.locations import OBSIDIAN_LINKS
 from vaultgate.obsidian.features import FeatureSet, quadratic_search
 
@@ -125,7 +131,10 @@ async def _recent_problem(folder: Path, plugin: PluginListing) -> _Recent | None
     is quadratic in the notes (4.0.0-4.0.2), where the sampled notes alone decide."""
     if quadratic_search((await plugin.features()).version):
         return None
-    rows = await plugin.search_jsonlogic(STAT_QUERY)
+    try:
+        rows = await plugin.search_jsonlogic(STAT_QUERY)
+    except (ObsidianAPIError, MalformedAnswer) as exc:  # answered, but not the notes' stat
+        return _Recent(0, f"the plugin's notes' stat could not be compared ({exc})")
     served: dict[str, tuple[float, float]] = {}
     for row in rows:
         name, value = row.get("filename"), row.get("result")

@@ -607,8 +607,8 @@ class VaultMismatch(ObsidianError):
             f"{action} {path!r} was not done: Obsidian's plugin and the vault folder vaultgate "
             f"checked the rules on disagree about it ({reason}), so Obsidian may now serve "
             "another vault. Nothing was changed. vaultgate is checking again which vault the "
-            "plugin serves: call get_server_info in a few seconds, read the note again, and "
-            "only then try the change again."
+            f"plugin serves: call {call('get_server_info')} in a few seconds, read the note "
+            "again, and only then try the change again."
         )
 
 

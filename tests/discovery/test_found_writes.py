@@ -118,6 +118,16 @@ ATTEMPTS = [
         {"filename": "Inbox/hidden 🙈.md", "content": "overwritten?", "overwrite": True},
         id="overwrite-a-hidden-note",
     ),
+    pytest.param(
+        "move_vault_file",
+        {"source": "Inbox/hidden 🙈.md", "destination": "Inbox/moved #%.md"},
+        id="move-a-hidden-note",
+    ),
+    pytest.param(
+        "delete_vault_file",
+        {"filename": "Inbox/read only 読.md", "permanent": True},
+        id="delete-a-read-only-note",
+    ),
 ]
 
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from vaultgate.protection import Marks
 
 
-SETTLE_WAIT_SECONDS = 2.0  # how long a call showing note text waits for the first search
+SETTLE_WAIT_SECONDS = 1.0  # how long a call showing note text waits for the first search
 
 
 class SwitchingBackend:

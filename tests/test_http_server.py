@@ -3,9 +3,11 @@ Origin, and a working MCP server with the token."""
 
 from __future__ import annotations
 
+import collections
 import json
 import shutil
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -483,3 +485,65 @@ def test_a_half_sent_request_from_another_address_outlives_a_flood(
         finally:
             for sock in flood:
                 sock.close()
+
+
+# --- a churn of half-sent connections from the clients' own address --------------------------
+
+CHURN_OPEN = 100  # half-sent connections the churn keeps open at once, all from 127.0.0.1
+
+
+class Churn:
+    """Connections from 127.0.0.1 that send half a request line and wait, in a background
+    thread: once CHURN_OPEN are open, each new one follows the close of the oldest, as fast as
+    the machine allows (the attack of issue 36: tens of thousands opened in a minute)."""
+
+    def __init__(self, url: str) -> None:
+        self._port = port_of(url)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="churn", daemon=True)
+        self.opened = 0
+
+    def _run(self) -> None:
+        live: collections.deque[socket.socket] = collections.deque()
+        try:
+            while not self._stop.is_set():
+                if len(live) >= CHURN_OPEN:
+                    live.popleft().close()
+                try:
+                    sock = socket.create_connection(("127.0.0.1", self._port), timeout=5)
+                    sock.sendall(b"POST /mc")
+                except OSError:
+                    continue  # refused or reset under load: the churn goes on
+                live.append(sock)
+                self.opened += 1
+        finally:
+            for sock in live:
+                sock.close()
+
+    def __enter__(self) -> Churn:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(30)
+
+
+def test_a_churn_of_half_sent_requests_from_the_same_address_starves_no_client(
+    server_url: str,
+) -> None:
+    served = []
+    with Churn(server_url) as churn:
+        deadline = time.monotonic() + 30
+        while churn.opened < 2 * CHURN_OPEN and time.monotonic() < deadline:
+            time.sleep(0.01)  # the churn is under way: it has closed its first connections
+        for _ in range(6):
+            try:
+                answer = post_initialize(server_url, {"Authorization": f"Bearer {TOKEN}"})
+            except httpx.TransportError as exc:
+                served.append(repr(exc))
+            else:
+                served.append(answer.status_code)
+        opened = churn.opened
+
+    assert served == [200] * 6, f"{served} while the churn opened {opened} connections"

@@ -15,14 +15,14 @@ start and printed to stderr, the one place a token is ever shown.
 Before any of that, GuardedH11Protocol keeps clients that never finish a request from holding
 the server: a connection has HEADER_TIMEOUT seconds from its first byte (or from connecting) to
 send its request headers; one client address holds at most MAX_WAITING_PER_ADDRESS connections
-still waiting for headers (a new one closes that address's oldest); and beyond MAX_CONNECTIONS
-a new connection closes the oldest one still waiting for headers from the address that has the
-most of them. So a flood of half-sent requests from one address only ever closes its own
-connections, and a client from another address is answered while the flood goes on. A
-connection whose bytes wait unread in the kernel is never the one closed: it is not slow, the
-loop has only not read it yet (a burst of accepts runs every connection_made before any read),
-so a client that sends its whole request at once is served even from the flood's own address
-(every local client is 127.0.0.1; issue 36). uvicorn
+still waiting for headers (beyond it, that address's oldest stalled one is closed); and beyond
+MAX_CONNECTIONS the oldest stalled connection of the address with the most waiting ones is
+closed. So a flood of half-sent requests from one address only ever closes its own connections,
+and a client from another address is answered while the flood goes on. Stalled means no byte
+waits unread in the kernel: a burst of accepts runs every connection_made before any read, so
+a client that sent its whole request is only not read yet, and is never the one closed; that
+keeps it served even amid a flood from its own address (every local client is 127.0.0.1; issue
+36). The caps are kept by one sweep per loop turn, not one pass per accepted connection. uvicorn
 has none of this: its keep-alive timeout only runs after a response, and its
 limit_concurrency answers 503 to every new request once half-sent ones fill it, which would
 starve exactly the clients it should protect.

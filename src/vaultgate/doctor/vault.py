@@ -47,7 +47,8 @@ def vault_check(folder: Path, *, read_only: bool = False) -> Check:
         return Check(
             "vault",
             False,
-            f"{folder} holds {notes:,} notes but cannot be written (permission denied)",
+            f"{folder} holds {notes:,} notes but cannot be written (its permissions, or a "
+            "read-only disk)",
             "Give vaultgate write access to the folder, or set VAULTGATE_READ_ONLY=true.",
         )
     else:

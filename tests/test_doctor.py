@@ -501,3 +501,97 @@ async def test_auto_with_obsidian_closed_warns_and_passes(vault: Path) -> None:
     assert checks["TCP"].warning
     assert "needed only for what needs Obsidian" in checks["TCP"].detail
     assert all(check.ok for check in checks.values())
+
+
+# --- the doctor writes nothing into the vault (issue 36) -------------------------------------
+
+AGES_AGO = 978_307_200_000_000_000  # 2001-01-01 in ns: any entry made later moves a folder's time
+
+
+def awkward_vault(root: Path) -> Path:
+    """A vault with the names real ones have; every folder's time set back to 2001, so a file
+    made and removed in it, however fast, leaves a newer time behind."""
+    (root / ".obsidian").mkdir(parents=True)
+    (root / ".obsidian" / "app.json").write_text("{}", encoding="utf-8")
+    (root / ".trash").mkdir()
+    (root / ".trash" / "old.md").write_bytes(b"gone\r\n")
+    (root / "Notes").mkdir()
+    (root / "Notes" / "plan 100% #1.md").write_bytes("# Plan 🔑\r\n日本語 text\r\n".encode())
+    (root / "Cafe\u0301.md").write_text("NFD name\n", encoding="utf-8")
+    for folder in [root, *(p for p in root.rglob("*") if p.is_dir())]:
+        os.utime(folder, ns=(AGES_AGO, AGES_AGO))
+    return root
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes | None, int]]:
+    """Every entry under ``root`` (hidden ones too): its bytes (None for a folder) and, for a
+    folder, its modification time (which any entry made or removed in it moves)."""
+    entries: dict[str, tuple[bytes | None, int]] = {".": (None, root.stat().st_mtime_ns)}
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root).as_posix()
+        entries[name] = (None, path.stat().st_mtime_ns) if path.is_dir() else (path.read_bytes(), 0)
+    return entries
+
+
+@pytest.mark.parametrize(
+    ("read_only", "says"),
+    [
+        pytest.param("false", "writable", id="read-write"),
+        pytest.param("true", "read-only (VAULTGATE_READ_ONLY", id="read-only"),
+    ],
+)
+async def test_the_doctor_leaves_every_entry_of_the_vault_as_it_was(
+    tmp_path: Path, read_only: str, says: str
+) -> None:
+    vault = awkward_vault(tmp_path / "vault")
+    before = snapshot(vault)
+
+    checks = await checks_for(
+        {
+            "VAULTGATE_VAULT": str(vault),
+            "VAULTGATE_BACKEND": "folder",
+            "VAULTGATE_READ_ONLY": read_only,
+            "VAULTGATE_MEMORY_DB": ":memory:",
+        }
+    )
+
+    assert checks["vault"].ok
+    assert says in checks["vault"].detail
+    assert snapshot(vault) == before
+
+
+@pytest.fixture
+def locked_vault(tmp_path: Path) -> Iterator[Path]:
+    """A vault whose folder this process may not write in (read and list only)."""
+    vault = awkward_vault(tmp_path / "vault")
+    vault.chmod(0o555)
+    try:
+        if os.access(vault, os.W_OK, effective_ids=os.access in os.supports_effective_ids):
+            pytest.skip("permissions do not stop this user (root): no unwritable folder here")
+        yield vault
+    finally:
+        vault.chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    ("read_only", "ok"),
+    [pytest.param("false", False, id="read-write"), pytest.param("true", True, id="read-only")],
+)
+async def test_an_unwritable_vault_fails_unless_read_only_and_is_left_as_it_was(
+    locked_vault: Path, read_only: str, ok: bool
+) -> None:
+    before = snapshot(locked_vault)
+
+    checks = await checks_for(
+        {
+            "VAULTGATE_VAULT": str(locked_vault),
+            "VAULTGATE_BACKEND": "folder",
+            "VAULTGATE_READ_ONLY": read_only,
+            "VAULTGATE_MEMORY_DB": ":memory:",
+        }
+    )
+
+    assert checks["vault"].ok is ok
+    if not ok:
+        assert "VAULTGATE_READ_ONLY=true" in checks["vault"].fix
+    assert snapshot(locked_vault) == before

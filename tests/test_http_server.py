@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import shutil
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -483,3 +485,78 @@ def test_a_half_sent_request_from_another_address_outlives_a_flood(
         finally:
             for sock in flood:
                 sock.close()
+
+
+# --- a churn of half-sent connections from the clients' own address --------------------------
+
+CHURN_OPEN = 100  # half-sent connections the churn keeps open at once, all from 127.0.0.1
+
+
+# The churn runs in a process of its own, as the attack does: in the test's process it would
+# share the interpreter lock with the server's thread and only slow both down.
+CHURN_SCRIPT = """
+import collections, signal, socket, sys, time
+port, first_bytes, held = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), int(sys.argv[3])
+stop = []
+signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+live, opened, ready_by = collections.deque(), 0, time.monotonic() + 30
+while not stop:
+    if len(live) >= held:
+        live.popleft().close()
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(first_bytes)
+    except OSError:
+        continue  # refused or reset under load: the churn goes on
+    live.append(sock)
+    opened += 1
+    if ready_by and (opened >= 2 * held or time.monotonic() > ready_by):
+        ready_by = 0
+        print("churning", flush=True)  # it has closed its first connections: under way
+print(opened, flush=True)
+"""
+
+
+class Churn:
+    """Connections from 127.0.0.1 that send ``first_bytes`` and wait: once CHURN_OPEN are
+    open, each new one follows the close of the oldest, as fast as the machine allows (the
+    attack of issue 36: tens of thousands opened in a minute)."""
+
+    def __init__(self, url: str, first_bytes: bytes) -> None:
+        self._arguments = [str(port_of(url)), first_bytes.hex(), str(CHURN_OPEN)]
+        self.opened = "?"
+
+    def __enter__(self) -> Churn:
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", CHURN_SCRIPT, *self._arguments],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self._process.stdout is not None
+        self._process.stdout.readline()  # "churning", at most 30 s after its start
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._process.terminate()
+        out, _ = self._process.communicate(timeout=60)
+        self.opened = out.strip() or "?"
+
+
+@pytest.mark.parametrize(
+    "first_bytes",
+    [pytest.param(b"POST /mc", id="half-a-request-line"), pytest.param(b"", id="nothing")],
+)
+def test_a_churn_of_half_sent_requests_from_the_same_address_starves_no_client(
+    server_url: str, first_bytes: bytes
+) -> None:
+    served = []
+    with Churn(server_url, first_bytes) as churn:
+        for _ in range(6):
+            try:
+                answer = post_initialize(server_url, {"Authorization": f"Bearer {TOKEN}"})
+            except httpx.TransportError as exc:
+                served.append(repr(exc))
+            else:
+                served.append(answer.status_code)
+
+    assert served == [200] * 6, f"{served} while the churn opened {churn.opened} connections"

@@ -15,10 +15,14 @@ start and printed to stderr, the one place a token is ever shown.
 Before any of that, GuardedH11Protocol keeps clients that never finish a request from holding
 the server: a connection has HEADER_TIMEOUT seconds from its first byte (or from connecting) to
 send its request headers; one client address holds at most MAX_WAITING_PER_ADDRESS connections
-still waiting for headers (a new one closes that address's oldest); and beyond MAX_CONNECTIONS
-a new connection closes the oldest one still waiting for headers from the address that has the
-most of them. So a flood of half-sent requests from one address only ever closes its own
-connections, and a client from another address is answered while the flood goes on. uvicorn
+still waiting for headers (beyond it, that address's oldest stalled one is closed); and beyond
+MAX_CONNECTIONS the oldest stalled connection of the address with the most waiting ones is
+closed. So a flood of half-sent requests from one address only ever closes its own connections,
+and a client from another address is answered while the flood goes on. Stalled means no byte
+waits unread in the kernel: a burst of accepts runs every connection_made before any read, so
+a client that sent its whole request is only not read yet, and is never the one closed; that
+keeps it served even amid a flood from its own address (every local client is 127.0.0.1; issue
+36). The caps are kept by one sweep per loop turn, not one pass per accepted connection. uvicorn
 has none of this: its keep-alive timeout only runs after a response, and its
 limit_concurrency answers 503 to every new request once half-sent ones fill it, which would
 starve exactly the clients it should protect.
@@ -31,9 +35,11 @@ import hmac
 import ipaddress
 import logging
 import secrets
+import select
 import socket
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
@@ -47,6 +53,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
 
 from vaultgate.config import Secret
 from vaultgate.errors import ConfigError
@@ -235,6 +242,7 @@ class GuardedH11Protocol(H11Protocol):
         if self._waiting_for_headers():
             if self._header_deadline is None:
                 self._arm()  # the first byte of a next request on a kept-alive connection
+            self._make_room()  # read and still waiting: it may be closed now
         else:
             self._disarm()
 
@@ -267,40 +275,80 @@ class GuardedH11Protocol(H11Protocol):
     def _address(self) -> str:
         return str(self.client[0]) if self.client else ""
 
+    def _stalled(self) -> bool:
+        """Waiting for headers with nothing unread: it sent part of a request (or nothing)
+        and stopped. Bytes in the kernel's buffer mean the loop has not read them yet."""
+        sock = self.transport.get_extra_info("socket")
+        return sock is None or not _unread_bytes(sock.fileno())
+
     def _make_room(self) -> None:
-        """Keep the caps: this address's waiting connections, then all connections. Each
-        closes the oldest connection still waiting for headers, of this address for the
-        first and of the address with the most waiting for the second (this one if every
-        other connection is busy with a request)."""
-        waiting: dict[str, list[GuardedH11Protocol]] = {}
-        for other in self.connections:
-            if (
-                isinstance(other, GuardedH11Protocol)
-                and other._waiting_for_headers()
-                and not other.transport.is_closing()
-            ):
-                waiting.setdefault(other._address(), []).append(other)
-        mine = waiting.get(self._address(), [])
-        if len(mine) > self.limits.max_waiting_per_address:
-            victim = min(mine, key=lambda other: other._opened)
+        """Ask for one sweep of this server's connections on the loop's next turn: a burst of
+        accepts then costs one pass over the connections, not one per connection."""
+        if self.server_state not in _SWEEP_PENDING:
+            _SWEEP_PENDING.add(self.server_state)
+            self.loop.call_soon(_sweep, self.server_state, self.limits)
+
+
+# Servers whose sweep is scheduled; weak, so a stopped server leaves no trace.
+_SWEEP_PENDING: weakref.WeakSet[ServerState] = weakref.WeakSet()
+
+
+def _sweep(state: ServerState, limits: ConnectionLimits) -> None:
+    """Keep the caps: each address's connections waiting for headers, then all connections.
+    Each closes the oldest stalled connection, of the address over its cap for the first and
+    of the address with the most waiting for the second. A connection with unread bytes is
+    never closed, so the caps may be passed until the loop has read them (a turn)."""
+    _SWEEP_PENDING.discard(state)
+    waiting: dict[str, list[GuardedH11Protocol]] = {}
+    still_open = 0
+    for connection in state.connections:
+        if connection.transport.is_closing():
+            continue
+        still_open += 1
+        if isinstance(connection, GuardedH11Protocol) and connection._waiting_for_headers():
+            waiting.setdefault(connection._address(), []).append(connection)
+    closable = {
+        address: [c for c in sorted(group, key=lambda c: c._opened) if c._stalled()]
+        for address, group in waiting.items()
+    }
+    for address, group in waiting.items():
+        over = len(group) - limits.max_waiting_per_address
+        for victim in closable[address][: max(0, over)]:
             log.debug(
                 "over %d connections waiting for headers from %s: closed its oldest",
-                self.limits.max_waiting_per_address,
-                self._address(),
+                limits.max_waiting_per_address,
+                address,
             )
             victim.transport.close()
-            mine.remove(victim)
-        still_open = sum(1 for other in self.connections if not other.transport.is_closing())
-        if still_open <= self.limits.max_connections:
-            return
-        others = [
-            [other for other in group if other is not self and not other.transport.is_closing()]
-            for group in waiting.values()
-        ]
-        most = max(others, key=len, default=[])
-        victim = min(most, key=lambda other: other._opened, default=self)
-        log.debug("over %d connections: closed the oldest idle one", self.limits.max_connections)
+            group.remove(victim)
+            closable[address].remove(victim)
+            still_open -= 1
+    while still_open > limits.max_connections and waiting:
+        address = max(waiting, key=lambda a: len(waiting[a]))
+        if not closable[address]:
+            return  # its waiting ones are unread: once read, data_received sweeps again
+        victim = closable[address].pop(0)
+        waiting[address].remove(victim)
+        log.debug("over %d connections: closed the oldest idle one", limits.max_connections)
         victim.transport.close()
+        still_open -= 1
+
+
+def _unread_bytes(fd: int) -> bool:
+    """Whether socket ``fd`` holds bytes no one has read yet, asked without waiting. A peer
+    that has closed or reset its end counts as none: closing it loses nothing. poll where
+    there is one (select() refuses descriptors above 1023 on Linux); POLLRDHUP (Linux) tells
+    a closed end from data, elsewhere a closed end counts as unread until the loop reads it."""
+    if fd < 0:
+        return False
+    if not hasattr(select, "poll"):
+        readable, _, _ = select.select([fd], [], [], 0)
+        return bool(readable)
+    poller = select.poll()
+    gone = getattr(select, "POLLRDHUP", 0) | select.POLLHUP | select.POLLERR
+    poller.register(fd, select.POLLIN | gone)
+    events = poller.poll(0)
+    return bool(events) and not events[0][1] & gone
 
 
 def guarded_protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:

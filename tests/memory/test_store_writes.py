@@ -15,6 +15,7 @@ from vaultgate.errors import (
     SessionNotFound,
 )
 from vaultgate.memory.inputs import MAX_CONTENT_CHARS, MAX_PROJECT_CHARS
+from vaultgate.memory.models import CompactRequest
 from vaultgate.memory.store import MemoryStore
 
 from .conftest import FakeClock
@@ -478,3 +479,69 @@ def test_stats_count_one_project_or_all(store: MemoryStore) -> None:
     assert every.projects == [("p", 1), ("q", 1)]
     assert (only_p.observations, only_p.deleted_observations, only_p.sessions) == (1, 1, 1)
     assert only_p.types == [("decision", 1)]
+
+
+# --- <private> in the keys: refused, never stored (issue 36) -----------------------------------
+
+PRIVATE_KEY = "日本 🔑 <private>zebrakey</private> x"
+
+
+@pytest.mark.parametrize(
+    ("name", "write"),
+    [
+        pytest.param("project", lambda s: s.save("t", "c", project=PRIVATE_KEY), id="save-project"),
+        pytest.param(
+            "topic_key", lambda s: s.save("t", "c", topic_key=PRIVATE_KEY), id="save-topic_key"
+        ),
+        pytest.param(
+            "session_id", lambda s: s.save("t", "c", session_id=PRIVATE_KEY), id="save-session_id"
+        ),
+        pytest.param("project", lambda s: s.start_session(PRIVATE_KEY), id="start-project"),
+        pytest.param(
+            "session_id", lambda s: s.start_session("p", PRIVATE_KEY), id="start-session_id"
+        ),
+        pytest.param("session_id", lambda s: s.end_session(PRIVATE_KEY, "x"), id="end-session_id"),
+        pytest.param(
+            "project", lambda s: s.save_prompt("c", project=PRIVATE_KEY), id="prompt-project"
+        ),
+        pytest.param(
+            "session_id",
+            lambda s: s.save_prompt("c", session_id=PRIVATE_KEY),
+            id="prompt-session_id",
+        ),
+        pytest.param(
+            "topic_key",
+            lambda s: s.update(s.save("t", "c").observation.id, topic_key=PRIVATE_KEY),
+            id="update-topic_key",
+        ),
+        pytest.param(
+            "session_id",
+            lambda s: s.compact(
+                CompactRequest(
+                    older_than_days=1,
+                    ids=(s.save("t", "c").observation.id,),
+                    summary_title="sum",
+                    session_id=PRIVATE_KEY,
+                )
+            ),
+            id="compact-session_id",
+        ),
+    ],
+)
+def test_a_private_tag_in_a_key_is_refused_and_nothing_of_it_is_stored(
+    file_store: MemoryStore, raw: sqlite3.Connection, name: str, write: Callable[..., object]
+) -> None:
+    with pytest.raises(InvalidMemoryInput, match=f"{name} holds a <private> tag") as refused:
+        write(file_store)
+
+    assert "zebrakey" not in str(refused.value)  # the message never repeats the value
+    assert "zebrakey" not in "\n".join(raw.iterdump())
+
+
+def test_a_private_span_in_a_sessions_directory_is_stored_redacted(
+    file_store: MemoryStore, raw: sqlite3.Connection
+) -> None:
+    started = file_store.start_session("p", "s", "/home/<private>zebrauser</private>/项目 🔑")
+
+    assert started.session.directory == "/home/[REDACTED]/项目 🔑"
+    assert "zebrauser" not in "\n".join(raw.iterdump())

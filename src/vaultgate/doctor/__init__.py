@@ -14,9 +14,9 @@ Rows, in order (a failed step skips the steps that need it):
     memory     the memory database opens, takes a write, and has a known schema
 
 With a vault folder (VAULTGATE_VAULT), a ``backend`` row says which backend answers what and a
-``vault`` row checks the folder (``doctor/vault.py``). ``folder`` never asks Obsidian, so its
-rows are left out; under ``auto`` a failing Obsidian row is a warning, since only what needs
-Obsidian stops working.
+``vault`` row checks the folder without writing into it (``doctor/vault.py``). ``folder`` never
+asks Obsidian, so its rows are left out; under ``auto`` a failing Obsidian row is a warning,
+since only what needs Obsidian stops working.
 """
 
 from __future__ import annotations
@@ -45,7 +45,10 @@ async def run_checks(settings: Settings, *, proc_version: str | None = None) -> 
     checks = [backend_check(vault, obsidian.base_url)]
     checks += [warn("settings", notice) for notice in settings.notices]
     if vault.served_folder is not None:
-        checks.append(await anyio.to_thread.run_sync(vault_check, vault.served_folder))
+        folder, read_only = vault.served_folder, settings.safety.read_only
+        checks.append(
+            await anyio.to_thread.run_sync(lambda: vault_check(folder, read_only=read_only))
+        )
     if vault.backend != "folder":
         plugin = [Check("endpoint", True, obsidian.base_url)]
         plugin += await _obsidian_checks(settings, proc_version)

@@ -1,14 +1,19 @@
 """The vault-folder rows: which backend answers what, and whether the folder can serve.
 
-``vault``    the folder lists, holds notes, and takes a write (a temporary dot-file, removed at
-             once, as a real write's temporary file is); a folder with no ``.obsidian/`` is
-             a warning, since that is usually a sub-folder of the vault, not its root
+``vault``    the folder lists, holds notes, and would take a write; a folder with no
+             ``.obsidian/`` is a warning, since that is usually a sub-folder of the vault, not
+             its root
+
+The doctor writes nothing into the vault (issue 36: it used to create and remove a dot-file,
+which changed the folder's time and showed a sync client a file, even under
+VAULTGATE_READ_ONLY). Whether a write would succeed is asked of the kernel's permission check
+(``os.access`` with the effective ids: permissions, ACLs, a read-only mount); under
+VAULTGATE_READ_ONLY it is not asked at all, since the server writes nothing there either.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from vaultgate.config import VaultSettings
@@ -30,23 +35,24 @@ def backend_check(vault: VaultSettings, obsidian_url: str) -> Check:
     return Check("backend", True, f"obsidian: everything through the plugin at {obsidian_url}")
 
 
-def vault_check(folder: Path) -> Check:
+def vault_check(folder: Path, *, read_only: bool = False) -> Check:
+    """The vault row; reads the folder and never writes into it."""
     try:
         notes = _count_notes(folder)
     except OSError as exc:
         return Check("vault", False, f"{folder} cannot be listed ({exc.strerror or exc})", _FIX)
-    try:
-        handle, name = tempfile.mkstemp(prefix=".vaultgate-doctor-", dir=folder)
-        os.close(handle)
-        os.unlink(name)
-    except OSError as exc:
+    if read_only:
+        detail = f"{folder}: {notes:,} notes, read-only (VAULTGATE_READ_ONLY: nothing is written)"
+    elif not _writable(folder):
         return Check(
             "vault",
             False,
-            f"{folder} holds {notes:,} notes but cannot be written ({exc.strerror or exc})",
+            f"{folder} holds {notes:,} notes but cannot be written (its permissions, or a "
+            "read-only disk)",
             "Give vaultgate write access to the folder, or set VAULTGATE_READ_ONLY=true.",
         )
-    detail = f"{folder}: {notes:,} notes, writable"
+    else:
+        detail = f"{folder}: {notes:,} notes, writable"
     if not (folder / ".obsidian").is_dir():
         return warn(
             "vault",
@@ -57,6 +63,14 @@ def vault_check(folder: Path) -> Check:
 
 
 _FIX = "Point VAULTGATE_VAULT at the folder Obsidian opens as the vault, readable by you."
+
+
+def _writable(folder: Path) -> bool:
+    """Whether a note could be created in ``folder``, asked without creating anything. A
+    refusal the permission check cannot foresee (a full disk, a quota) shows at the first
+    write, with its own message."""
+    effective = os.access in os.supports_effective_ids
+    return os.access(folder, os.W_OK | os.X_OK, effective_ids=effective)
 
 
 def _count_notes(folder: Path) -> int:

@@ -99,6 +99,7 @@ def normalize_project(value: str | None) -> str:
     if value is None:
         return ""
     _check_encodable("project", value)
+    _refuse_private("project", value, "the repository's name")
     project = _SPACE.sub(" ", value).strip().lower()
     if len(project) > MAX_PROJECT_CHARS:
         raise InvalidMemoryInput(
@@ -138,6 +139,7 @@ def normalize_topic_key(value: str | None) -> str | None:
     if value is None or not value.strip():
         return None
     _check_encodable("topic_key", value)
+    _refuse_private("topic_key", value, "'architecture/auth-flow'")
     key = _SPACE.sub("-", value.strip().lower())
     if len(key) > MAX_TOPIC_KEY_CHARS:
         raise InvalidMemoryInput(
@@ -149,6 +151,7 @@ def normalize_topic_key(value: str | None) -> str | None:
 
 def normalize_session_id(value: str) -> str:
     _check_encodable("session_id", value)
+    _refuse_private("session_id", value, "the id mem_session_start returned")
     session_id = value.strip()
     if not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
         raise InvalidMemoryInput(
@@ -161,10 +164,12 @@ def normalize_session_id(value: str) -> str:
 
 
 def normalize_directory(value: str | None) -> str:
+    """Trimmed, with ``<private>`` spans as ``[REDACTED]``: a session's working directory is
+    only shown back, never looked up, so it can lose a part the way content does."""
     if value is None:
         return ""
     _check_encodable("directory", value)
-    directory = value.strip()
+    directory = redact(value)[0].strip()
     if len(directory) > MAX_DIRECTORY_CHARS:
         raise InvalidMemoryInput(f"directory is longer than {MAX_DIRECTORY_CHARS} characters.")
     return directory
@@ -282,6 +287,21 @@ def searchable(value: str) -> str:
     """A query made safe to bind: lone surrogates (undecodable input) become U+FFFD, and NUL,
     which would end FTS5's copy of the query mid-string, becomes a space (a word separator)."""
     return replace_lone_surrogates(value).replace("\0", " ")
+
+
+def _refuse_private(name: str, value: str, example: str) -> None:
+    """Refuse a ``<private>`` tag in a key. A key finds memories again by its exact value, so
+    redacting it would file unrelated memories under one '[redacted]' key (a topic_key upsert
+    would even replace one with another); and a key is shown in every answer about its
+    memories. The message never repeats the value."""
+    if "<" in value and _PRIVATE_TAG.search(value) is not None:
+        raise InvalidMemoryInput(
+            f"{name} holds a <private> tag. A {name} is a key that finds memories again and is "
+            f"stored as written, so it cannot be redacted: the call was refused, nothing was "
+            "stored. Use one without "
+            f"private text, such as {example}, and put the private part in content, where "
+            "<private>…</private> is stored as [REDACTED]."
+        )
 
 
 def _check_encodable(name: str, value: str) -> None:

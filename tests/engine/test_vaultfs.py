@@ -10,6 +10,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -113,9 +114,27 @@ def test_the_temporary_file_is_a_dot_name_beside_the_note_that_the_index_ignores
     assert re.fullmatch(r"\.café ☕ 50%\.md\.vaultgate-[0-9a-f]+\.tmp", Path(temporary).name)
 
 
-@pytest.mark.parametrize("failing", ["fsync", "replace"])
+_BIG = "A much longer text than the note had. " * 50_000  # partly written when it fails
+_WRITES: dict[str, Callable[[Vault], object]] = {
+    "write": lambda state: vaultfs.write_text(state, "Projects/plan.md", _BIG),
+    "append": lambda state: vaultfs.append_text(state, "Projects/plan.md", _BIG),
+    "conditional": lambda state: vaultfs.write_if_unchanged(
+        state, "Projects/plan.md", vaultfs.read_text(state, "Projects/plan.md"), _BIG
+    ),
+    "copy": lambda state: vaultfs.copy(state, "Welcome.md", "Projects/copy ✓.md"),
+}
+
+
+@pytest.mark.parametrize(
+    ("failing", "writes"),
+    [
+        pytest.param("fsync", ["write", "append", "conditional", "copy"], id="fsync"),
+        pytest.param("replace", ["write"], id="replace"),
+        pytest.param("write", ["append"], id="append's write"),
+    ],
+)
 def test_a_failed_write_leaves_the_note_and_no_temporary_file(
-    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch, failing: str, writes: list[str]
 ) -> None:
     note = vault / "Projects" / "plan.md"
     before = note.read_bytes()
@@ -124,14 +143,9 @@ def test_a_failed_write_leaves_the_note_and_no_temporary_file(
         raise OSError(errno.EIO, "Input/output error")
 
     monkeypatch.setattr(os, failing, crash)
-    big = "A much longer text than the note had. " * 50_000  # partly written when it fails
-    for write in (
-        lambda: vaultfs.write_text(state, "Projects/plan.md", big),
-        lambda: vaultfs.append_text(state, "Projects/plan.md", big),
-        lambda: vaultfs.copy(state, "Welcome.md", "Projects/plan.md"),
-    ):
+    for name in writes:
         with pytest.raises(DiskFailed) as caught:
-            write()
+            _WRITES[name](state)
         assert caught.value.reason == "Input/output error"
         assert note.read_bytes() == before
         assert every_name_in(vault / "Projects") == ["plan.md"]
@@ -261,7 +275,7 @@ def test_a_note_that_never_stops_changing_is_left_to_its_last_writer(
     assert every_name_in(vault / "Notes") == ["space name.md"]
 
 
-def test_an_append_lands_after_what_was_written_in_between(
+def test_a_change_is_computed_again_on_what_was_written_in_between(
     state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     note = vault / "Notes" / "space name.md"
@@ -276,8 +290,12 @@ def test_an_append_lands_after_what_was_written_in_between(
             edit_behind_our_back(note, "Synced from the phone.")
         return taken
 
+    def appended(text: str | None) -> tuple[str, None]:
+        text = text or ""
+        return text + ("" if text.endswith("\n") else "\n") + "Appended.\n", None
+
     monkeypatch.setattr(vaultfs, "_snapshot", read_then_edited)
-    vaultfs.append_text(state, "Notes/space name.md", "Appended.\n")
+    vaultfs.update_text(state, "Notes/space name.md", appended)
     assert note.read_text(encoding="utf-8") == "Synced from the phone.\nAppended.\n"
     assert reads == 2
 

@@ -23,7 +23,10 @@ mtime is recent enough for a coarse clock to hide a change). Where Linux can swa
 file it displaced is still there to check: when it is not the one read (an editor or a sync
 client replaced the note, or a program appended to it, in the last microseconds), it is put
 back and the change is computed again; bytes appended to the old file after the swap are
-appended again to the new one. If the note keeps changing, :class:`ChangedOnDisk` after a few
+appended again to the new one (a note that was only appended to since it was read keeps the
+new text with those bytes after it, rather than computing the change again), and for a
+moment after the swap, so is anything written late into the old file
+(``late_writes.py``). If the note keeps changing, :class:`ChangedOnDisk` after a few
 attempts. Without the swap (another system, a file system that refuses it) the check before
 the rename is all there is: a window of microseconds. A program that keeps the note open and
 writes into it long after the rename writes into the replaced file: nothing short of a lock
@@ -59,6 +62,7 @@ from typing import BinaryIO, TypeVar
 
 from vaultgate.engine import renames
 from vaultgate.engine.errors import ChangedOnDisk, DestinationExists, DiskFailed, PathRefused
+from vaultgate.engine.late_writes import LateWrites
 from vaultgate.engine.vault import Vault
 from vaultgate.paths import is_hidden
 
@@ -218,7 +222,8 @@ def _replace_if_unchanged(location: Path, data: bytes, snapshot: Snapshot) -> bo
             os.fsync(handle.fileno())
             ours = os.fstat(handle.fileno())
         _keep_mode(target, temporary)
-        if not _unchanged(target, snapshot):
+        unchanged = _unchanged(target, snapshot)
+        if not unchanged and not _only_appended(target, snapshot):
             return False
         if snapshot.key is None:  # read as absent: it must still be, at the rename
             try:
@@ -226,19 +231,25 @@ def _replace_if_unchanged(location: Path, data: bytes, snapshot: Snapshot) -> bo
             except FileExistsError:
                 return False
             settled = True
-        elif renames.exchange(temporary, target):
+            return True
+        try:
+            swapped = renames.exchange(temporary, target)
+        except FileNotFoundError:  # renamed away in the last instant (a sync client)
+            return False
+        if swapped:
             settled = True  # the temporary name now holds what was the note
-            if not _settle_exchange(target, temporary, snapshot, ours):
-                return False
-        else:
-            os.replace(temporary, target)
-            settled = True
+            return _settle_exchange(target, temporary, snapshot, ours)
+        if not unchanged:  # without the swap, what was appended could not be carried over
+            return False
+        os.replace(temporary, target)
+        settled = True
+        return True
     finally:
         if not settled:
             with suppress(OSError):
                 os.unlink(temporary)
-    _sync_folder(target.parent)
-    return True
+        else:
+            _sync_folder(target.parent)
 
 
 def _settle_exchange(
@@ -250,23 +261,32 @@ def _settle_exchange(
     descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(descriptor)
-        if _identity(st) == snapshot.identity and (st.st_mtime_ns, st.st_size) == snapshot.key:
+        read = snapshot.key[1] if snapshot.key is not None else 0
+        if _identity(st) == snapshot.identity and (
+            (st.st_mtime_ns, st.st_size) == snapshot.key
+            or _starts_with(descriptor, snapshot.data or b"")
+        ):
             os.unlink(displaced)
             _sync_folder(target.parent)
-            # a writer that opened the old file before the swap may have written since
-            _append_tail(descriptor, st.st_size, target)
+            # what was appended to the old file since it was read is appended to the new
+            # one, and so is what a writer that opened it before the swap writes later
+            _LATE.watch(descriptor, read, target)
             return True
     finally:
         os.close(descriptor)
     # the note changed in the last instant: its new version goes back where it was
-    renames.exchange(displaced, target)
+    try:
+        renames.exchange(displaced, target)
+    except FileNotFoundError:  # and was renamed away since (a sync client): theirs goes back
+        renames.rename_noreplace(displaced, target)
+        raise _Contended from None
     descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         back = os.fstat(descriptor)
         if _identity(back) == _identity(ours):
             # what was appended to ours while it was in place is appended to theirs
-            _append_tail(descriptor, ours.st_size, target)
             os.unlink(displaced)
+            _LATE.watch(descriptor, ours.st_size, target)
             return False
     finally:
         os.close(descriptor)
@@ -280,11 +300,26 @@ class _Contended(Exception):
     """Three writers within microseconds: the change gives up at once (ChangedOnDisk)."""
 
 
-def _append_tail(descriptor: int, size: int, target: Path) -> None:
-    """Append to ``target`` whatever the open file gained past ``size``."""
-    grown = os.fstat(descriptor).st_size
-    if grown > size:
-        _append_bytes(target, os.pread(descriptor, grown - size, size))
+def _starts_with(descriptor: int, data: bytes) -> bool:
+    """Whether the open file holds ``data`` and only more after it (appended to)."""
+    size = os.fstat(descriptor).st_size
+    return size >= len(data) and os.pread(descriptor, len(data), 0) == data
+
+
+def _only_appended(location: Path, snapshot: Snapshot) -> bool:
+    """Whether the file is the one ``snapshot`` read, with bytes appended since: another
+    program's append, which the new text can carry over rather than be computed again."""
+    if snapshot.data is None:
+        return False
+    try:
+        descriptor = os.open(location, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return False
+    try:
+        same = _identity(os.fstat(descriptor)) == snapshot.identity
+        return same and _starts_with(descriptor, snapshot.data)
+    finally:
+        os.close(descriptor)
 
 
 def _append_bytes(location: Path, data: bytes) -> int:
@@ -299,6 +334,9 @@ def _append_bytes(location: Path, data: bytes) -> int:
     finally:
         os.close(descriptor)
     return size
+
+
+_LATE = LateWrites(_append_bytes)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
@@ -425,17 +463,28 @@ class _Differs(Exception):
 
 def write_if_unchanged(vault: Vault, path: str, expected: str | None, text: str) -> bool:
     """Write ``text`` only while the note reads ``expected`` (None: while there is no file),
-    checked just before the rename; False, with nothing written, when it does not."""
+    checked just before the rename; False, with nothing written, when it does not. A note
+    that only had lines appended since (``expected`` ended with a newline and is all still
+    there) gets ``text`` with those lines after it: an append changes nothing an edit
+    computed from the text before it."""
 
     def replaced(current: str | None) -> tuple[str, bool]:
-        if current != expected:
-            raise _Differs
-        return text, True
+        if current == expected:
+            return text, True
+        if expected is not None and current is not None and _appended_to(expected, current):
+            # only appended to since: the lines appended follow the new text
+            return text + current[len(expected) :], True
+        raise _Differs
 
     try:
         return update_text(vault, path, replaced)
     except _Differs:
         return False
+
+
+def _appended_to(expected: str, current: str) -> bool:
+    """Whether ``current`` is ``expected`` with whole lines appended to it."""
+    return expected.endswith("\n") and current.startswith(expected)
 
 
 def create_bytes(vault: Vault, path: str, data: bytes) -> None:
@@ -521,6 +570,8 @@ def _append_as_plugin(vault: Vault, path: str, text: str) -> None:
     indexed = vault.is_file(path)
 
     def appended(existing: str | None) -> tuple[str, None]:
+        if existing is None and indexed:  # vault.read of a note gone from the disk throws
+            raise DiskFailed(path, "ENOENT: no such file or directory")
         if existing is None or not indexed:
             return text, None
         return (existing if existing.endswith("\n") else existing + "\n") + text, None

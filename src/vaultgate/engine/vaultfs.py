@@ -256,8 +256,9 @@ def _settle_exchange(
     target: Path, displaced: Path, snapshot: Snapshot, ours: os.stat_result
 ) -> bool:
     """After the new file was swapped in: True when what it displaced is the file that was
-    read (removed, and any bytes appended to it since the check appended again to the new
-    one); else the displaced file goes back in place and False (compute again)."""
+    read, or that file with bytes appended (removed, the appended bytes, and any written into
+    it for a moment longer, appended to the new one); else the displaced file goes back in
+    place and False (compute again)."""
     descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(descriptor)
@@ -303,7 +304,7 @@ class _Contended(Exception):
 def _starts_with(descriptor: int, data: bytes) -> bool:
     """Whether the open file holds ``data`` and only more after it (appended to)."""
     size = os.fstat(descriptor).st_size
-    return size >= len(data) and os.pread(descriptor, len(data), 0) == data
+    return size >= len(data) and _read_at(descriptor, len(data), 0) == data
 
 
 def _only_appended(location: Path, snapshot: Snapshot) -> bool:
@@ -337,6 +338,15 @@ def _append_bytes(location: Path, data: bytes) -> int:
 
 
 _LATE = LateWrites(_append_bytes)
+
+
+def _read_at(descriptor: int, length: int, offset: int) -> bytes:
+    """``os.pread``, which Windows lacks (there, a seek then a read: appends still go to the
+    end, ``O_APPEND`` moves there before each write)."""
+    if hasattr(os, "pread"):
+        return os.pread(descriptor, length, offset)
+    os.lseek(descriptor, offset, os.SEEK_SET)
+    return os.read(descriptor, length)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
@@ -548,7 +558,7 @@ def _append_line(location: Path, data: bytes) -> bool:
         size = os.fstat(descriptor).st_size
         # the plugin's rule (a new line unless the text ends with one), decided from the
         # last byte just before the write rather than from a copy of the whole note
-        if size == 0 or os.pread(descriptor, 1, size - 1) != b"\n":
+        if size == 0 or _read_at(descriptor, 1, size - 1) != b"\n":
             data = b"\n" + data
         written = 0
         try:

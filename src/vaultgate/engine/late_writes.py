@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-WATCH_SECONDS = 2.0
+WATCH_SECONDS = 5.0
 POLL_SECONDS = 0.01
 
 log = logging.getLogger(__name__)

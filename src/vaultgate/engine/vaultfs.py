@@ -387,7 +387,9 @@ def _snapshot(location: Path) -> Snapshot:
             # the stat taken before the read: a write racing the read moves the file on from
             # it, so the check before the rename fails and the change is computed again
             before = os.fstat(handle.fileno())
-            data = handle.read()
+            # what a program appended after that stat is left out: it is carried over after
+            # the change, as an append made a moment later would be (_settle_exchange)
+            data = handle.read(before.st_size)
     except FileNotFoundError:
         return Snapshot(None, None)
     return Snapshot(data, (before.st_mtime_ns, before.st_size), _identity(before))

@@ -212,6 +212,14 @@ class Backend(Protocol):
 
     async def write_note(self, path: str | None, content: str) -> None: ...
 
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        """Write the whole note only while it reads ``expected`` (None: while there is no
+        such note), checked as close to the write as the backend allows; False, with nothing
+        written, when it does not. The folder checks just before its atomic rename; the
+        plugin has no conditional write, so the note is read again just before the PUT
+        (docs/design.md, "Changes made elsewhere")."""
+        ...
+
     async def append_note(self, path: str | None, content: str) -> None: ...
 
     async def patch_note(self, path: str | None, request: PatchRequest) -> str: ...

@@ -10,12 +10,13 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from vaultgate.engine import vaultfs
-from vaultgate.engine.errors import ChangedOnDisk, DiskFailed, PathRefused
+from vaultgate.engine.errors import ChangedOnDisk, DestinationExists, DiskFailed, PathRefused
 from vaultgate.engine.vault import Vault
 from vaultgate.engine.walk import scan_folder
 
@@ -113,9 +114,27 @@ def test_the_temporary_file_is_a_dot_name_beside_the_note_that_the_index_ignores
     assert re.fullmatch(r"\.café ☕ 50%\.md\.vaultgate-[0-9a-f]+\.tmp", Path(temporary).name)
 
 
-@pytest.mark.parametrize("failing", ["fsync", "replace"])
+_BIG = "A much longer text than the note had. " * 50_000  # partly written when it fails
+_WRITES: dict[str, Callable[[Vault], object]] = {
+    "write": lambda state: vaultfs.write_text(state, "Projects/plan.md", _BIG),
+    "append": lambda state: vaultfs.append_text(state, "Projects/plan.md", _BIG),
+    "conditional": lambda state: vaultfs.write_if_unchanged(
+        state, "Projects/plan.md", vaultfs.read_text(state, "Projects/plan.md"), _BIG
+    ),
+    "copy": lambda state: vaultfs.copy(state, "Welcome.md", "Projects/copy ✓.md"),
+}
+
+
+@pytest.mark.parametrize(
+    ("failing", "writes"),
+    [
+        pytest.param("fsync", ["write", "append", "conditional", "copy"], id="fsync"),
+        pytest.param("replace", ["write"], id="replace"),
+        pytest.param("write", ["append"], id="append's write"),
+    ],
+)
 def test_a_failed_write_leaves_the_note_and_no_temporary_file(
-    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch, failing: str, writes: list[str]
 ) -> None:
     note = vault / "Projects" / "plan.md"
     before = note.read_bytes()
@@ -124,14 +143,9 @@ def test_a_failed_write_leaves_the_note_and_no_temporary_file(
         raise OSError(errno.EIO, "Input/output error")
 
     monkeypatch.setattr(os, failing, crash)
-    big = "A much longer text than the note had. " * 50_000  # partly written when it fails
-    for write in (
-        lambda: vaultfs.write_text(state, "Projects/plan.md", big),
-        lambda: vaultfs.append_text(state, "Projects/plan.md", big),
-        lambda: vaultfs.copy(state, "Welcome.md", "Projects/plan.md"),
-    ):
+    for name in writes:
         with pytest.raises(DiskFailed) as caught:
-            write()
+            _WRITES[name](state)
         assert caught.value.reason == "Input/output error"
         assert note.read_bytes() == before
         assert every_name_in(vault / "Projects") == ["plan.md"]
@@ -261,7 +275,7 @@ def test_a_note_that_never_stops_changing_is_left_to_its_last_writer(
     assert every_name_in(vault / "Notes") == ["space name.md"]
 
 
-def test_an_append_lands_after_what_was_written_in_between(
+def test_a_change_is_computed_again_on_what_was_written_in_between(
     state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     note = vault / "Notes" / "space name.md"
@@ -276,8 +290,12 @@ def test_an_append_lands_after_what_was_written_in_between(
             edit_behind_our_back(note, "Synced from the phone.")
         return taken
 
+    def appended(text: str | None) -> tuple[str, None]:
+        text = text or ""
+        return text + ("" if text.endswith("\n") else "\n") + "Appended.\n", None
+
     monkeypatch.setattr(vaultfs, "_snapshot", read_then_edited)
-    vaultfs.append_text(state, "Notes/space name.md", "Appended.\n")
+    vaultfs.update_text(state, "Notes/space name.md", appended)
     assert note.read_text(encoding="utf-8") == "Synced from the phone.\nAppended.\n"
     assert reads == 2
 
@@ -324,3 +342,99 @@ def test_old_temporary_files_of_killed_writes_are_swept_and_nothing_else(tmp_pat
     assert removed == [left]
     assert not left.exists()
     assert all(path.exists() for path in (young, hidden, *lookalikes))
+
+
+# --- changes made elsewhere at the same moment (issue 36) ------------------------------------
+
+
+def test_an_append_keeps_what_a_program_holding_the_note_open_writes_after_it(
+    state: Vault, vault: Path
+) -> None:
+    note = vault / "Notes" / "space name.md"
+    with open(note, "a", encoding="utf-8") as other:  # a log writer, opened before
+        vaultfs.append_text(state, "Notes/space name.md", "vaultgate 🙂\n")
+        other.write("written after, by the other program 日本\n")
+    text = note.read_text(encoding="utf-8")
+    assert "vaultgate 🙂\n" in text
+    assert text.endswith("written after, by the other program 日本\n")
+
+
+def test_an_append_to_a_note_without_a_final_newline_starts_a_line(
+    state: Vault, vault: Path
+) -> None:
+    note = vault / "Notes" / "space name.md"
+    note.write_bytes(b"no newline \xf0\x9f\x99\x82")
+    vaultfs.append_text(state, "Notes/space name.md", "next")
+    assert note.read_bytes() == b"no newline \xf0\x9f\x99\x82\nnext"
+
+
+def test_a_change_carries_over_what_is_written_late_into_the_replaced_file(
+    state: Vault, vault: Path
+) -> None:
+    note = vault / "Notes" / "space name.md"
+
+    def heading(text: str | None) -> tuple[str, None]:
+        return "# Heading 🙂\n" + (text or ""), None
+
+    with open(note, "a", encoding="utf-8") as other:  # opened before vaultgate's swap
+        vaultfs.update_text(state, "Notes/space name.md", heading)
+        other.write("late line 100% #x\n")
+    deadline = time.monotonic() + 10
+    while "late line" not in note.read_text(encoding="utf-8") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    text = note.read_text(encoding="utf-8")
+    assert text.startswith("# Heading 🙂\n")
+    assert text.endswith("late line 100% #x\n")
+
+
+def test_an_editor_saving_just_after_the_check_is_not_overwritten(
+    state: Vault, vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    note = vault / "Notes" / "space name.md"
+    unchanged = vaultfs._unchanged
+    saves = 0
+
+    def then_an_editor_saves(location: Path, snapshot: vaultfs.Snapshot) -> bool:
+        nonlocal saves
+        answer = unchanged(location, snapshot)
+        if saves == 0:  # the save lands after the check, before vaultgate's rename
+            saves += 1
+            new = note.with_name(".editor-save.tmp")
+            new.write_bytes(note.read_bytes() + b"typed in the editor \xe7\xbc\x96\r\n")
+            os.replace(new, note)
+        return answer
+
+    def heading(text: str | None) -> tuple[str, None]:
+        return "# Heading\n" + (text or ""), None
+
+    monkeypatch.setattr(vaultfs, "_unchanged", then_an_editor_saves)
+    vaultfs.update_text(state, "Notes/space name.md", heading)
+    text = note.read_bytes().decode("utf-8")
+    assert text.startswith("# Heading\n")
+    assert "typed in the editor 编\r\n" in text
+
+
+def test_a_note_that_must_not_exist_is_never_created_over_one_that_appeared(
+    state: Vault, vault: Path
+) -> None:
+    appeared = vault / "Notes" / "new #1 100%.md"
+    appeared.write_text("made by another program a moment ago\n", encoding="utf-8")
+    with pytest.raises(DestinationExists):
+        vaultfs.create_bytes(state, "Notes/new #1 100%.md", b"vaultgate's")
+    assert vaultfs.write_if_unchanged(state, "Notes/new #1 100%.md", None, "x") is False
+    assert appeared.read_text(encoding="utf-8") == "made by another program a moment ago\n"
+    assert every_name_in(vault / "Notes") == sorted(every_name_in(vault / "Notes"))
+
+
+def test_a_conditional_write_keeps_lines_appended_since_the_read(state: Vault, vault: Path) -> None:
+    note = vault / "Notes" / "space name.md"
+    note.write_text("---\r\nk: 1\r\n---\r\nbody\n", encoding="utf-8", newline="")
+    read = vaultfs.read_text(state, "Notes/space name.md")
+    with open(note, "a", encoding="utf-8") as other:
+        other.write("appended meanwhile 🙂\n")
+    edited = read.replace("k: 1", "k: 2")
+
+    assert vaultfs.write_if_unchanged(state, "Notes/space name.md", read, edited)
+    assert note.read_bytes().decode("utf-8") == edited + "appended meanwhile 🙂\n"
+
+    assert not vaultfs.write_if_unchanged(state, "Notes/space name.md", read, "clobber")

@@ -52,3 +52,34 @@ async def test_a_heading_patch_with_a_percent_in_its_target_is_answered(
         with anyio.fail_after(10):
             await plugin.patch_note("Rates.md", request)
     assert (vault / "Rates.md").read_text(encoding="utf-8") == "# Rate %ZZ\n\nOld.\nNew.\n"
+
+
+async def test_a_create_never_replaces_a_note_another_program_made_meanwhile(
+    tmp_path: Path,
+) -> None:
+    from vaultgate.config import SafetySettings
+    from vaultgate.folder.backend import FolderBackend
+    from vaultgate.vault.editing import create_note
+    from vaultgate.vault.guard import GuardedClient
+    from vaultgate.vault.policy import AccessPolicy
+
+    vault = tmp_path / "vault"
+    (vault / "Inbox #2").mkdir(parents=True)
+    synced = vault / "Inbox #2" / "idea 💡 100%.md"
+
+    class SyncedMeanwhile(GuardedClient):
+        """A sync client puts the note down just after vaultgate looked for it."""
+
+        async def note_size(self, path: str) -> int | None:
+            size = await super().note_size(path)
+            synced.write_text("synced from the phone 日本\r\n", encoding="utf-8", newline="")
+            return size
+
+    backend = FolderBackend(vault, index_location=tmp_path / "index")
+    client = SyncedMeanwhile(backend, AccessPolicy(SafetySettings()))
+
+    with pytest.raises(InvalidArgument, match="exists"):
+        await create_note(client, "Inbox #2/idea 💡 100%.md", "vaultgate's\n", overwrite=False)
+
+    assert synced.read_bytes().decode("utf-8") == "synced from the phone 日本\r\n"
+    await backend.aclose()

@@ -159,16 +159,19 @@ async def test_a_5x_plugin_gets_no_frontmatter_patch_only_the_note_with_one_key_
 
 
 class TaggedMeanwhile(GuardedClient):
-    """The user adds a tag in Obsidian just after vaultgate first read the note."""
+    """The user adds a tag in Obsidian just after vaultgate reads the note: after the first
+    read only, or (``every``) after each."""
 
     reads = 0
+    every = False
 
     async def read_note(self, path: str | None) -> Note:
         note = await super().read_note(path)
         self.reads += 1
-        if self.reads == 1:
+        if self.reads == 1 or self.every:
             assert path is not None
-            await super().write_note(path, note.content.replace("[x, y]", "[x, y, typed]"))
+            typed = note.content.replace("]", f", typed{self.reads}]", 1)
+            await super().write_note(path, typed)
         return note
 
 
@@ -182,7 +185,7 @@ class TaggedMeanwhile(GuardedClient):
         pytest.param(lambda c: properties.delete_property(c, "n.md", "k"), id="delete"),
     ],
 )
-async def test_a_note_changed_after_it_was_read_is_not_overwritten(
+async def test_a_note_changed_after_it_was_read_is_edited_again_on_its_new_text(
     tmp_path: Path, edit: Callable[[GuardedClient], Awaitable[str]]
 ) -> None:
     (tmp_path / "v").mkdir()
@@ -192,10 +195,41 @@ async def test_a_note_changed_after_it_was_read_is_not_overwritten(
         AccessPolicy(SafetySettings()),
     )
 
+    await edit(client)
+
+    text = (tmp_path / "v/n.md").read_text("utf-8")
+    assert "typed1" in text  # what the user typed is kept
+    assert text != "---\ntags: [x, y, typed1]\nk: 1\n---\n"  # and the edit was made on it
+    assert client.reads == 2
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda c: properties.remove_tag(c, "n.md", "y", inline=False), id="remove"),
+        pytest.param(lambda c: properties.add_tag(c, "n.md", "z"), id="add"),
+        pytest.param(lambda c: properties.set_property(c, "n.md", "k", 2), id="set"),
+        pytest.param(lambda c: properties.delete_property(c, "n.md", "k"), id="delete"),
+    ],
+)
+async def test_a_note_that_keeps_changing_is_not_overwritten(
+    tmp_path: Path, edit: Callable[[GuardedClient], Awaitable[str]]
+) -> None:
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v/n.md").write_text("---\ntags: [x, y]\nk: 1\n---\n", encoding="utf-8")
+    client = TaggedMeanwhile(
+        FolderBackend(tmp_path / "v", index_location=tmp_path / "index"),
+        AccessPolicy(SafetySettings()),
+    )
+    client.every = True
+
     with pytest.raises(NoteChanged):
         await edit(client)
 
-    assert (tmp_path / "v/n.md").read_text("utf-8") == "---\ntags: [x, y, typed]\nk: 1\n---\n"
+    assert (tmp_path / "v/n.md").read_text("utf-8") == (
+        "---\ntags: [x, y, typed1, typed2, typed3]\nk: 1\n---\n"
+    )
 
 
 @pytest.mark.anyio

@@ -10,7 +10,6 @@ import anyio
 import pytest
 from tests.folder.conftest import BIG, NOTES, write_awkward_vault
 
-from vaultgate.backend import Note
 from vaultgate.config import SafetySettings
 from vaultgate.errors import AccessDenied, InvalidArgument, NoteChanged
 from vaultgate.folder.backend import FolderBackend
@@ -156,15 +155,12 @@ async def test_too_many_matches_in_one_note_are_refused(awkward_vault: Path) -> 
 
 
 class EditedMeanwhile(GuardedClient):
-    """A backend under a user's editor: the note changes after vaultgate's first read."""
+    """A backend under a user's editor: the note changes after vaultgate read it, just
+    before the conditional write."""
 
-    reads = 0
-
-    async def read_note(self, path: str | None) -> Note:
-        self.reads += 1
-        if self.reads == 2 and path is not None:
-            await super().write_note(path, "typed by the user\n")
-        return await super().read_note(path)
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        await super().write_note(path, "typed by the user\n")
+        return await super().write_note_if_unchanged(path, expected, content)
 
 
 async def test_a_note_changed_between_read_and_write_is_not_written(

@@ -239,6 +239,10 @@ class SwitchingBackend:
         async with self._using() as backend:
             await backend.write_note(path, content)
 
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        async with self._using() as backend:
+            return await backend.write_note_if_unchanged(path, expected, content)
+
     async def append_note(self, path: str | None, content: str) -> None:
         async with self._using() as backend:
             await backend.append_note(path, content)

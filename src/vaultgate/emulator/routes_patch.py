@@ -289,6 +289,7 @@ def _heading_patch(context: EmulatorContext, request: Request, path: str, body: 
             body.parsed,
             beginning=position == "beginning",
             ignore_newline=ignore_newline,
+            checked=False,  # the plugin's read-then-write window (docs/design.md)
         )
     except NotFound as missing:
         if missing.target is None:
@@ -345,7 +346,7 @@ def _apply_v1(
         scope=scope,  # type: ignore[arg-type]  # validated against _V1_SCOPES
     )
     try:
-        patched = patch_v1(context.state, path, instruction)
+        patched = patch_v1(context.state, path, instruction, checked=False)
     except PatchFailed as failed:
         raise ApiError(ErrorCode.PATCH_FAILED, detail=failed.reason) from None
     except UnparseableFrontmatter as broken:
@@ -487,7 +488,7 @@ def _raw_mode(
 def respond_v2(context: EmulatorContext, path: str, candidate: dict[str, Any]) -> Response:
     """Validate a 2.x instruction, apply it to ``path``, write, answer 200 with the note."""
     try:
-        result = patch_v2(context.state, path, candidate)
+        result = patch_v2(context.state, path, candidate, checked=False)
     except PATCH_V2_ERRORS as error:
         raise from_patch_v2(error) from None
     headers: dict[str, str] = {}

@@ -85,7 +85,9 @@ async def post(context: EmulatorContext, request: Request, address: Address) -> 
     body = await read_body_for(context, request)
     if not isinstance(body.parsed, str):
         raise ApiError(ErrorCode.TEXT_CONTENT_ENCODING_REQUIRED)
-    writes.append(context.state, address.path, body.parsed)
+    # every version reads the note, then writes it whole (vault.read, then adapter.write or
+    # vault.modify): what another program appends in between is lost, as with the plugin
+    writes.append(context.state, address.path, body.parsed, checked=False)
     return Response(status_code=204)
 
 

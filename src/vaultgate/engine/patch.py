@@ -7,7 +7,9 @@ Each reads the note's current text from disk, not from the cache, and writes the
 through :func:`vaultgate.engine.vaultfs.update_text`: atomically, and only if the note is
 still what the patch was computed from; when an editor or a sync client changed it in
 between, the patch is applied again to the current text (ChangedOnDisk if that keeps
-happening). Failures keep their engines' own types (``PatchFailed``,
+happening). ``checked`` False writes what was computed whatever happened meanwhile, as the
+plugin's ``vault.read`` then ``adapter.write``/``vault.modify`` does: the emulator asks for
+that window. Failures keep their engines' own types (``PatchFailed``,
 ``UnparseableFrontmatter``, ``InvalidInstruction``, the ``patch_v2.PatchError`` tree), and
 NotFound when ``path`` is not a note in the index (or vanishes before it is read).
 """
@@ -26,7 +28,7 @@ from vaultgate.engine.vault import Vault
 from vaultgate.patching import Patch, apply_patch
 
 
-def patch_v1(vault: Vault, path: str, patch: Patch) -> str:
+def patch_v1(vault: Vault, path: str, patch: Patch, *, checked: bool = True) -> str:
     """Apply a 1.x patch to the note ``path`` and write it; returns the new text."""
     if not vault.is_file(path):
         raise NotFound(path)
@@ -35,10 +37,12 @@ def patch_v1(vault: Vault, path: str, patch: Patch) -> str:
         new = apply_patch(_existing(text, path), patch)
         return new, new
 
-    return vaultfs.update_text(vault, path, patched)
+    return vaultfs.update_text(vault, path, patched, checked=checked)
 
 
-def patch_v2(vault: Vault, path: str, candidate: Mapping[str, Any]) -> PatchResult:
+def patch_v2(
+    vault: Vault, path: str, candidate: Mapping[str, Any], *, checked: bool = True
+) -> PatchResult:
     """Validate a 2.x instruction (before the note is looked up), apply it, write the note."""
     instruction = parse_instruction(candidate)
     if not vault.is_file(path):
@@ -48,7 +52,7 @@ def patch_v2(vault: Vault, path: str, candidate: Mapping[str, Any]) -> PatchResu
         result = apply_instruction(_existing(text, path), instruction)
         return result.document, result
 
-    return vaultfs.update_text(vault, path, patched)
+    return vaultfs.update_text(vault, path, patched, checked=checked)
 
 
 def heading_patch(
@@ -59,6 +63,7 @@ def heading_patch(
     *,
     beginning: bool,
     ignore_newline: bool,
+    checked: bool = True,
 ) -> str:
     """3.x's deprecated ``Heading`` PATCH (the plugin's "2.x" format, 3.0-4.0.0): insert
     ``content`` under the heading ``heading`` names, write the note, return its new text.
@@ -80,7 +85,7 @@ def heading_patch(
             raise NotFound(path, "::".join(heading))
         return new, new
 
-    return vaultfs.update_text(vault, path, patched)
+    return vaultfs.update_text(vault, path, patched, checked=checked)
 
 
 def insert_under_heading(

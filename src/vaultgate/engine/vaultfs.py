@@ -15,13 +15,30 @@ permission bits kept), so Obsidian, a sync client or an editor sees the old text
 one, never half of one; a failed write removes its temporary file and leaves the note as it
 was. (A process killed mid-write can leave a temporary file behind, never a broken note.)
 
-A change computed from the note's text (:func:`update_text`: appends, patches, relinking)
-never lands on a stale copy: the text is read with its ``(mtime_ns, size)``, and just before
-the rename the note must still have them (and the same bytes, when its mtime is recent
-enough for a coarse clock to hide a change). If an editor or a sync client wrote in between,
-the change is computed again on the current text, a few times, then :class:`ChangedOnDisk`.
-Nothing can close the last gap between that check and the rename without a lock that other
-programs would honour; the check makes it a few microseconds wide.
+A change computed from the note's text (:func:`update_text`: patches, relinking, conditional
+writes) never lands on a stale copy: the text is read with its ``(mtime_ns, size)`` and
+inode, and just before the rename the note must still have them (and the same bytes, when its
+mtime is recent enough for a coarse clock to hide a change). Where Linux can swap two names
+(``renames.exchange``), the new file is swapped in rather than renamed over the note, so the
+file it displaced is still there to check: when it is not the one read (an editor or a sync
+client replaced the note, or a program appended to it, in the last microseconds), it is put
+back and the change is computed again; bytes appended to the old file after the swap are
+appended again to the new one (a note that was only appended to since it was read keeps the
+new text with those bytes after it, rather than computing the change again), and for a
+moment after the swap, so is anything written late into the old file
+(``late_writes.py``). If the note keeps changing, :class:`ChangedOnDisk` after a few
+attempts. Without the swap (another system, a file system that refuses it) the check before
+the rename is all there is: a window of microseconds. A program that keeps the note open and
+writes into it long after the rename writes into the replaced file: nothing short of a lock
+every program honours could catch that.
+
+Appending (:func:`append_text`) rewrites nothing: the bytes go to the end of the file with
+the system's own append (``O_APPEND``, one write, fsync), so lines other programs append at
+the same moment are all kept. Only the choice of a leading newline reads the file (its last
+byte, just before the write); an appender that adds an unterminated line in between leaves
+the two texts on one line. A note that must not exist yet (a create without overwrite, the
+destination of a move or a copy) is created with a rename that refuses a taken name, so a
+file that appeared meanwhile is never replaced.
 
 Deleting to the trash (5.0+) moves the file to ``<vault>/.trash/<its vault path>``; when
 that name is taken, `` 1``, `` 2``... is added before the extension.
@@ -43,8 +60,11 @@ from functools import partial
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
-from vaultgate.engine.errors import ChangedOnDisk, DiskFailed, PathRefused
+from vaultgate.engine import renames
+from vaultgate.engine.errors import ChangedOnDisk, DestinationExists, DiskFailed, PathRefused
+from vaultgate.engine.late_writes import LateWrites
 from vaultgate.engine.vault import Vault
+from vaultgate.paths import is_hidden
 
 TRASH = ".trash"
 UPDATE_ATTEMPTS = 5
@@ -163,30 +183,180 @@ def _atomic_write(
     location: Path,
     fill: Callable[[BinaryIO], object],
     *,
-    still_current: Callable[[], bool] | None = None,
-) -> bool:
-    """Write through a temporary file renamed over ``location``; False, with nothing
-    changed, when ``still_current`` says the file changed since it was read."""
+    replace: bool = True,
+) -> None:
+    """Write through a temporary file renamed over ``location``; with ``replace`` False,
+    FileExistsError (nothing changed) when ``location`` is taken, however recently."""
     # a note that is a symlink (inside the vault: disk_path checked) keeps being one
     target = location.resolve() if location.is_symlink() else location
     descriptor, temporary = _create_temporary(target)
-    replaced = False
+    placed = False
     try:
         with os.fdopen(descriptor, "wb") as handle:
             fill(handle)
             handle.flush()
             os.fsync(handle.fileno())
-        _keep_mode(target, temporary)
-        if still_current is not None and not still_current():
-            return False
-        os.replace(temporary, target)
-        replaced = True
+        if replace:
+            _keep_mode(target, temporary)
+            os.replace(temporary, target)
+        else:
+            renames.rename_noreplace(temporary, target)
+        placed = True
     finally:
-        if not replaced:
+        if not placed:
             with suppress(OSError):
                 os.unlink(temporary)
     _sync_folder(target.parent)
-    return True
+
+
+def _replace_if_unchanged(location: Path, data: bytes, snapshot: Snapshot) -> bool:
+    """Put ``data`` in place of the file ``snapshot`` read; False, with whatever is there now
+    left in place, when the file is no longer that one (or, read as absent, now exists)."""
+    target = location.resolve() if location.is_symlink() else location
+    descriptor, temporary = _create_temporary(target)
+    settled = False
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+            ours = os.fstat(handle.fileno())
+        _keep_mode(target, temporary)
+        unchanged = _unchanged(target, snapshot)
+        if not unchanged and not _only_appended(target, snapshot):
+            return False
+        if snapshot.key is None:  # read as absent: it must still be, at the rename
+            try:
+                renames.rename_noreplace(temporary, target)
+            except FileExistsError:
+                return False
+            settled = True
+            return True
+        try:
+            swapped = renames.exchange(temporary, target)
+        except FileNotFoundError:  # renamed away in the last instant (a sync client)
+            return False
+        if swapped:
+            settled = True  # the temporary name now holds what was the note
+            return _settle_exchange(target, temporary, snapshot, ours)
+        if not unchanged:  # without the swap, what was appended could not be carried over
+            return False
+        os.replace(temporary, target)
+        settled = True
+        return True
+    finally:
+        if not settled:
+            with suppress(OSError):
+                os.unlink(temporary)
+        else:
+            _sync_folder(target.parent)
+
+
+def _settle_exchange(
+    target: Path, displaced: Path, snapshot: Snapshot, ours: os.stat_result
+) -> bool:
+    """After the new file was swapped in: True when what it displaced is the file that was
+    read, or that file with bytes appended (removed, the appended bytes, and any written into
+    it for a moment longer, appended to the new one); else the displaced file goes back in
+    place and False (compute again)."""
+    descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(descriptor)
+        read = snapshot.key[1] if snapshot.key is not None else 0
+        if _identity(st) == snapshot.identity and (
+            (st.st_mtime_ns, st.st_size) == snapshot.key
+            or _starts_with(descriptor, snapshot.data or b"")
+        ):
+            os.unlink(displaced)
+            _sync_folder(target.parent)
+            # what was appended to the old file since it was read is appended to the new
+            # one, and so is what a writer that opened it before the swap writes later
+            _LATE.watch(descriptor, read, target)
+            return True
+    finally:
+        os.close(descriptor)
+    # the note changed in the last instant: its new version goes back where it was
+    try:
+        renames.exchange(displaced, target)
+    except FileNotFoundError:  # and was renamed away since (a sync client): theirs goes back
+        renames.rename_noreplace(displaced, target)
+        raise _Contended from None
+    descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        back = os.fstat(descriptor)
+        if _identity(back) == _identity(ours):
+            # what was appended to ours while it was in place is appended to theirs
+            os.unlink(displaced)
+            _LATE.watch(descriptor, ours.st_size, target)
+            return False
+    finally:
+        os.close(descriptor)
+    # a third version replaced ours meanwhile: the newest stays, and the change is refused
+    renames.exchange(displaced, target)
+    os.unlink(displaced)
+    raise _Contended
+
+
+class _Contended(Exception):
+    """Three writers within microseconds: the change gives up at once (ChangedOnDisk)."""
+
+
+def _starts_with(descriptor: int, data: bytes) -> bool:
+    """Whether the open file holds ``data`` and only more after it (appended to)."""
+    size = os.fstat(descriptor).st_size
+    return size >= len(data) and _read_at(descriptor, len(data), 0) == data
+
+
+def _only_appended(location: Path, snapshot: Snapshot) -> bool:
+    """Whether the file is the one ``snapshot`` read, with bytes appended since: another
+    program's append, which the new text can carry over rather than be computed again."""
+    if snapshot.data is None:
+        return False
+    try:
+        descriptor = os.open(location, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return False
+    try:
+        same = _identity(os.fstat(descriptor)) == snapshot.identity
+        return same and _starts_with(descriptor, snapshot.data)
+    finally:
+        os.close(descriptor)
+
+
+def _append_bytes(location: Path, data: bytes) -> int:
+    """Append ``data`` with the system's append (one write where the system allows, then
+    fsync); returns the file's size before it. FileNotFoundError when there is no file."""
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(location, flags)
+    try:
+        size = os.fstat(descriptor).st_size
+        _write_all(descriptor, data)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    return size
+
+
+_LATE = LateWrites(_append_bytes)
+
+
+def _read_at(descriptor: int, length: int, offset: int) -> bytes:
+    """``os.pread``, which Windows lacks (there, a seek then a read: appends still go to the
+    end, ``O_APPEND`` moves there before each write)."""
+    if hasattr(os, "pread"):
+        return os.pread(descriptor, length, offset)
+    os.lseek(descriptor, offset, os.SEEK_SET)
+    return os.read(descriptor, length)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
+
+
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
 
 
 def _writer(data: bytes) -> Callable[[BinaryIO], object]:
@@ -203,6 +373,7 @@ class Snapshot:
 
     data: bytes | None
     key: tuple[int, int] | None
+    identity: tuple[int, int] | None = None  # (st_dev, st_ino)
 
     @property
     def text(self) -> str | None:
@@ -216,10 +387,12 @@ def _snapshot(location: Path) -> Snapshot:
             # the stat taken before the read: a write racing the read moves the file on from
             # it, so the check before the rename fails and the change is computed again
             before = os.fstat(handle.fileno())
-            data = handle.read()
+            # what a program appended after that stat is left out: it is carried over after
+            # the change, as an append made a moment later would be (_settle_exchange)
+            data = handle.read(before.st_size)
     except FileNotFoundError:
         return Snapshot(None, None)
-    return Snapshot(data, (before.st_mtime_ns, before.st_size))
+    return Snapshot(data, (before.st_mtime_ns, before.st_size), _identity(before))
 
 
 def _unchanged(location: Path, snapshot: Snapshot) -> bool:
@@ -228,7 +401,7 @@ def _unchanged(location: Path, snapshot: Snapshot) -> bool:
         st = os.stat(location)
     except FileNotFoundError:
         return snapshot.key is None
-    if snapshot.key != (st.st_mtime_ns, st.st_size):
+    if snapshot.key != (st.st_mtime_ns, st.st_size) or snapshot.identity != _identity(st):
         return False
     if time.time_ns() - st.st_mtime_ns >= COARSE_CLOCK_NS:
         return True  # any write since would carry a newer mtime
@@ -262,6 +435,7 @@ def update_text(
     change: Callable[[str | None], tuple[str, R]],
     *,
     attempts: int = UPDATE_ATTEMPTS,
+    checked: bool = True,
 ) -> R:
     """Read the file, compute its new text with ``change``, and write it atomically, unless
     the file changed on disk meanwhile: then compute again from the current text.
@@ -269,7 +443,9 @@ def update_text(
     ``change`` gets the text (None when there is no file) and returns the new text and what
     the caller wants back, which this returns; it may run several times, so it must not
     count on running once. A new text equal to the old one is not written. After
-    ``attempts`` changes that each lost the race: ChangedOnDisk.
+    ``attempts`` changes that each lost the race: ChangedOnDisk. ``checked`` False writes
+    what was computed whatever happened meanwhile, as the plugin's ``vault.read`` then
+    ``vault.modify`` does (the emulator's faithful window).
     """
     location = disk_path(vault, path)
     with _disk_errors(path):
@@ -280,29 +456,139 @@ def update_text(
             if data == snapshot.data:
                 return result
             location.parent.mkdir(parents=True, exist_ok=True)
-            if _atomic_write(
-                location, _writer(data), still_current=partial(_unchanged, location, snapshot)
-            ):
-                vault.record_write(path)
-                return result
+            if not checked:
+                _atomic_write(location, _writer(data))
+            else:
+                try:
+                    if not _replace_if_unchanged(location, data, snapshot):
+                        continue
+                except _Contended:
+                    break
+            vault.record_write(path)
+            return result
     raise ChangedOnDisk(path, attempts)
 
 
-def append_text(vault: Vault, path: str, text: str) -> None:
+class _Differs(Exception):
+    """The note is not the text a conditional write expected."""
+
+
+def write_if_unchanged(vault: Vault, path: str, expected: str | None, text: str) -> bool:
+    """Write ``text`` only while the note reads ``expected`` (None: while there is no file),
+    checked just before the rename; False, with nothing written, when it does not. A note
+    that only had lines appended since (``expected`` ended with a newline and is all still
+    there) gets ``text`` with those lines after it: an append changes nothing an edit
+    computed from the text before it."""
+
+    def replaced(current: str | None) -> tuple[str, bool]:
+        if current == expected:
+            return text, True
+        if expected is not None and current is not None and _appended_to(expected, current):
+            # only appended to since: the lines appended follow the new text
+            return text + current[len(expected) :], True
+        raise _Differs
+
+    try:
+        return update_text(vault, path, replaced)
+    except _Differs:
+        return False
+
+
+def _appended_to(expected: str, current: str) -> bool:
+    """Whether ``current`` is ``expected`` with whole lines appended to it."""
+    return expected.endswith("\n") and current.startswith(expected)
+
+
+def create_bytes(vault: Vault, path: str, data: bytes) -> None:
+    """Create a file that must not exist, making its folders; DestinationExists when the
+    name is taken, even by a file that appeared a moment ago (nothing is replaced)."""
+    location = disk_path(vault, path)
+    with _disk_errors(path):
+        location.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            _atomic_write(location, _writer(data), replace=False)
+        except FileExistsError:
+            raise DestinationExists(path) from None
+    vault.record_write(path)
+
+
+def append_text(vault: Vault, path: str, text: str, *, checked: bool = True) -> None:
     """Append, starting a new line if an existing file lacks a final one (even when empty).
 
-    "Existing" means known to the index, as the plugin asks it: a hidden file is not, so
-    appending to one replaces its content with the appended text.
+    An existing note gets the bytes with the system's append, so nothing another program
+    writes at the same moment is lost; a missing one is created whole, never over a file
+    that appeared meanwhile. A hidden file is no note to the plugin (Obsidian does not
+    index it), so appending to one replaces its content with the appended text, as the
+    plugin does. ``checked`` False appends as the plugin does instead: the note's text is
+    read, then the whole is written (the emulator's faithful window).
     """
-    disk_path(vault, path)
+    location = disk_path(vault, path)
+    if not checked:
+        _append_as_plugin(vault, path, text)
+        return
+    data = text.encode("utf-8", "surrogatepass")
+    with _disk_errors(path):
+        if is_hidden(path):
+            location.parent.mkdir(parents=True, exist_ok=True)
+            _atomic_write(location, _writer(data))
+            vault.record_write(path)
+            return
+        for _ in range(UPDATE_ATTEMPTS):
+            # the note is what the disk holds now: one another program made a moment ago,
+            # before the index saw it, is still appended to, never replaced
+            if _append_line(location, data):
+                vault.record_write(path)
+                return
+            location.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                _atomic_write(location, _writer(data), replace=False)
+            except FileExistsError:  # created meanwhile: append to it
+                continue
+            vault.record_write(path)
+            return
+    raise ChangedOnDisk(path, UPDATE_ATTEMPTS)
+
+
+def _append_line(location: Path, data: bytes) -> bool:
+    """Append ``data`` to the file, on a new line; False when there is no file."""
+    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(location, flags)
+    except FileNotFoundError:
+        return False
+    try:
+        size = os.fstat(descriptor).st_size
+        # the plugin's rule (a new line unless the text ends with one), decided from the
+        # last byte just before the write rather than from a copy of the whole note
+        if size == 0 or _read_at(descriptor, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        written = 0
+        try:
+            while written < len(data):
+                written += os.write(descriptor, data[written:])
+            os.fsync(descriptor)
+        except OSError:
+            # a failed append is taken back, unless another program appended after it
+            with suppress(OSError):
+                if os.fstat(descriptor).st_size == size + written:
+                    os.ftruncate(descriptor, size)
+            raise
+    finally:
+        os.close(descriptor)
+    return True
+
+
+def _append_as_plugin(vault: Vault, path: str, text: str) -> None:
     indexed = vault.is_file(path)
 
     def appended(existing: str | None) -> tuple[str, None]:
+        if existing is None and indexed:  # vault.read of a note gone from the disk throws
+            raise DiskFailed(path, "ENOENT: no such file or directory")
         if existing is None or not indexed:
             return text, None
         return (existing if existing.endswith("\n") else existing + "\n") + text, None
 
-    update_text(vault, path, appended)
+    update_text(vault, path, appended, checked=False)
 
 
 def delete(vault: Vault, path: str, *, to_trash: bool) -> str | None:
@@ -346,23 +632,31 @@ def free_name(vault: Vault, path: str) -> str:
 
 
 def move(vault: Vault, source: str, destination: str) -> None:
-    """Rename a file (the destination must be free), making folders as needed."""
+    """Rename a file, making folders as needed; DestinationExists when the destination is
+    taken, even by a file that appeared since the caller looked (it is never replaced)."""
     target = disk_path(vault, destination)
     with _disk_errors(source):
         target.parent.mkdir(parents=True, exist_ok=True)
-        disk_path(vault, source).rename(target)
+        try:
+            renames.rename_noreplace(disk_path(vault, source), target)
+        except FileExistsError:
+            raise DestinationExists(destination) from None
     vault.record_delete(source)
     vault.record_write(destination)
 
 
 def copy(vault: Vault, source: str, destination: str) -> None:
-    """Copy a file atomically (the copy appears whole or not at all)."""
+    """Copy a file atomically (the copy appears whole or not at all); DestinationExists when
+    the destination is taken, even by a file that appeared since the caller looked."""
     target = disk_path(vault, destination)
     origin = disk_path(vault, source)
     with _disk_errors(source):
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(origin, "rb") as original:
-            _atomic_write(target, partial(shutil.copyfileobj, original))
+            try:
+                _atomic_write(target, partial(shutil.copyfileobj, original), replace=False)
+            except FileExistsError:
+                raise DestinationExists(destination) from None
     vault.record_write(destination)
 
 

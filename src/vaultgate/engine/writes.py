@@ -48,9 +48,16 @@ def write(vault: Vault, path: str, data: bytes) -> None:
     vaultfs.write_bytes(vault, path, data)
 
 
-def append(vault: Vault, path: str, text: str) -> None:
-    """Append to the file (on a new line), creating it."""
-    vaultfs.append_text(vault, path, text)
+def append(vault: Vault, path: str, text: str, *, checked: bool = True) -> None:
+    """Append to the file (on a new line), creating it; ``checked`` False appends as the
+    plugin does, by reading the note and writing it whole (``vaultfs.append_text``)."""
+    vaultfs.append_text(vault, path, text, checked=checked)
+
+
+def write_if_unchanged(vault: Vault, path: str, expected: str | None, text: str) -> bool:
+    """Write the file only while it reads ``expected`` (None: while there is none), making
+    its folders; False, with nothing written, when it does not."""
+    return vaultfs.write_if_unchanged(vault, path, expected, text)
 
 
 def delete(vault: Vault, path: str, *, to_trash: bool) -> Deleted:

@@ -47,7 +47,7 @@ from vaultgate.backend import (
 from vaultgate.emulator.apierrors import PATCH_V2_ERRORS, ApiError, from_engine, from_patch_v2
 from vaultgate.engine import relink, writes
 from vaultgate.engine.behaviour import Behaviour
-from vaultgate.engine.errors import EngineError, NotAFile
+from vaultgate.engine.errors import ChangedOnDisk, EngineError, NotAFile
 from vaultgate.engine.jsjson import js_value
 from vaultgate.engine.patch import patch_v2
 from vaultgate.engine.relink import RelinkPlan
@@ -62,6 +62,7 @@ from vaultgate.errors import (
     NameTooLong,
     NeedsObsidian,
     NotANote,
+    NoteChanged,
     NotFound,
     ObsidianError,
 )
@@ -130,6 +131,7 @@ OBSIDIAN_ONLY = (
     "semantic (smart) search",
     "Dataview DQL search",
 )
+_BUSY_NOTE = "Another program kept changing it while vaultgate tried; read it again, then retry."
 _NOT_ASKED = (
     "VAULTGATE_BACKEND=folder never contacts Obsidian. To use it, set VAULTGATE_BACKEND=auto "
     "and start Obsidian."
@@ -478,6 +480,19 @@ class FolderBackend:
 
         await self._engine(write, note_call(path))
 
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        path = _note_path(path, "Writing")
+        utf8(content, "content")
+
+        def write() -> bool:
+            writes.check_file_path(self._vault, path)
+            written = writes.write_if_unchanged(self._vault, path, expected, content)
+            if written:
+                self._written(path)
+            return written
+
+        return await self._engine(write, note_call(path))
+
     async def append_note(self, path: str | None, content: str) -> None:
         path = _note_path(path, "Appending")
         utf8(content, "content")
@@ -662,6 +677,8 @@ class FolderBackend:
             return await self._run(work)
         except _Answered as answered:
             raise _client_error(answered.error, call) from None
+        except ChangedOnDisk as error:  # the plugin has no such answer: say what happened
+            raise NoteChanged(error.path, _BUSY_NOTE) from None
         except EngineError as error:
             if isinstance(error.__cause__, OSError) and _name_too_long(error.__cause__):
                 raise self._too_long(error.__cause__, call) from None

@@ -146,6 +146,16 @@ class RoutedBackend:
         if sent is None:
             await self.folder.write_note(path, content)
 
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        sent = await self._by_plugin(
+            "Writing",
+            path,
+            lambda: self.obsidian.write_note_if_unchanged(path, expected, content),
+        )
+        if sent is None:
+            return await self.folder.write_note_if_unchanged(path, expected, content)
+        return sent.value
+
     async def append_note(self, path: str | None, content: str) -> None:
         if path is None:
             await self._obsidian(

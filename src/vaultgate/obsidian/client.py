@@ -475,6 +475,20 @@ class ObsidianClient:
         body = utf8(content, "content")
         await self._send("PUT", url, call, headers=_MARKDOWN_BODY, content=body)
 
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        """Write the note only while it reads ``expected`` (None: while it does not exist).
+        No plugin version can make a write conditional, so the note is read again just
+        before the PUT: a change landing between that read and the write is lost, as with
+        any editor's save (docs/design.md, "Changes made elsewhere")."""
+        try:
+            current: str | None = (await self.read_note(path)).content
+        except NotFound:
+            current = None
+        if current != expected:
+            return False
+        await self.write_note(path, content)
+        return True
+
     async def append_note(self, path: str | None, content: str) -> None:
         """Append to the note, creating it if missing (the plugin first adds a newline when
         the note does not end with one); None = the active file."""

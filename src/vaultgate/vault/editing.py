@@ -17,6 +17,7 @@ from vaultgate.calls import Raw, call
 from vaultgate.errors import (
     DestinationExists,
     InvalidArgument,
+    NoteChanged,
     ReplacedButNotMoved,
     SectionNotFound,
     VaultgateError,
@@ -37,14 +38,25 @@ async def create_note(client: Backend, path: str, content: str, *, overwrite: bo
     validate_vault_path(path)
     existing = await client.note_size(path)
     if existing is not None and not overwrite:
-        raise InvalidArgument(
-            f"{path!r} exists ({existing:,} chars). Pass overwrite=true to replace it, or "
-            f"add to it: {call('append_to_vault_file', filename=path, content=Raw('<text>'))}."
-        )
-    await client.write_note(path, content)
+        raise _exists(path, existing)
+    if existing is None and not overwrite:
+        # created only where there is still no note: one another program made meanwhile
+        # is left alone, never replaced
+        if not await client.write_note_if_unchanged(path, None, content):
+            raise _exists(path, await client.note_size(path))
+    else:
+        await client.write_note(path, content)
     if existing is None:
         return f"Created {path!r} ({len(content):,} chars)."
     return f"Replaced {path!r} ({existing:,} chars before, {len(content):,} now)."
+
+
+def _exists(path: str, size: int | None) -> InvalidArgument:
+    held = f" ({size:,} chars)" if size is not None else ""
+    return InvalidArgument(
+        f"{path!r} exists{held}. Pass overwrite=true to replace it, or "
+        f"add to it: {call('append_to_vault_file', filename=path, content=Raw('<text>'))}."
+    )
 
 
 async def append_to_note(client: Backend, path: str | None, content: str) -> str:
@@ -337,7 +349,9 @@ async def _copy_verify_delete(
     if replacing:
         await client.delete_note(destination, permanent=False)
     try:
-        await client.write_note(destination, original)
+        # the copy goes only where there is no note now (one made meanwhile is kept)
+        if not await client.write_note_if_unchanged(destination, None, original):
+            raise DestinationExists(destination)
         copy = (await client.read_note(destination)).content
         if copy != original:
             raise InvalidArgument(
@@ -354,6 +368,13 @@ async def _copy_verify_delete(
             trashed=features.has("trash_delete"),
             version=str(features.version),
         ) from error
+    if (await client.read_note(source)).content != original:
+        # written to since it was copied: deleting it would lose what was added
+        raise NoteChanged(
+            source,
+            f"The copy at {destination!r} has the note as it was before; {source!r} was kept. "
+            "Compare the two, then delete the one you do not need.",
+        )
     await client.delete_note(source, permanent=False)
     return (
         f"Moved {source!r} to {destination!r} by copying, verifying and deleting (this plugin "

@@ -580,6 +580,13 @@ class GuardedClient:
         finally:
             self.forget_marks()
 
+    async def write_note_if_unchanged(self, path: str, expected: str | None, content: str) -> bool:
+        target = await self._writable_note(path, "create", content=content)
+        try:
+            return await self._inner.write_note_if_unchanged(target, expected, content)
+        finally:
+            self.forget_marks()
+
     async def append_note(self, path: str | None, content: str) -> None:
         target = await self._writable_note(path, "append")
         try:

@@ -4,7 +4,8 @@ Every edit here is vaultgate's own read-modify-write of the whole note, on every
 plugin version: the note is read, the key's lines are edited with
 ``vaultgate.frontmatter_edit`` (comments, quoting, list style, key order, CRLF and every other
 line stay byte for byte), and the note is written back only if it still reads as it did
-(``rewriting.write_if_unchanged``), else NoteChanged asks the model to call again.
+(``rewriting.rewrite``); when another program changed it meanwhile the edit is made again on
+the new text, a few times, then NoteChanged asks the model to call again.
 
 Why not the plugin's frontmatter PATCH, which would be one request: the plugin's engine
 (markdown-patch, 1.x and 2.0 alike) re-serialises the whole YAML block with
@@ -42,7 +43,7 @@ from vaultgate.calls import call
 from vaultgate.errors import InvalidArgument
 from vaultgate.paging import compact_json
 from vaultgate.paths import validate_vault_path
-from vaultgate.vault.rewriting import write_if_unchanged
+from vaultgate.vault.rewriting import rewrite
 
 TAG_KEYS = ("tags", "tag")  # Obsidian reads both
 VALUE_PREVIEW = 300
@@ -64,15 +65,17 @@ async def set_property(client: Backend, path: str, key: str, value: Any) -> str:
     other text, and the text of a new property, stays text (docs/tool-reference.md)."""
     key = _check_note_and_key(path, key)
     _json(value)
-    note = await client.read_note(path)
-    before = _frontmatter(note, path).get(key, _MISSING)
-    value = as_held_type(value, before)
-    new = with_value(note.content, key, value)
-    if new == note.content:
-        return f"{key!r} in {path!r} is already {_preview(value)}; nothing changed."
-    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
-    was = "a new property" if before is _MISSING else f"was {_preview(before)}"
-    return f"Set {key!r} in {path!r} to {_preview(value)} ({was})."
+
+    def edit(note: Note) -> tuple[str, str]:
+        before = _frontmatter(note, path).get(key, _MISSING)
+        held = as_held_type(value, before)
+        new = with_value(note.content, key, held)
+        if new == note.content:
+            return new, f"{key!r} in {path!r} is already {_preview(held)}; nothing changed."
+        was = "a new property" if before is _MISSING else f"was {_preview(before)}"
+        return new, f"Set {key!r} in {path!r} to {_preview(held)} ({was})."
+
+    return await rewrite(client, path, edit, what_next=_AGAIN)
 
 
 def as_held_type(value: Any, held: Any) -> Any:
@@ -102,14 +105,18 @@ def _json_type(value: Any) -> str:
 async def delete_property(client: Backend, path: str, key: str) -> str:
     """Remove one frontmatter key; a key that is not there changes nothing."""
     key = _check_note_and_key(path, key)
-    note = await client.read_note(path)
-    data = _frontmatter(note, path)
-    if key not in data:
-        keys = ", ".join(map(repr, list(data)[:30])) or "none"
-        return f"{path!r} has no property {key!r}; nothing changed. Its properties: {keys}."
-    new = without_key(note.content, key)
-    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
-    return f"Deleted property {key!r} from {path!r} (it was {_preview(data[key])})."
+
+    def edit(note: Note) -> tuple[str, str]:
+        data = _frontmatter(note, path)
+        if key not in data:
+            keys = ", ".join(map(repr, list(data)[:30])) or "none"
+            return note.content, (
+                f"{path!r} has no property {key!r}; nothing changed. Its properties: {keys}."
+            )
+        new = without_key(note.content, key)
+        return new, f"Deleted property {key!r} from {path!r} (it was {_preview(data[key])})."
+
+    return await rewrite(client, path, edit, what_next=_AGAIN)
 
 
 def without_key(text: str, key: str) -> str:
@@ -143,20 +150,25 @@ async def add_tag(client: Backend, path: str, tag: str) -> str:
     validate_vault_path(path)
     _require_note(path)
     name = normalize_tag(tag)
-    note = await client.read_note(path)
-    data = _frontmatter(note, path)
-    if any(_same(name, existing) for existing in _frontmatter_tags(data)):
-        return f"{path!r} already has #{name} in its frontmatter; nothing changed."
-    if any(_same(name, found) for _, _, found in markdown.inline_tags(note.content)):
-        return (
-            f"{path!r} already has #{name} (inline, in its text); nothing changed: Obsidian "
-            "reads it as tagged."
-        )
-    # a list keeps its items (and its style); a string of tags or an empty key becomes a list
-    value = [*_tag_items(data.get("tags")), name]
-    new = with_value(note.content, "tags", value, doing="add a tag to")
-    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
-    return f"Added #{name} to the frontmatter tags of {path!r}."
+
+    def edit(note: Note) -> tuple[str, str]:
+        data = _frontmatter(note, path)
+        if any(_same(name, existing) for existing in _frontmatter_tags(data)):
+            return (
+                note.content,
+                f"{path!r} already has #{name} in its frontmatter; nothing changed.",
+            )
+        if any(_same(name, found) for _, _, found in markdown.inline_tags(note.content)):
+            return note.content, (
+                f"{path!r} already has #{name} (inline, in its text); nothing changed: Obsidian "
+                "reads it as tagged."
+            )
+        # a list keeps its items (and its style); a string of tags or an empty key: a list
+        value = [*_tag_items(data.get("tags")), name]
+        new = with_value(note.content, "tags", value, doing="add a tag to")
+        return new, f"Added #{name} to the frontmatter tags of {path!r}."
+
+    return await rewrite(client, path, edit, what_next=_AGAIN)
 
 
 async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> str:
@@ -165,7 +177,15 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
     validate_vault_path(path)
     _require_note(path)
     name = normalize_tag(tag)
-    note = await client.read_note(path)
+
+    def edit(note: Note) -> tuple[str, str]:
+        return _without_tag(note, path, name, inline=inline)
+
+    return await rewrite(client, path, edit, what_next=_AGAIN)
+
+
+def _without_tag(note: Note, path: str, name: str, *, inline: bool) -> tuple[str, str]:
+    """The note's text without the tag ``name``, and what to answer."""
     data = _frontmatter(note, path)
     new = note.content
     from_frontmatter = 0
@@ -188,17 +208,16 @@ async def remove_tag(client: Backend, path: str, tag: str, *, inline: bool) -> s
         new = _without_spans(new, spans)
         done.append(f"removed {_times(len(spans))} inline")
     if not done and spans:
-        return (
+        return note.content, (
             f"{path!r} has #{name} only in its text ({_times(len(spans))}); nothing changed. "
             "Pass inline=true to remove it there."
         )
     if not done:
-        return f"{path!r} has no tag #{name}; nothing changed."
-    await write_if_unchanged(client, path, note.content, new, what_next=_AGAIN)
+        return note.content, f"{path!r} has no tag #{name}; nothing changed."
     summary = f"{path!r}: {' and '.join(done)}."
     if spans and not inline:
         summary += f" It still appears {_times(len(spans))} in the text; pass inline=true."
-    return summary
+    return new, summary
 
 
 def normalize_tag(tag: str) -> str:

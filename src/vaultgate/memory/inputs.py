@@ -151,7 +151,11 @@ def normalize_topic_key(value: str | None) -> str | None:
 
 def normalize_session_id(value: str) -> str:
     _check_encodable("session_id", value)
-    _refuse_private("session_id", value, "the id mem_session_start returned")
+    _refuse_private(
+        "session_id",
+        value,
+        f"the id {call('mem_session_start', project=Raw('<project>'))} returned",
+    )
     session_id = value.strip()
     if not session_id or len(session_id) > MAX_SESSION_ID_CHARS:
         raise InvalidMemoryInput(

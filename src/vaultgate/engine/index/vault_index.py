@@ -39,6 +39,7 @@ from typing import Any, Protocol, cast
 
 from vaultgate.engine.index import database, vectors
 from vaultgate.engine.index.fold import current_fold
+from vaultgate.engine.index.generation import Generation
 from vaultgate.engine.index.query import (
     any_word_expression,
     match_expression,
@@ -130,6 +131,8 @@ class VaultIndex:
         self._ready = False
         self._damaged = False  # a read found the file damaged: the next sync replaces it
         self._closed = False
+        # moves on each committed write, whoever asked for it (sync, watcher, vaultgate)
+        self.generation = Generation()
 
     def _open(self) -> sqlite3.Connection:
         return database.open_index(self.location, vault=self._root, fold=self._fold.fingerprint)
@@ -373,6 +376,7 @@ class VaultIndex:
             self._mirror.stored(stored)
             kept = {text.path for text in stored}  # (the others: gone, or a name not UTF-8)
             self._mirror.dropped([path for path in paths if path not in kept])
+        self.generation.bump()  # last: what it stands for is all in place
 
     def _stored(self, under: str) -> dict[str, Stat]:
         """The rows at ``under`` or below it ('' for all): path -> (mtime_ns, size)."""

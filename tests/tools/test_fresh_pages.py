@@ -178,3 +178,33 @@ async def test_a_first_page_asked_again_shows_a_change_made_elsewhere(
     assert question.shows in after
     assert "in the config" not in after
     assert "in the trash" not in after
+
+
+async def test_a_later_page_cut_before_a_change_says_so_beside_its_pagination(
+    vault: Path, open_server: Callable[..., Any]
+) -> None:
+    _write(vault, "Inbox/quokka one.md", "quokka 日本語\r\n")
+    _write(vault, "Inbox/quokka two.md", "quokka 🚀\r\n")
+    async with open_server("folder") as (client, _):
+        await _smart(client)  # the index answers: its watcher keeps it current
+        ask = {"query": "quokka", "limit": 1}
+        first = json.loads(await _tool(client, "search_vault_simple", **ask))
+        second = json.loads(await _tool(client, "search_vault_simple", **ask, offset=1))
+        _write(vault, FRESH, FRESH_TEXT)
+        with anyio.fail_after(WAIT):  # the watcher's delay
+            while "snapshot" not in (  # noqa: ASYNC110 (no event to wait on)
+                later := json.loads(await _tool(client, "search_vault_simple", **ask, offset=1))
+            ):
+                await anyio.sleep(0.05)
+        again = json.loads(await _tool(client, "search_vault_simple", **ask))
+
+    assert first["pagination"] == {
+        "total": 2, "offset": 0, "limit": 1, "hasMore": True, "nextOffset": 1
+    }  # fmt: skip
+    assert "snapshot" not in first
+    assert "snapshot" not in second
+    assert later["pagination"] == second["pagination"]  # the snapshot's, as the seed shapes it
+    assert later["results"] == second["results"]
+    assert "Ask again with offset 0" in later["snapshot"]
+    assert again["pagination"]["total"] == 3
+    assert "snapshot" not in again

@@ -110,3 +110,28 @@ async def test_a_change_while_computing_leaves_the_answer_stale() -> None:
     await kept.get("q", vault.answer)
 
     assert vault.computed == 2  # kept under the generation read before computing
+
+
+async def test_without_a_generation_a_first_page_may_take_an_answer_within_its_bound() -> None:
+    vault = Vault(generation=None)
+    kept = vault.snapshots()
+    await kept.get("q", vault.answer, unknown_max_age=2.0)
+
+    vault.now += 1.5
+    within = await kept.get("q", vault.answer, unknown_max_age=2.0)
+    vault.now += 1.0
+    past = await kept.get("q", vault.answer, unknown_max_age=2.0)
+
+    assert within.value == "answer 1 日本 🚀"
+    assert past.value == "answer 2 日本 🚀"
+
+
+async def test_a_bound_for_an_unknown_generation_never_outlives_a_known_change() -> None:
+    vault = Vault(generation=5)
+    kept = vault.snapshots()
+    await kept.get("q", vault.answer, unknown_max_age=2.0)
+
+    vault.generation = 6
+    moved = await kept.get("q", vault.answer, unknown_max_age=2.0)
+
+    assert moved.value == "answer 2 日本 🚀"

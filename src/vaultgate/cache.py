@@ -88,15 +88,24 @@ class Snapshots(Generic[K, V]):
         self._kept.clear()
 
     async def get(
-        self, key: K, compute: Callable[[], Awaitable[V]], *, first_page: bool = True
+        self,
+        key: K,
+        compute: Callable[[], Awaitable[V]],
+        *,
+        first_page: bool = True,
+        unknown_max_age: float = 0.0,
     ) -> Served[V]:
-        """The answer to ``key``: kept, or ``compute()``-d now and kept."""
+        """The answer to ``key``: kept, or ``compute()``-d now and kept. ``unknown_max_age``:
+        where the generation is unknown, a first page may take an answer this many seconds
+        old (a person typing: one walk of the vault for a burst of completions)."""
         now = self._generation()  # before computing: a change meanwhile moves it past
         kept = self._kept.get(key)
         if kept is not None:
             if not first_page:
                 return Served(kept.value, self._notice(kept, now))
             if now is not None and kept.generation == now:
+                return Served(kept.value)
+            if now is None and 0 < unknown_max_age >= self._clock() - kept.taken_at:
                 return Served(kept.value)
         value = await compute()
         self._kept.put(key, _Snapshot(value, now, self._clock()))

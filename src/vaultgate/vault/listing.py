@@ -199,20 +199,27 @@ class VaultLister:
         *,
         notes_only: bool = False,
         offset: int = 0,
+        unknown_max_age: float = 0.0,
     ) -> Served[list[str]]:
         """Every file below ``directory`` (vault-relative paths, sorted): listed now for a
         first page, from the first page's snapshot for a later one (``offset``).
 
         ``notes_only`` lists the notes alone (Obsidian's markdown files), from one search where
         the plugin answers that faster than a walk. A missing folder (or one the policy denies)
-        is NotFound either way.
+        is NotFound either way. ``unknown_max_age``: where nothing tells when the vault
+        changes (the plugin alone), a first page may take a listing this many seconds old.
         """
         folder = normalize_directory(directory)
 
         async def listing() -> list[str]:
             return await self._list_below(folder, progress, notes_only=notes_only)
 
-        return await self._listings.get((folder, notes_only), listing, first_page=offset == 0)
+        return await self._listings.get(
+            (folder, notes_only),
+            listing,
+            first_page=offset == 0,
+            unknown_max_age=unknown_max_age,
+        )
 
     async def _list_below(
         self, folder: str, progress: ProgressCallback | None, *, notes_only: bool

@@ -44,7 +44,7 @@ class TTLCache(Generic[K, V]):
         self._entries.clear()
 
 
-SNAPSHOT_AGE_SHOWN = 5.0  # seconds: an older snapshot through the plugin says its age
+SNAPSHOT_AGE_SHOWN = 10.0  # seconds: an older snapshot through the plugin says its age
 
 
 @dataclass(frozen=True, slots=True)

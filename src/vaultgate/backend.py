@@ -150,6 +150,14 @@ class Backend(Protocol):
         """The plugin's own status, asked now (NeedsObsidian when it is never asked)."""
         ...
 
+    def generation(self) -> int | None:
+        """A number that moves whenever the vault changes, whoever changed it (the vault
+        folder's index, kept current by its watcher: ``engine/index/generation.py``). An
+        answer computed at the generation that is still current is still the vault's answer.
+        None: this backend cannot tell (the plugin alone, or a folder whose watcher is not
+        running), so an answer must be asked for again."""
+        ...
+
     # --- reading ---
 
     async def list_directory(self, directory: str) -> list[str]: ...

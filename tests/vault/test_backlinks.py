@@ -54,7 +54,7 @@ async def test_an_attachments_backlinks_come_from_a_search_not_its_note_json(
     vault = write_vault(tmp_path / "vault")
     async with guarded(vault, version) as (client, emulator):
         reader = LinkReader(client, VaultLister(client))
-        assert await backlinking_notes(reader, IMAGE) == ["Embeds 🖼.md"]
+        assert (await backlinking_notes(reader, IMAGE)).value == ["Embeds 🖼.md"]
         with pytest.raises(NotFound):
             await backlinking_notes(reader, "Media/missing.png")
     assert emulator.state.metadata_waits == []

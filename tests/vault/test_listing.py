@@ -232,9 +232,10 @@ async def test_notes_come_from_one_search_where_the_search_is_linear(
 ) -> None:
     async with lister_for(awkward_vault, version) as listed:
         await listed.lister.list_recursive("Projects", notes_only=True)
-        await listed.lister.list_recursive("Projects", notes_only=True)  # cached
+        await listed.lister.listed("Projects", notes_only=True, offset=1)  # a later page
 
     # one search for the notes, one for the notes with protection tags (guard.py), both kept
+    # for the later page
     assert [r for r in listed.requests if r != "GET /"] == ["POST /search/", "POST /search/"]
 
 

@@ -240,6 +240,10 @@ class VaultInMemory:
     def __init__(self, notes: dict[str, str]) -> None:
         self.notes = notes
         self.reads = 0
+        self.version: int | None = 1  # the vault's generation; None: cannot tell (the plugin)
+
+    def generation(self) -> int | None:
+        return self.version
 
     async def list_files_below(self, directory: str) -> list[str]:
         found = [path for path in self.notes if path.startswith(directory)]
@@ -296,12 +300,36 @@ async def test_a_check_tells_a_change_of_what_clients_see_and_only_that() -> Non
 
 
 @pytest.mark.anyio
+async def test_the_list_is_kept_while_the_vault_generation_stands() -> None:
+    library, backend = library_over({"Prompts/a.md": "#mcp-tools-prompt\nA"})
+    await library.list_for_client()
+    reads = backend.reads
+
+    assert [p.name for p in (await library.list_for_client()).prompts] == ["a"]
+    assert backend.reads == reads
+
+    backend.notes["Prompts/b.md"] = "#mcp-tools-prompt\nB"  # written elsewhere
+    backend.version = 2  # as the folder's watcher moves it
+    assert [p.name for p in (await library.list_for_client()).prompts] == ["a", "b"]
+
+
+@pytest.mark.anyio
+async def test_a_list_through_the_plugin_alone_is_built_again_each_time() -> None:
+    library, backend = library_over({"Prompts/a.md": "#mcp-tools-prompt\nA"})
+    backend.version = None
+    await library.list_for_client()
+
+    backend.notes["Prompts/b.md"] = "#mcp-tools-prompt\nB"  # written elsewhere
+    assert [p.name for p in (await library.list_for_client()).prompts] == ["a", "b"]
+
+
+@pytest.mark.anyio
 async def test_the_list_is_kept_until_a_write_makes_it_stale() -> None:
     library, backend = library_over({"Prompts/a.md": "#mcp-tools-prompt\nA"})
     await library.list_for_client()
     reads = backend.reads
 
-    backend.notes["Prompts/b.md"] = "#mcp-tools-prompt\nB"
+    backend.notes["Prompts/b.md"] = "#mcp-tools-prompt\nB"  # generation not moved
     assert [p.name for p in (await library.list_for_client()).prompts] == ["a"]
     assert backend.reads == reads
 

@@ -73,10 +73,10 @@ async def test_recent_notes_come_newest_first_on_every_version(
 ) -> None:
     async with linked(aged_vault, version, deny=("Private",)) as vault:
         searcher = VaultSearcher(vault.client)
-        week = await recent_changes(searcher, 7, now=NOW)
-        two_days = await recent_changes(searcher, 2, now=NOW)
-        projects = await recent_changes(searcher, 30, "Projects", now=NOW)
-        year = await recent_changes(searcher, 3650, now=NOW)
+        week = (await recent_changes(searcher, 7, now=NOW)).value
+        two_days = (await recent_changes(searcher, 2, now=NOW)).value
+        projects = (await recent_changes(searcher, 30, "Projects", now=NOW)).value
+        year = (await recent_changes(searcher, 3650, now=NOW)).value
 
     assert [c.filename for c in week] == [
         "Today 🚀.md",
@@ -92,13 +92,20 @@ async def test_recent_notes_come_newest_first_on_every_version(
 
 
 @pytest.mark.anyio
-async def test_pages_asked_within_a_minute_come_from_one_search(aged_vault: Path) -> None:
+async def test_later_pages_asked_within_a_minute_come_from_their_first_pages_search(
+    aged_vault: Path,
+) -> None:
     async with linked(aged_vault, "5.1.0") as vault:
         searcher = VaultSearcher(vault.client)
         first = await recent_changes(searcher, 7, now=NOW)
-        again = await recent_changes(searcher, 7, now=NOW + datetime.timedelta(seconds=10))
-        later = await recent_changes(searcher, 7, now=NOW + datetime.timedelta(minutes=1))
+        again = await recent_changes(
+            searcher, 7, now=NOW + datetime.timedelta(seconds=10), offset=2
+        )
+        later = await recent_changes(searcher, 7, now=NOW + datetime.timedelta(minutes=1), offset=2)
+        asked_again = await recent_changes(searcher, 7, now=NOW + datetime.timedelta(seconds=10))
 
-    assert first == again == later
-    # two minutes' searches, and the guard's one search for protection tags (kept 30 s)
-    assert [r for r in vault.requests if r.startswith("POST")] == ["POST /search/"] * 3
+    assert first.value == again.value == later.value == asked_again.value
+    assert again.notice is None  # taken a moment ago
+    # the first page's, the next minute's and a first page's again, and the guard's one
+    # search for protection tags (kept 30 s)
+    assert [r for r in vault.requests if r.startswith("POST")] == ["POST /search/"] * 4

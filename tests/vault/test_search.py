@@ -71,5 +71,5 @@ async def test_equal_scores_show_by_path_whatever_order_the_plugin_sends(
         (vault / name).write_text("zebra crossing\n", encoding="utf-8")
     (vault / "best.md").write_text("zebra zebra\n", encoding="utf-8")
     async with plugin_client(vault, version) as (plugin, _requests):
-        hits = await VaultSearcher(plugin).simple("zebra", context_length=10)
+        hits = (await VaultSearcher(plugin).simple("zebra", context_length=10)).value
     assert [hit.filename for hit in hits] == ["best.md", "a.md", "b.md", "c.md"]

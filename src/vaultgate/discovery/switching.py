@@ -141,6 +141,9 @@ class SwitchingBackend:
     def link_map(self) -> LinkMap | None:
         return self._current.link_map()
 
+    def generation(self) -> int | None:
+        return self._current.generation()  # numbers never repeat across backends
+
     async def plugin_status(self) -> ServerStatus:
         async with self._using() as backend:
             return await backend.plugin_status()

@@ -256,6 +256,9 @@ class FolderBackend:
     def link_map(self) -> LinkMap | None:
         return self._vault.link_map  # from the last walk: kept current by the watcher
 
+    def generation(self) -> int | None:
+        return self._index.generation()
+
     async def plugin_status(self) -> ServerStatus:
         raise NeedsObsidian("Asking Obsidian", _NOT_ASKED)
 

@@ -87,6 +87,7 @@ class _WatchedIndex(VaultIndex):
         if self._files_changed(paths):
             with self._vault_lock:
                 self._vault.refresh()
+            self.generation.bump()  # the file list moved after the index did: an attachment
 
     def sync(
         self, progress: Progress | None = None, *, disk: Mapping[str, Stat] | None = None
@@ -98,6 +99,7 @@ class _WatchedIndex(VaultIndex):
             with self._vault_lock:
                 self._vault.install(found.files, found.links)
             disk = found.notes
+            self.generation.bump()  # the file list may have changed where no note did
         return super().sync(progress, disk=disk)
 
     def _files_changed(self, paths: list[str]) -> bool:
@@ -170,6 +172,15 @@ class KeptIndex:
         """Whether the index is ready and its watcher keeps it current now: the index's
         stat of a note is then the disk's, the watcher's delay (under a second) aside."""
         return self._health.healthy and self.ready
+
+    def generation(self) -> int | None:
+        """The index's generation while its watcher keeps it current (every change on disk
+        moves it, within the watcher's delay); None otherwise: nothing says when the folder
+        changes then, so whoever asks must ask the folder again."""
+        index = self.index
+        if index is None or not self.watched:
+            return None
+        return index.generation.value
 
     @property
     def opening(self) -> bool:

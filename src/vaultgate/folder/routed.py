@@ -80,6 +80,9 @@ class RoutedBackend:
     def link_map(self) -> LinkMap | None:
         return self.folder.link_map()
 
+    def generation(self) -> int | None:
+        return self.folder.generation()  # Obsidian writes the same folder the watcher sees
+
     async def plugin_status(self) -> ServerStatus:
         """The plugin's own status (get_server_info reports both)."""
         return await self._obsidian("Asking Obsidian", self.obsidian.refresh_status())

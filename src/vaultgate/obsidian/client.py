@@ -250,6 +250,9 @@ class ObsidianClient:
     def link_map(self) -> LinkMap | None:
         return None  # Obsidian walks the folder, not vaultgate
 
+    def generation(self) -> int | None:
+        return None  # nothing cheap says the vault changed: every first page asks again
+
     # --- server ---------------------------------------------------------------------------
 
     async def status(self) -> ServerStatus:

@@ -46,8 +46,8 @@ async def find_broken_links(
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
         await report(0, None, "reading every note's links")
-        found = await links.broken_links(state.links, directory, _progress())
-    return _page("notes", found, limit, offset)
+        found = await links.broken_links(state.links, directory, _progress(), offset=offset)
+    return _page("notes", found.value, limit, offset, found.notice)
 
 
 @model_facing_errors
@@ -63,8 +63,8 @@ async def find_orphans(
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
         await report(0, None, "reading every note's links")
-        found = await links.orphans(state.links, directory, _progress())
-    return _page("orphans", found, limit, offset)
+        found = await links.orphans(state.links, directory, _progress(), offset=offset)
+    return _page("orphans", found.value, limit, offset, found.notice)
 
 
 @model_facing_errors
@@ -80,17 +80,20 @@ async def get_backlinks(
     validate_vault_path(filename)
     state = app_state(ctx)
     async with reporting(ctx.report_progress):
-        sources = await links.backlinking_notes(state.links, filename, _progress())
-        page = page_items(sources, limit=limit, offset=offset)
+        sources = await links.backlinking_notes(state.links, filename, _progress(), offset=offset)
+        page = page_items(sources.value, limit=limit, offset=offset)
         found = await links.with_lines(state.client, page.items, filename)
     rendered = [item.render() for item in found]
     kept = fit_count(map(compact_json, rendered), items_budget())
     shown = Page(items=found[:kept], total=page.total, offset=offset, limit=limit)
-    return json_blocks(shown.envelope("backlinks", rendered[:kept]))
+    return json_blocks(shown.envelope("backlinks", rendered[:kept], snapshot=sources.notice))
 
 
-def _page(key: str, found: Sequence[_Shown], limit: int, offset: int) -> Blocks:
-    """One page of ``found`` under ``key``, within the response budget."""
+def _page(
+    key: str, found: Sequence[_Shown], limit: int, offset: int, snapshot: str | None
+) -> Blocks:
+    """One page of ``found`` under ``key``, within the response budget; ``snapshot``: what
+    a later page cut from an older answer says of it."""
     page = page_within_budget(
         found,
         limit=limit,
@@ -98,7 +101,8 @@ def _page(key: str, found: Sequence[_Shown], limit: int, offset: int) -> Blocks:
         budget=items_budget(),
         render=lambda item: compact_json(item.render()),
     )
-    return json_blocks(page.envelope(key, [item.render() for item in page.items]))
+    rendered = [item.render() for item in page.items]
+    return json_blocks(page.envelope(key, rendered, snapshot=snapshot))
 
 
 def _progress() -> ProgressCallback:

@@ -79,7 +79,8 @@ async def get_recent_changes(
     search)."""
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching for recent changes")
-        changed = await recent_changes(app_state(ctx).searcher, days, directory)
+        served = await recent_changes(app_state(ctx).searcher, days, directory, offset=offset)
+        changed = served.value
         await report(1, 1, f"{len(changed)} notes changed")
     page = page_within_budget(
         changed,
@@ -88,7 +89,8 @@ async def get_recent_changes(
         budget=items_budget(),
         render=lambda note: compact_json(note.render()),
     )
-    return json_blocks(page.envelope("notes", [note.render() for note in page.items]))
+    rendered = [note.render() for note in page.items]
+    return json_blocks(page.envelope("notes", rendered, snapshot=served.notice))
 
 
 TOOLS: list[ToolSpec] = [

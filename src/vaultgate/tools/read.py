@@ -88,9 +88,11 @@ async def list_vault_files(
     if pattern is not None:
         refuse_hidden_pattern(pattern)
     matcher = compile_glob(pattern) if pattern is not None else None
+    snapshot = None  # what a later page cut from an older listing says of it
     if recursive:
         async with reporting(ctx.report_progress):
-            files = await state.lister.list_recursive(directory, report)
+            listed = await state.lister.listed(directory, report, offset=offset)
+        files, snapshot = listed.value, listed.notice
     else:
         async with reporting(ctx.report_progress):
             files = await state.lister.list_folder(directory)
@@ -99,9 +101,10 @@ async def list_vault_files(
     page = page_listing(files, limit=limit, offset=offset, budget=list_budget(limit), layout=layout)
     match layout:
         case "flat":
-            return json_blocks(page.envelope("files"))
+            return json_blocks(page.envelope("files", snapshot=snapshot))
         case "tree":
-            return json_blocks(page.envelope("folders", group_by_folder(page.items)))
+            folders = group_by_folder(page.items)
+            return json_blocks(page.envelope("folders", folders, snapshot=snapshot))
         case _:
             assert_never(layout)
 

@@ -67,6 +67,7 @@ from vaultgate.vault.resources import (
     NOTE_MIME,
     list_page,
     notes_by_recency,
+    parse_cursor,
     read_resource,
 )
 
@@ -203,7 +204,8 @@ async def _answer(
             return ListResourceTemplatesResult(resource_templates=[NOTE_TEMPLATE])
         case "resources/list":
             params = _params(PaginatedRequestParams, ctx.params, "an optional cursor")
-            page = list_page(await notes_by_recency(state.searcher), params.cursor)
+            offset = parse_cursor(params.cursor)  # a first page asks the vault again
+            page = list_page(await notes_by_recency(state.searcher, offset=offset), params.cursor)
             if params.cursor is None:
                 announcer.remember(ctx)
                 await state.resources.listed()

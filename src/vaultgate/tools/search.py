@@ -86,9 +86,10 @@ async def search_vault_simple(
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "searching the vault")
-        hits = await app_state(ctx).searcher.simple(
-            query, context_length=contextLength, folder=directory
+        served = await app_state(ctx).searcher.simple(
+            query, context_length=contextLength, folder=directory, offset=offset
         )
+        hits = served.value
         await report(1, 1, f"{len(hits)} notes match")
     with_score = scores_order_something(hits)
     page = page_items(hits, limit=limit, offset=offset)
@@ -118,7 +119,7 @@ async def search_vault_simple(
     if side < contextLength:
         notice = SHORTENED_NOTICE.format(side=side, count=len(page.items))
     rows = [json.loads(text) for text in rendered[: len(page.items)]]
-    return json_blocks(page.envelope("results", rows, notice=notice))
+    return json_blocks(page.envelope("results", rows, notice=notice, snapshot=served.notice))
 
 
 @model_facing_errors
@@ -145,7 +146,8 @@ async def search_vault(
     """
     async with reporting(ctx.report_progress):
         await report(0, 1, "evaluating the query over every note")
-        rows = await app_state(ctx).searcher.structured(query, queryType)
+        served = await app_state(ctx).searcher.structured(query, queryType, offset=offset)
+        rows = served.value
         await report(1, 1, f"{len(rows)} notes match")
     page = page_items(rows, limit=limit, offset=offset)
     _, rendered = shorten_to_fit(
@@ -158,7 +160,12 @@ async def search_vault(
     shown = [json.loads(text) for text in rendered[: len(page.items)]]
     cut = any("resultTruncated" in row for row in shown)
     return json_blocks(
-        page.envelope("results", shown, notice=str(RESULT_CUT_NOTICE) if cut else None)
+        page.envelope(
+            "results",
+            shown,
+            notice=str(RESULT_CUT_NOTICE) if cut else None,
+            snapshot=served.notice,
+        )
     )
 
 

@@ -6,9 +6,11 @@ person types their way down), then files; within each, paths that start with wha
 before those that only contain it, then by name. At most ``MAX_COMPLETIONS`` values, as MCP
 allows; ``total`` says how many matched.
 
-The paths come from the lister's recursive listing of the vault (cached like every listing),
-through the guarded client: a hidden, denied or ``mcp-hidden`` file is never offered, nor a
-folder that holds only such files.
+The paths come from the lister's recursive listing of the vault, through the guarded client:
+a hidden, denied or ``mcp-hidden`` file is never offered, nor a folder that holds only such
+files. On the vault folder the listing is the vault as its index has it now (issue 36);
+through the plugin alone, where only a walk of every folder can tell, the completions asked
+within ``PLUGIN_LISTING_AGE`` seconds share one walk (a person typing asks once a keystroke).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from vaultgate.vault.listing import NOTE_SUFFIX, VaultLister
 
 MAX_COMPLETIONS = 100  # the most values a completion/complete answer may carry
+PLUGIN_LISTING_AGE = 2.0  # seconds: the oldest listing a completion takes through the plugin
 
 # Prompt arguments whose name says they take a note, or a folder: completed with paths.
 _FOLDER_ARGUMENT = re.compile(r"(?:^|[_-])(?:folder|directory|dir)$", re.IGNORECASE)
@@ -86,5 +89,5 @@ async def complete_path(
     lister: VaultLister, typed: str, *, folders_only: bool = False, notes_only: bool = False
 ) -> Completed:
     """Complete ``typed`` against every reachable file of the vault."""
-    files = await lister.list_recursive("")
+    files = (await lister.listed("", unknown_max_age=PLUGIN_LISTING_AGE)).value
     return complete(files, typed, folders_only=folders_only, notes_only=notes_only)

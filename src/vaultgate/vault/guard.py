@@ -197,6 +197,9 @@ class GuardedClient:
     def link_map(self) -> LinkMap | None:
         return self._inner.link_map()
 
+    def generation(self) -> int | None:
+        return self._inner.generation()
+
     async def plugin_status(self) -> ServerStatus:
         return await self._inner.plugin_status()
 

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from vaultgate import markdown
 from vaultgate.backend import Backend, NoteLinks
-from vaultgate.cache import TTLCache
+from vaultgate.cache import Served, Snapshots
 from vaultgate.calls import call
 from vaultgate.errors import NotFound
 from vaultgate.paths import normalize_directory
@@ -87,34 +87,37 @@ def _below(folder: str | None) -> str:
 
 class LinkReader:
     """Every note's links, from the plugin's lists where its version has them, else from the
-    notes' text; kept ``ttl`` seconds, so the pages of one answer cost no new search and agree
-    on their total. vaultgate's own writes forget them (``AppState.vault_changed``)."""
+    notes' text; kept ``ttl`` seconds for the later pages of one answer, which then cost no
+    new search and agree on their total. A first page reads them again unless the vault's
+    generation says nothing changed (``cache.Snapshots``); vaultgate's own writes forget
+    them (``AppState.vault_changed``)."""
 
     def __init__(
         self, client: Backend, lister: VaultLister, ttl: float = LINKS_TTL_SECONDS
     ) -> None:
         self.client = client
         self.lister = lister
-        self._notes: TTLCache[bool, list[NoteLinks]] = TTLCache(ttl)
+        self._notes: Snapshots[bool, list[NoteLinks]] = Snapshots(client.generation, ttl)
 
     def invalidate(self) -> None:
         self._notes.clear()
 
     async def every_note_links(
-        self, *, unresolved: bool, progress: ProgressCallback | None = None
-    ) -> list[NoteLinks]:
-        """``unresolved``: the links that resolve nowhere are wanted too (5.0's lists)."""
-        for key in (unresolved, True):  # what holds the unresolved links serves both
-            if (cached := self._notes.get(key)) is not None:
-                return cached
+        self, *, unresolved: bool, progress: ProgressCallback | None = None, offset: int = 0
+    ) -> Served[list[NoteLinks]]:
+        """``unresolved``: the links that resolve nowhere are wanted too (5.0's lists).
+        Read now for a first page, from the first page's snapshot for a later one."""
         features = await self.client.features()
         if features.has("unresolved_links") or (features.has("links") and not unresolved):
-            notes = await self.client.note_links()
-            self._notes.put(features.has("unresolved_links"), notes)
+            # kept as what it holds: with the unresolved links, it serves both questions
+            key, read = features.has("unresolved_links"), self.client.note_links
         else:
-            notes = await links_from_text(self.client, self.lister, progress)
-            self._notes.put(True, notes)
-        return notes
+            key = True
+
+            async def read() -> list[NoteLinks]:
+                return await links_from_text(self.client, self.lister, progress)
+
+        return await self._notes.get(key, read, first_page=offset == 0)
 
 
 async def links_from_text(
@@ -152,44 +155,54 @@ async def links_from_text(
 
 
 async def broken_links(
-    reader: LinkReader, folder: str | None = None, progress: ProgressCallback | None = None
-) -> list[BrokenLinks]:
+    reader: LinkReader,
+    folder: str | None = None,
+    progress: ProgressCallback | None = None,
+    *,
+    offset: int = 0,
+) -> Served[list[BrokenLinks]]:
     """Every note (below ``folder``) with links or embeds that resolve to nothing, by path."""
     prefix = _below(folder)
-    notes = await reader.every_note_links(unresolved=True, progress=progress)
+    served = await reader.every_note_links(unresolved=True, progress=progress, offset=offset)
     found = [
         BrokenLinks(note.path, note.unresolved)
-        for note in notes
+        for note in served.value
         if note.unresolved and note.path.startswith(prefix)
     ]
-    return sorted(found, key=lambda item: item.filename)
+    return Served(sorted(found, key=lambda item: item.filename), served.notice)
 
 
 async def orphans(
-    reader: LinkReader, folder: str | None = None, progress: ProgressCallback | None = None
-) -> list[Orphan]:
+    reader: LinkReader,
+    folder: str | None = None,
+    progress: ProgressCallback | None = None,
+    *,
+    offset: int = 0,
+) -> Served[list[Orphan]]:
     """Notes no other note links to, then files (attachments) no note links to or embeds,
     each group by path, below ``folder``.
 
-    Every file is listed (``VaultLister.list_recursive``, cached): attachments appear in no
+    Every file is listed (``VaultLister.listed``): attachments appear in no
     search, only in folder listings, so on the plugin this walks every folder. A link from a
     note to itself does not count.
     """
     prefix = _below(folder)
-    notes = await reader.every_note_links(unresolved=False, progress=progress)
+    served = await reader.every_note_links(unresolved=False, progress=progress, offset=offset)
+    notes = served.value
     if progress is not None:
         await progress(1, None, f"read the links of {len(notes)} notes; listing every file")
     linked = {target for note in notes for target in note.links if target != note.path}
-    files = await reader.lister.list_recursive("", progress)
-    unlinked = [path for path in files if path.startswith(prefix) and path not in linked]
-    return [Orphan(path, "note") for path in unlinked if path.endswith(NOTE_SUFFIX)] + [
+    listed = await reader.lister.listed("", progress, offset=offset)
+    unlinked = [path for path in listed.value if path.startswith(prefix) and path not in linked]
+    found = [Orphan(path, "note") for path in unlinked if path.endswith(NOTE_SUFFIX)] + [
         Orphan(path, "attachment") for path in unlinked if not path.endswith(NOTE_SUFFIX)
     ]
+    return Served(found, served.notice or listed.notice)
 
 
 async def backlinking_notes(
-    reader: LinkReader, path: str, progress: ProgressCallback | None = None
-) -> list[str]:
+    reader: LinkReader, path: str, progress: ProgressCallback | None = None, *, offset: int = 0
+) -> Served[list[str]]:
     """The notes that link to ``path`` (itself left out), by path: its note JSON's
     ``backlinks`` (plugin 4.0.0, or the folder backend; the guard has filtered them), else
     every note's links read from the text. A missing note is NotFound, as its read is."""
@@ -202,10 +215,13 @@ async def backlinking_notes(
         folder, _, name = path.rpartition("/")
         if not sources and name not in await reader.client.list_directory(folder):
             raise NotFound(path, f"{call('list_vault_files', directory=folder)} shows what exists.")
+    notice = None  # the note's own JSON and the search are asked now: never a snapshot
     if not isinstance(sources, list):
-        notes = await reader.every_note_links(unresolved=False, progress=progress)
-        sources = [other.path for other in notes if path in other.links]
-    return sorted({source for source in sources if isinstance(source, str) and source != path})
+        served = await reader.every_note_links(unresolved=False, progress=progress, offset=offset)
+        sources = [other.path for other in served.value if path in other.links]
+        notice = served.notice
+    found = sorted({source for source in sources if isinstance(source, str) and source != path})
+    return Served(found, notice)
 
 
 async def with_lines(client: Backend, sources: Iterable[str], target: str) -> list[Backlink]:

@@ -1,8 +1,10 @@
 """Listing the vault: one folder, or every file below a folder, filtered by a glob.
 
 The plugin lists one level per request, so a recursive listing walks the folders concurrently
-(bounded, so a large vault does not open hundreds of connections) and caches the result briefly
-per folder: pages 2..N of the same listing cost no request at all.
+(bounded, so a large vault does not open hundreds of connections) and keeps the result per
+folder for the later pages cut from it: pages 2..N of the same listing cost no request at all.
+A first page lists again, unless the vault's generation says nothing changed since
+(``cache.Snapshots``: the folder's index, within its watcher's delay; never the plugin alone).
 
 Each of those requests costs the plugin a pass over the whole vault's file index (about 9 ms
 on 20,000 notes, one request at a time), so a walk costs the number of folders times that.
@@ -32,7 +34,7 @@ import anyio
 from wcmatch import glob
 
 from vaultgate.backend import Backend
-from vaultgate.cache import TTLCache
+from vaultgate.cache import Served, Snapshots
 from vaultgate.errors import InvalidArgument, NotFound
 from vaultgate.obsidian.features import quadratic_search
 from vaultgate.paging import Page, compact_json, page_fitting
@@ -141,11 +143,11 @@ def compile_glob(pattern: str, *, name: str = "pattern") -> Callable[[str], bool
 
 
 class VaultLister:
-    """Lists folders through the client, caching recursive listings for a short while."""
+    """Lists folders through the client, keeping recursive listings for their later pages."""
 
     def __init__(self, client: Backend, ttl: float = LISTING_TTL_SECONDS) -> None:
         self._client = client
-        self._listings: TTLCache[tuple[str, bool], list[str]] = TTLCache(ttl)
+        self._listings: Snapshots[tuple[str, bool], list[str]] = Snapshots(client.generation, ttl)
 
     def invalidate(self) -> None:
         """Forget cached listings: called after any write made through vaultgate."""
@@ -185,17 +187,43 @@ class VaultLister:
         *,
         notes_only: bool = False,
     ) -> list[str]:
-        """Every file below ``directory`` (vault-relative paths, sorted), listed once per TTL.
+        """Every file below ``directory`` (vault-relative paths, sorted), as the vault is now
+        (see ``listed``)."""
+        listed = await self.listed(directory, progress, notes_only=notes_only)
+        return listed.value
+
+    async def listed(
+        self,
+        directory: str,
+        progress: ProgressCallback | None = None,
+        *,
+        notes_only: bool = False,
+        offset: int = 0,
+        unknown_max_age: float = 0.0,
+    ) -> Served[list[str]]:
+        """Every file below ``directory`` (vault-relative paths, sorted): listed now for a
+        first page, from the first page's snapshot for a later one (``offset``).
 
         ``notes_only`` lists the notes alone (Obsidian's markdown files), from one search where
         the plugin answers that faster than a walk. A missing folder (or one the policy denies)
-        is NotFound either way.
+        is NotFound either way. ``unknown_max_age``: where nothing tells when the vault
+        changes (the plugin alone), a first page may take a listing this many seconds old.
         """
         folder = normalize_directory(directory)
-        key = (folder, notes_only)
-        cached = self._listings.get(key)
-        if cached is not None:
-            return cached
+
+        async def listing() -> list[str]:
+            return await self._list_below(folder, progress, notes_only=notes_only)
+
+        return await self._listings.get(
+            (folder, notes_only),
+            listing,
+            first_page=offset == 0,
+            unknown_max_age=unknown_max_age,
+        )
+
+    async def _list_below(
+        self, folder: str, progress: ProgressCallback | None, *, notes_only: bool
+    ) -> list[str]:
         below = await self._client.list_files_below(folder)
         if below is not None:  # a backend that knows every file at once (the vault folder)
             files = [p for p in below if p.endswith(NOTE_SUFFIX)] if notes_only else below
@@ -206,7 +234,6 @@ class VaultLister:
             if notes_only:
                 files = [path for path in files if path.endswith(NOTE_SUFFIX)]
         files.sort()
-        self._listings.put(key, files)
         return files
 
     async def _search_is_linear(self) -> bool:

@@ -34,12 +34,15 @@ A note's body longer than ``MAX_PROMPT_CHARACTERS`` is rendered up to that point
 the middle of a placeholder), and the text ends with a notice naming the note and where to
 read on. Argument values are the client's own text and are not cut.
 
-The catalogue is built from one listing (the lister's, cached like every recursive listing)
-and one read per note, and kept ``LISTING_TTL_SECONDS``; a write made through vaultgate
-(``invalidate``) makes it stale at once. ``check`` rebuilds it from a fresh listing and says
-whether it differs from what was last listed, which is what the server's
-``notifications/prompts/list_changed`` announces. Everything goes through
-the guarded client, so allow/deny and hidden paths apply to prompt notes as to every read.
+The catalogue is built from one listing (the lister's) and one read per note. ``prompts/list``
+builds it again unless the vault's generation says nothing changed since (the folder's index,
+within its watcher's delay; through the plugin alone, every list builds it); completion and
+``prompts/get`` may take one built within ``LISTING_TTL_SECONDS`` (a rendered prompt reads its
+note again anyway), and a write made through vaultgate (``invalidate``) makes it stale at
+once. ``check`` rebuilds it from a fresh listing and says whether it differs from what was
+last listed, which is what the server's ``notifications/prompts/list_changed`` announces.
+Everything goes through the guarded client, so allow/deny and hidden paths apply to prompt
+notes as to every read.
 """
 
 from __future__ import annotations
@@ -386,7 +389,8 @@ class PromptLibrary:
         self.folder = folder
         self._ttl = ttl
         self._clock = clock
-        self._cached: tuple[float, Catalogue] | None = None
+        # when it was built, the vault's generation then (None: unknown), the catalogue
+        self._cached: tuple[float, int | None, Catalogue] | None = None
         self._listed: tuple[tuple[object, ...], ...] | None = None  # what clients were shown
         self._left_out_logged: tuple[LeftOut, ...] = ()
         self._stale = StaleHint()  # invalidated since the watcher last looked
@@ -406,19 +410,24 @@ class PromptLibrary:
         """Has a client been shown the list (so that a change is worth announcing)?"""
         return self._listed is not None
 
-    async def catalogue(self) -> Catalogue:
-        """The prompts, built at most once per TTL (or after a write)."""
+    async def catalogue(self, *, fresh: bool = False) -> Catalogue:
+        """The prompts: the last ones built while the vault's generation has not moved since,
+        else (unless ``fresh``: as the vault is now) those built within the TTL."""
         async with self._lock:  # callers at the same moment share one build
-            cached = self._cached
-            if cached is not None and self._clock() - cached[0] <= self._ttl:
-                return cached[1]
-            return await self._build_locked(self.lister)
+            generation = self._client.generation()  # before building: a change meanwhile moves it
+            if (cached := self._cached) is not None:
+                built_at, built_in, catalogue = cached
+                if generation is not None and built_in == generation:
+                    return catalogue
+                if not fresh and self._clock() - built_at <= self._ttl:
+                    return catalogue
+            return await self._build_locked(self.lister, generation)
 
     async def list_for_client(self) -> Catalogue:
         """The catalogue, recorded as what clients now know. If the vault cannot be asked,
         clients are taken to know no prompts, so that the next good check announces them."""
         try:
-            catalogue = await self.catalogue()
+            catalogue = await self.catalogue(fresh=True)  # a first page: the vault as it is
         except VaultgateError:
             self._listed = signature(Catalogue(()))
             raise
@@ -466,7 +475,7 @@ class PromptLibrary:
         return render(described, note.content, arguments)
 
     def _cached_or_empty(self) -> Catalogue:
-        return self._cached[1] if self._cached is not None else Catalogue(())
+        return self._cached[2] if self._cached is not None else Catalogue(())
 
     def _unknown(self, name: str, catalogue: Catalogue) -> str:
         for left in catalogue.left_out:
@@ -482,11 +491,11 @@ class PromptLibrary:
     async def _rebuild(self) -> Catalogue:
         """Build now, from a fresh listing (the shared one may be older than a change)."""
         async with self._lock:
-            return await self._build_locked(self._fresh)
+            return await self._build_locked(self._fresh, self._client.generation())
 
-    async def _build_locked(self, lister: VaultLister) -> Catalogue:
+    async def _build_locked(self, lister: VaultLister, generation: int | None) -> Catalogue:
         catalogue = await self._build(lister)
-        self._cached = (self._clock(), catalogue)
+        self._cached = (self._clock(), generation, catalogue)
         if catalogue.left_out != self._left_out_logged:
             self._left_out_logged = catalogue.left_out
             for left in catalogue.left_out:

@@ -3,8 +3,8 @@
 One JsonLogic search over ``stat.mtime`` (in the note JSON of every plugin version; the
 Dataview query peers build broke on 4.0, which removed DQL). Its result for a note is the
 note's mtime, so the search answers which notes and when in one request. The cut-off is
-rounded down to the minute, so the pages asked within a minute are one cached search
-(``VaultSearcher``) and agree on their total.
+rounded down to the minute, so the later pages asked within a minute come from their first
+page's search (``VaultSearcher``) and agree on its total; a first page searches again.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from vaultgate.cache import Served
 from vaultgate.paths import normalize_directory
 from vaultgate.vault.search import VaultSearcher
 
@@ -47,11 +48,17 @@ async def recent_changes(
     days: int,
     folder: str | None = None,
     now: datetime.datetime | None = None,
-) -> list[Changed]:
-    """Notes (below ``folder``) modified in the last ``days`` days, newest first."""
+    *,
+    offset: int = 0,
+) -> Served[list[Changed]]:
+    """Notes (below ``folder``) modified in the last ``days`` days, newest first: searched
+    now for a first page, from its snapshot for a later one (``offset``)."""
     prefix = normalize_directory(folder) if folder else ""
     moment = now if now is not None else datetime.datetime.now(datetime.UTC)
-    rows = await searcher.structured(since_query(cutoff(moment, days)), "jsonlogic")
+    served = await searcher.structured(
+        since_query(cutoff(moment, days)), "jsonlogic", offset=offset
+    )
+    rows = served.value
     changed = [
         Changed(path, int(mtime))
         for row in rows
@@ -60,4 +67,4 @@ async def recent_changes(
         and isinstance(mtime := row.get("result"), int | float)
         and not isinstance(mtime, bool)
     ]
-    return sorted(changed, key=lambda note: (-note.mtime, note.filename))
+    return Served(sorted(changed, key=lambda note: (-note.mtime, note.filename)), served.notice)

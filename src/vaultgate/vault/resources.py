@@ -195,9 +195,10 @@ def parse_cursor(cursor: str | None) -> int:
     return int(digits)
 
 
-async def notes_by_recency(searcher: VaultSearcher) -> list[ListedNote]:
-    """Every reachable note, most recently modified first (then by path)."""
-    rows = await searcher.structured(NOTE_STATS, "jsonlogic")
+async def notes_by_recency(searcher: VaultSearcher, *, offset: int = 0) -> list[ListedNote]:
+    """Every reachable note, most recently modified first (then by path): searched now for
+    a first page, from its snapshot for a later one (``offset``)."""
+    rows = (await searcher.structured(NOTE_STATS, "jsonlogic", offset=offset)).value
     notes = []
     for row in rows:
         path, stats = row.get("filename"), row.get("result")

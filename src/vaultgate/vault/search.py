@@ -1,7 +1,9 @@
 """Searching the vault: simple text search, structured (JsonLogic / Dataview) and semantic.
 
-The plugin scans every note on each search, so a query's whole result is cached briefly:
-paging through it does not search the vault again. Results are normalised here (ordering by
+A query's whole result is kept (``Snapshots``) for the later pages cut from it: paging through
+it does not search the vault again. A first page (offset 0) searches again unless the vault's
+generation says nothing changed since (the folder's index, within its watcher's delay); through
+the plugin alone, it always searches again. Results are normalised here (ordering by
 score, match trimming, folder scoping) so every plugin version looks the same to the model, and
 kept lean: scores to 3 significant digits, no field the model can derive from another.
 
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, overload, runtime_checkable
 
 from vaultgate.backend import Backend
-from vaultgate.cache import TTLCache
+from vaultgate.cache import Served, Snapshots
 from vaultgate.errors import InvalidArgument
 from vaultgate.obsidian.models import SimpleHit as PluginHit
 from vaultgate.obsidian.models import SimpleMatch
@@ -183,57 +185,59 @@ def _match(
 
 
 class VaultSearcher:
-    """Runs searches through the client and keeps each full result for a short while."""
+    """Runs searches through the client and keeps each full result for its later pages."""
 
     def __init__(self, client: Backend, ttl: float = SEARCH_TTL_SECONDS) -> None:
         self._client = client
-        self._simple: TTLCache[tuple[str, int], SimpleHits] = TTLCache(ttl)
-        self._structured: TTLCache[tuple[str, str], list[dict[str, Any]]] = TTLCache(ttl)
+        self._simple: Snapshots[tuple[str, int], SimpleHits] = Snapshots(client.generation, ttl)
+        self._structured: Snapshots[tuple[str, str], list[dict[str, Any]]] = Snapshots(
+            client.generation, ttl
+        )
 
     def invalidate(self) -> None:
-        """Forget cached results: called after any write made through vaultgate."""
+        """Forget kept results: called after any write made through vaultgate."""
         self._simple.clear()
         self._structured.clear()
 
     async def simple(
-        self, query: str, *, context_length: int, folder: str | None = None
-    ) -> SimpleHits:
-        """Every note matching ``query``, best first (score descending, then path)."""
+        self, query: str, *, context_length: int, folder: str | None = None, offset: int = 0
+    ) -> Served[SimpleHits]:
+        """Every note matching ``query``, best first (score descending, then path): searched
+        now for a first page, from the first page's snapshot for a later one (``offset``)."""
         query = query.strip()
         if not query:
             raise InvalidArgument("query is empty. Pass one or more words to look for.")
-        key = (query, context_length)
-        hits = self._simple.get(key)
-        if hits is None:
+
+        async def search() -> SimpleHits:
             raw = await self._client.search_simple(query, context_length)
-            hits = SimpleHits.best_first(raw, context_length)
-            self._simple.put(key, hits)
+            return SimpleHits.best_first(raw, context_length)
+
+        served = await self._simple.get((query, context_length), search, first_page=offset == 0)
         if folder:
-            hits = hits.below(normalize_directory(folder))
-        return hits
+            return Served(served.value.below(normalize_directory(folder)), served.notice)
+        return served
 
     async def structured(
-        self, query: str | dict[str, Any], query_type: QueryType
-    ) -> list[dict[str, Any]]:
-        """Rows ``{"filename", "result"}`` of a JsonLogic or Dataview query, by filename."""
+        self, query: str | dict[str, Any], query_type: QueryType, *, offset: int = 0
+    ) -> Served[list[dict[str, Any]]]:
+        """Rows ``{"filename", "result"}`` of a JsonLogic or Dataview query, by filename:
+        evaluated now for a first page, from its snapshot for a later one (``offset``)."""
         text = query if isinstance(query, str) else json.dumps(query, sort_keys=True)
-        key = (query_type, text)
-        rows = self._structured.get(key)
-        if rows is not None:
-            return rows
-        match query_type:
-            case "jsonlogic":
-                parsed = _parse_jsonlogic(query)
-                refuse_long_patterns(parsed)
-                rows = await self._client.search_jsonlogic(parsed)
-            case "dataview":
-                if not isinstance(query, str) or not query.strip():
-                    raise InvalidArgument(
-                        'A Dataview query is DQL text, e.g. TABLE status FROM "Projects".'
-                    )
-                rows = await self._client.search_dql(query)
-        self._structured.put(key, rows)
-        return rows
+
+        async def evaluate() -> list[dict[str, Any]]:
+            match query_type:
+                case "jsonlogic":
+                    parsed = _parse_jsonlogic(query)
+                    refuse_long_patterns(parsed)
+                    return await self._client.search_jsonlogic(parsed)
+                case "dataview":
+                    if not isinstance(query, str) or not query.strip():
+                        raise InvalidArgument(
+                            'A Dataview query is DQL text, e.g. TABLE status FROM "Projects".'
+                        )
+                    return await self._client.search_dql(query)
+
+        return await self._structured.get((query_type, text), evaluate, first_page=offset == 0)
 
     async def smart(
         self,

@@ -10,6 +10,7 @@ engine's exact matcher (``simple_search.py``), so the answers are the full scan'
 
 - ``vault_index.py``: :class:`VaultIndex`, its sync with the folder, refreshes and reads.
 - ``watcher.py``: ``watch``, the task that keeps an index current while the server runs.
+- ``generation.py``: the number each committed change moves, which kept answers are keyed to.
 - ``database.py``: the file (where, schema, replacing an unusable one); ``scan.py``: the notes
   on disk; ``records.py``: one note read and parsed.
 - ``fold.py`` and ``query.py``: the case fold that lets trigrams find whatever

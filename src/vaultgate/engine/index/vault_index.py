@@ -39,6 +39,7 @@ from typing import Any, Protocol, cast
 
 from vaultgate.engine.index import database, vectors
 from vaultgate.engine.index.fold import current_fold
+from vaultgate.engine.index.generation import Generation
 from vaultgate.engine.index.query import (
     any_word_expression,
     match_expression,
@@ -130,6 +131,8 @@ class VaultIndex:
         self._ready = False
         self._damaged = False  # a read found the file damaged: the next sync replaces it
         self._closed = False
+        # moves on each committed write, whoever asked for it (sync, watcher, vaultgate)
+        self.generation = Generation()
 
     def _open(self) -> sqlite3.Connection:
         return database.open_index(self.location, vault=self._root, fold=self._fold.fingerprint)
@@ -313,13 +316,17 @@ class VaultIndex:
         conn = self._conn
         keys = [key for key in map(_db_path, paths) if key is not None]
         with database.transaction(conn):
-            old = [
-                row[0]
+            rows = [
+                row
                 for chunk in _chunks(keys, _SQL_VARIABLES)
                 for row in conn.execute(
-                    f"SELECT id FROM notes WHERE path IN ({','.join('?' * len(chunk))})", chunk
+                    "SELECT id, path, mtime_ns, size FROM notes"
+                    f" WHERE path IN ({','.join('?' * len(chunk))})",
+                    chunk,
                 )
             ]
+            old = [row[0] for row in rows]
+            was = {row[1]: (row[2], row[3]) for row in rows}
             # a contentless table forgets a row's words only when told them: the text held now
             conn.executemany(
                 "INSERT INTO notes_words (notes_words, rowid, body)"
@@ -373,6 +380,13 @@ class VaultIndex:
             self._mirror.stored(stored)
             kept = {text.path for text in stored}  # (the others: gone, or a name not UTF-8)
             self._mirror.dropped([path for path in paths if path not in kept])
+        now = {
+            key: (read.note.mtime_ns, read.note.size)
+            for read in reads
+            if read is not None and (key := _db_path(read.note.path)) is not None
+        }
+        if now != was:  # (the watcher's second look at vaultgate's own write changes nothing)
+            self.generation.bump()  # last: what it stands for is all in place
 
     def _stored(self, under: str) -> dict[str, Stat]:
         """The rows at ``under`` or below it ('' for all): path -> (mtime_ns, size)."""

@@ -373,6 +373,14 @@ class FolderBackend:
         rows = await self._engine(search, Call("/search/", ""))
         return [dict(row) for row in STRUCTURED_RESULTS.validate_python(rows)]
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        """The index's generation for its marked notes; None until the index answers (the
+        notes' bytes answer then, ``folder/marks.py``)."""
+        index = self._index.index
+        if index is None or not index.ready:
+            return None
+        return id(index), self._marks.generation
+
     async def marked_notes(self) -> dict[str, Marks]:
         """The notes carrying a protection tag: from the index, the notes whose frontmatter
         or tags mention 'mcp-' (as current as the index's tag counts); before the index

@@ -250,6 +250,9 @@ class ObsidianClient:
     def link_map(self) -> LinkMap | None:
         return None  # Obsidian walks the folder, not vaultgate
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        return None  # the plugin tells no change: the guard reads the notes it shows
+
     # --- server ---------------------------------------------------------------------------
 
     async def status(self) -> ServerStatus:

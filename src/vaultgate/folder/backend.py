@@ -68,7 +68,7 @@ from vaultgate.errors import (
 from vaultgate.folder import local_search
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.folder.indexed_marks import IndexedMarks
-from vaultgate.folder.indexing import KeptIndex, Mirrors
+from vaultgate.folder.indexing import KeptIndex, Mirrors, built_share
 from vaultgate.folder.marks import MarkScan
 from vaultgate.folder.meaning import MeaningIndex
 from vaultgate.folder.search import (
@@ -319,10 +319,11 @@ class FolderBackend:
         options = SimpleSearchOptions.for_version(self._behaviour, query, context_length)
         kept = self._index
         if kept.building:  # searches read every note until the first build ends
+            share = built_share(kept.done, kept.total)
             await report(
-                kept.done,
-                kept.total or None,
-                f"building the vault index ({kept.done} of {kept.total or '?'} notes); "
+                share or 0,
+                100,
+                f"building the vault index ({share if share is not None else '?'}% done); "
                 "this search reads the notes meanwhile",
             )
 
@@ -443,7 +444,8 @@ class FolderBackend:
     def _not_indexed(self) -> str:
         kept = self._index
         if kept.building:
-            progress = f" ({kept.done:,} of {kept.total:,} notes so far)" if kept.total else ""
+            share = built_share(kept.done, kept.total)
+            progress = f" ({share}% done)" if share is not None else ""
             return (
                 f"The vault index is being built{progress}; search by words or meaning answers "
                 "once it is. Meanwhile search_simple finds notes holding every word."

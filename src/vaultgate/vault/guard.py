@@ -51,6 +51,7 @@ Two rules keep a write from losing or doubling a note, on every backend:
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,6 +132,7 @@ from vaultgate.vault.unseen import (
     linking_unreachable,
     note_links_of,
     reads_links,
+    reads_note_values,
     rebuilt_notes,
     whole_notes_query,
 )
@@ -157,6 +159,9 @@ READS_BEFORE_SEARCH = 32
 # being named. Never used for text, which is checked on the notes as they are now. One
 # marks search costs about 0.5 s on 3,000 notes (bench/hidden_latency.py, docs/design.md).
 MARKS_TTL_SECONDS = 10.0
+# A marks search speaks for the notes named by the call that ran it (a JsonLogic search asks
+# for the marks before its rows come): for that long after it, if nothing was named since.
+SAME_CALL_SECONDS = 2.0
 # Every note that may carry a tag: its frontmatter (any tag key) and its listed tags; a note
 # whose frontmatter is empty and that lists no tag is no row. Its text tells how often.
 NOTE_TAGS = {
@@ -179,6 +184,12 @@ class _KeptMarks:
 
     marked: dict[str, Marks]
     seen: set[str] = field(default_factory=set)
+    searched_at: float = field(default_factory=time.monotonic)
+
+    def vouches_for_all(self) -> bool:
+        """Does this search speak for every note a call names now? Only for the call that ran
+        it: nothing named since, and within ``SAME_CALL_SECONDS`` of it."""
+        return not self.seen and time.monotonic() - self.searched_at < SAME_CALL_SECONDS
 
 
 class GuardedClient:
@@ -286,7 +297,8 @@ class GuardedClient:
             return set()
         kept, searched = await self._kept_marks()
         if self._inner.marks_generation() is None:
-            unseen = [] if searched else [path for path in notes if path not in kept.seen]
+            vouched = searched or kept.vouches_for_all()
+            unseen = [] if vouched else [path for path in notes if path not in kept.seen]
             if len(unseen) > READS_BEFORE_SEARCH:
                 kept, _ = await self._kept_marks(fresh=True)
             elif unseen:
@@ -487,7 +499,8 @@ class GuardedClient:
             if reachable is None:
                 raise
             rows = await self._without(query, reachable)
-        return await self._visible(rows, "filename")
+        # a query reading only paths and times shows what a listing shows
+        return await self._visible(rows, "filename", shows_values=reads_note_values(query))
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         """Dataview resolves links in every field, and vaultgate cannot evaluate DQL itself:
@@ -982,16 +995,20 @@ class GuardedClient:
             failed=tuple(p for p in updates.failed if shown(p)),
         )
 
-    async def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    async def _visible(
+        self, rows: list[dict[str, Any]], key: str, *, shows_values: bool = True
+    ) -> list[dict[str, Any]]:
         """Rows about reachable notes; paths of hidden notes are also taken out of the lists
-        in each row's result (a query for links or backlinks returns paths). A row shows
-        values of its note (its text, its frontmatter): whether that note is hidden is asked
-        of it as it is now (``_hidden_now``)."""
+        in each row's result (a query for links or backlinks returns paths). A row that
+        ``shows_values`` of its note (its text, its frontmatter) is shown only if that note,
+        as it is now, is not hidden (``_hidden_now``); one that shows what a listing shows is
+        decided as a listing is (``_hidden``)."""
         await self._links()
         rows = [row for row in rows if self.policy.allows(str(row.get(key, "")))]
         if not rows:
             return rows
-        now = await self._hidden_now(str(row.get(key, "")) for row in rows)
+        named = (str(row.get(key, "")) for row in rows)
+        now = await (self._hidden_now(named) if shows_values else self._hidden(named))
         marked = await self.marked_notes()
         hidden = now | {path for path, marks in marked.items() if marks.hidden}
         allows = self.policy.allows

@@ -10,12 +10,11 @@ Three measures, on vaults from bench/generate_vault.py (copied: notes are edited
   ``tags: [mcp-hidden]`` written into it by another program, and the same search (asked anew
   each time, so no cached answer) is repeated every 5 ms until the note is gone: the watcher's
   delay plus the index's refresh, as the model sees it.
-- **plugin**: a server in front of the emulator (5.1.0). A simple search whose answer shows k
-  notes' text costs k reads of those notes (up to READS_BEFORE_SEARCH) or one marks search:
-  its time for k = 1, 10, 32, 33, against the same search on a server with nothing to check
-  (no note's text shown: a query matching nothing). Then the bound on names: a note tagged
-  elsewhere leaves the one-level listing within MARKS_TTL_SECONDS (measured, polled every
-  50 ms).
+- **plugin**: the guard in front of the emulator (5.1.0, HTTP on 127.0.0.1). A simple search
+  whose answer shows k notes' text costs k reads of those notes (up to READS_BEFORE_SEARCH)
+  or one marks search: the plugin's search alone against the guarded one, for k = 1, 10, 32,
+  33, and one marks search. Then the bound on names: a note tagged elsewhere leaves the
+  one-level listing within MARKS_TTL_SECONDS (measured, polled every 50 ms).
 - **ranking**: ``VaultIndex.ranked_by_words`` (bm25 over the reachable notes) against FTS5's
   own ``bm25()`` in one query, for a rare and a broad word, with 1% of the notes unreachable.
 """
@@ -36,11 +35,14 @@ from typing import Any
 from mcp import Client
 
 import generate_vault
-from vaultgate.config import Settings
+from vaultgate.config import ObsidianSettings, SafetySettings, Secret, Settings
 from vaultgate.emulator.runner import start_emulator
 from vaultgate.engine.index import VaultIndex
+from vaultgate.obsidian.client import ObsidianClient
+from vaultgate.obsidian.transport import build_http_client
 from vaultgate.server import build_server
-from vaultgate.vault.guard import MARKS_TTL_SECONDS, READS_BEFORE_SEARCH
+from vaultgate.vault.guard import MARKS_TTL_SECONDS, READS_BEFORE_SEARCH, GuardedClient
+from vaultgate.vault.policy import AccessPolicy
 
 RUNS = 10
 HIDDEN = "---\ntags: [mcp-hidden]\n---\n"
@@ -105,45 +107,39 @@ async def plugin_costs(vault: Path, notes: list[Path]) -> dict[str, Any]:
             with note.open("a", encoding="utf-8") as out:
                 out.write(f"\nshownword{k}\n")
     costs: dict[str, Any] = {}
-    with start_emulator(vault, plugin_version="5.1.0") as emulator:
-        assert emulator.https_url is not None
-        settings = Settings.from_env(
-            {
-                "OBSIDIAN_API_KEY": emulator.api_key,
-                "OBSIDIAN_PORT": emulator.https_url.rsplit(":", 1)[1],
-                "OBSIDIAN_CERT": str(emulator.certificate_path),
-                "VAULTGATE_MEMORY_DB": ":memory:",
-                "VAULTGATE_TOOLS": "full",
-            }
-        )
-        asked = iter(range(1, 1_000_000))
-        async with Client(build_server(settings)) as client:
-            await text(client, "list_vault_files", {})  # warm up: the marks are searched once
+    with start_emulator(vault, plugin_version="5.1.0", https_port=None, http_port=0) as emulator:
+        assert emulator.http_url is not None
+        port = int(emulator.http_url.rsplit(":", 1)[1].rstrip("/"))
+        settings = ObsidianSettings(api_key=Secret(emulator.api_key), protocol="http", port=port)
+        async with await build_http_client(settings) as http:
+            plugin = ObsidianClient(settings, http)
+            guarded = GuardedClient(plugin, AccessPolicy(SafetySettings()))
+            await guarded.list_directory("")  # the marks searched once, as a session would
 
-            async def timed(word: str) -> float:
+            async def timed(search: Callable[[], Any]) -> float:
                 times = []
                 for _ in range(5):
-                    query = {"query": word, "contextLength": 10 + next(asked)}
                     started = time.perf_counter()
-                    await text(client, "search_vault_simple", query)
+                    await search()
                     times.append(time.perf_counter() - started)
                 return statistics.median(times)
 
-            costs["none"] = await timed("nowordmatchesthis")
             for k in sizes:
-                costs[k] = await timed(f"shownword{k}")
+                word = f"shownword{k}"
+                raw = await timed(lambda word=word: plugin.search_simple(word, 10))
+                checked = await timed(lambda word=word: guarded.search_simple(word, 10))
+                costs[k] = (raw, checked)
+            costs["marks"] = await timed(plugin.marked_notes)
             tagged = notes[5]
-            listing = tagged.parent.relative_to(vault).as_posix()
+            listing = tagged.parent.relative_to(vault).as_posix() + "/"
 
             async def unlisted() -> bool:
-                return tagged.name not in await text(
-                    client, "list_vault_files", {"directory": listing}
-                )
+                return tagged.name not in await guarded.list_directory(listing)
 
             bound = []
             for _ in range(2):
                 body = tagged.read_text(encoding="utf-8")
-                await text(client, "list_vault_files", {"directory": listing})
+                await guarded.list_directory(listing)
                 tagged.write_text(HIDDEN + body, encoding="utf-8")
                 bound.append(await until(unlisted, 0.05, MARKS_TTL_SECONDS * 3))
                 tagged.write_text(body, encoding="utf-8")
@@ -213,11 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"folder, {small[0]:,} notes: tagged elsewhere → text gone (simple search), {RUNS} runs")
     print(f"  median {ms(statistics.median(folder))}, max {ms(max(folder))}\n")
     print(f"plugin 5.1.0 emulator, {small[0]:,} notes: simple search, median of 5")
-    print("| notes whose text is shown | search |")
-    print("|---|---|")
-    print(f"| none (nothing to check) | {ms(plugin['none'])} |")
+    print("| hits (text shown) | plugin alone | with the tags checked now |")
+    print("|---|---|---|")
     for k in (1, 10, READS_BEFORE_SEARCH, READS_BEFORE_SEARCH + 1):
-        print(f"| {k} | {ms(plugin[k])} |")
+        print(f"| {k} | {ms(plugin[k][0])} | {ms(plugin[k][1])} |")
+    print(f"one marks search: {ms(plugin['marks'])}")
     print(
         f"names through the plugin: listing drops a note tagged elsewhere after "
         f"{', '.join(ms(s) for s in plugin['bound'])} (bound {MARKS_TTL_SECONDS:.0f} s)\n"

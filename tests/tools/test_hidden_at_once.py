@@ -204,8 +204,22 @@ async def test_on_the_folder_a_note_tagged_hidden_elsewhere_leaves_every_listing
     async with serving(vault, emulator_factory, "folder") as served:
         client = served.client
         await warmed(client)
+
+        async def ranked() -> list[str]:  # keyword search, from the index
+            result = await client.call_tool(
+                "search_vault_smart", {"query": WORD, "mode": "keyword"}
+            )
+            if result.is_error:
+                return ["the index is being built"]
+            return ["keyword"] if NAME in "\n".join(texts(result)) else []
+
+        async def unranked() -> list[str]:  # until the index has built and ranks the note
+            return [] if await ranked() == ["keyword"] else ["not ranked yet"]
+
+        await until_gone(unranked)
         named_before = await names_shown(client, fresh())
         write(vault, NOTE, HIDDEN_BODY)
+        await until_gone(ranked)
 
         async def listed() -> list[str]:  # never cached: a one-level listing
             return (

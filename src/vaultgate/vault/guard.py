@@ -157,7 +157,7 @@ READS_BEFORE_SEARCH = 32
 # Where the backend tells no change (the plugin), how old the marked notes may be when they
 # decide which names a listing shows: the bound on a note tagged mcp-hidden elsewhere still
 # being named. Never used for text, which is checked on the notes as they are now. One
-# marks search costs about 0.5 s on 3,000 notes (bench/hidden_latency.py, docs/design.md).
+# marks search costs 0.5-1.5 s on 3,000 notes (bench/hidden_latency.py, docs/benchmarks.md).
 MARKS_TTL_SECONDS = 10.0
 # A marks search speaks for the notes named by the call that ran it (a JsonLogic search asks
 # for the marks before its rows come): for that long after it, if nothing was named since.

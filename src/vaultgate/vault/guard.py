@@ -51,7 +51,6 @@ Two rules keep a write from losing or doubling a note, on every backend:
 from __future__ import annotations
 
 import datetime
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,6 +123,7 @@ from vaultgate.protection import (
 )
 from vaultgate.vault.backlinks import is_markdown, linking_notes
 from vaultgate.vault.concurrent import map_bounded
+from vaultgate.vault.marks_scope import SEARCHED
 from vaultgate.vault.patch_preview import patched_text
 from vaultgate.vault.policy import AccessPolicy
 from vaultgate.vault.unseen import (
@@ -159,9 +159,6 @@ READS_BEFORE_SEARCH = 32
 # being named. Never used for text, which is checked on the notes as they are now. One
 # marks search costs 0.5-1.5 s on 3,000 notes (bench/hidden_latency.py, docs/benchmarks.md).
 MARKS_TTL_SECONDS = 10.0
-# A marks search speaks for the notes named by the call that ran it (a JsonLogic search asks
-# for the marks before its rows come): for that long after it, if nothing was named since.
-SAME_CALL_SECONDS = 2.0
 # Every note that may carry a tag: its frontmatter (any tag key) and its listed tags; a note
 # whose frontmatter is empty and that lists no tag is no row. Its text tells how often.
 NOTE_TAGS = {
@@ -184,12 +181,12 @@ class _KeptMarks:
 
     marked: dict[str, Marks]
     seen: set[str] = field(default_factory=set)
-    searched_at: float = field(default_factory=time.monotonic)
+    reads: int = 0  # notes read since, to be named: at most READS_BEFORE_SEARCH
 
     def vouches_for_all(self) -> bool:
-        """Does this search speak for every note a call names now? Only for the call that ran
-        it: nothing named since, and within ``SAME_CALL_SECONDS`` of it."""
-        return not self.seen and time.monotonic() - self.searched_at < SAME_CALL_SECONDS
+        """Does this search speak for every note the call under way names? Only in the call
+        that ran it (a walk lists folder after folder): ``vault/marks_scope.py``."""
+        return SEARCHED.get() is self
 
 
 class GuardedClient:
@@ -270,6 +267,7 @@ class GuardedClient:
             kept = _KeptMarks(await self._inner.marked_notes())
             if writes == self._writes:
                 self._marks.put(None, kept)
+        SEARCHED.set(kept)  # this call's later steps name what this search saw
         return kept, True
 
     def forget_marks(self) -> None:
@@ -290,8 +288,8 @@ class GuardedClient:
         only if a note is among them. Where the backend tells no change, the kept marks
         decide for the notes their search saw (so a note tagged elsewhere is named at most
         ``MARKS_TTL_SECONDS`` longer); a note it never saw is read first (up to
-        ``READS_BEFORE_SEARCH`` of them, else the marks are searched again), so a note
-        created already hidden is never named."""
+        ``READS_BEFORE_SEARCH`` reads per search: past them, the bound applies to new notes
+        too), so a note created already hidden is not named."""
         notes = [path for path in dict.fromkeys(paths) if is_note(path)]
         if not notes:
             return set()
@@ -299,9 +297,8 @@ class GuardedClient:
         if self._inner.marks_generation() is None:
             vouched = searched or kept.vouches_for_all()
             unseen = [] if vouched else [path for path in notes if path not in kept.seen]
-            if len(unseen) > READS_BEFORE_SEARCH:
-                kept, _ = await self._kept_marks(fresh=True)
-            elif unseen:
+            if unseen and kept.reads + len(unseen) <= READS_BEFORE_SEARCH:
+                kept.reads += len(unseen)
                 read = await map_bounded(unseen, self._tags_now)
                 for path, tags in zip(unseen, read, strict=True):
                     if tags:

@@ -146,6 +146,14 @@ class Backend(Protocol):
         walks none (the plugin: the access policy walks the folder itself, if it knows it)."""
         ...
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        """A value that changes whenever ``marked_notes`` may answer otherwise, where the
+        backend can tell: the folder's index, told of every change it stores (after the
+        watcher's delay for changes made elsewhere). None where it cannot (the plugin, the
+        folder before its index answers): then the guard checks the notes themselves before
+        showing their text, and names them under a bounded-age answer."""
+        ...
+
     async def plugin_status(self) -> ServerStatus:
         """The plugin's own status, asked now (NeedsObsidian when it is never asked)."""
         ...

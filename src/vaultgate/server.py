@@ -50,6 +50,7 @@ from vaultgate.tools.schema import tidy_schema
 from vaultgate.tools.spelling import OfferedTools
 from vaultgate.tools.text_arguments import keep_text_arguments
 from vaultgate.vault.guard import GuardedClient
+from vaultgate.vault.marks_scope import new_call
 from vaultgate.vault.policy import AccessPolicy
 
 # The answers that carry the server's capabilities (the handshake, and its successor).
@@ -120,6 +121,7 @@ class VaultgateServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        new_call()  # this call's marks searches speak for this call alone (vault/guard.py)
         with spelled_by(self.spelling):
             arguments = dict(arguments or {})
             # A write asked of a read-only server is refused as that, whatever its arguments:

@@ -367,3 +367,14 @@ async def test_a_start_sweeps_old_temporary_files(vault_folder: Path, tmp_path: 
 
     assert not old.exists()
     assert fresh.exists()  # a write may still be under way in another process
+
+
+@pytest.mark.parametrize(
+    ("done", "total", "share"),
+    [(0, 0, None), (0, 7, 0), (3, 7, 42), (7, 7, 100), (9, 7, 100)],
+)
+def test_a_first_build_is_told_in_percent_never_in_notes(
+    done: int, total: int, share: int | None
+) -> None:
+    # a count of notes would count the hidden and denied ones too (issue 36)
+    assert indexing.built_share(done, total) == share

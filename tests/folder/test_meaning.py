@@ -11,6 +11,7 @@ import anyio.to_thread
 import pytest
 
 from vaultgate.engine.index import VaultIndex
+from vaultgate.folder.local_search import answer
 from vaultgate.folder.meaning import CATCH_UP_NOTES, MeaningIndex, NoteVectors
 from vaultgate.semantic.embedder import load_embedder, why_unavailable
 
@@ -129,3 +130,24 @@ async def test_loading_stored_vectors_makes_room_for_every_note_at_once(tmp_path
         assert len(restarted.vectors) == 40
         assert restarted.vectors.capacity >= 40
         assert (restarted.done, restarted.total, restarted.building) == (40, 40, False)
+
+
+async def test_the_notice_while_embedding_counts_only_the_notes_searched(tmp_path: Path) -> None:
+    vault = vault_of(tmp_path / "vault", 6)
+    for n, path in enumerate(["Denied/a 🙈.md", "Denied/b #2.md", "Secret 100%/c.md"]):
+        (vault / path).parent.mkdir(parents=True, exist_ok=True)
+        (vault / path).write_bytes(f"---\r\ntags: [mcp-hidden]\r\n---\r\nespresso {n}\r\n".encode())
+
+    def reachable(path: str) -> bool:
+        return not path.startswith(("Denied/", "Secret 100%/"))
+
+    with VaultIndex(vault, location=tmp_path / "index.sqlite3") as index:
+        index.sync()
+        meaning = meaning_over(index)  # nothing embedded yet
+        rankings = meaning.rank(index, "espresso", reachable, 10)
+        assert rankings is not None
+        notice = answer(rankings, "hybrid", str(vault), 10, None).notice
+
+    assert (rankings.embedded, rankings.notes) == (0, 6)
+    assert notice is not None
+    assert "0 of 6 notes" in notice

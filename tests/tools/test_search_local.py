@@ -215,3 +215,40 @@ async def test_results_page_with_next_offset_and_every_note_once(tmp_path: Path)
     assert pages[0]["pagination"]["total"] == 24
     assert len(found) == len(set(found)) == 24
     assert all(len(row["text"]) <= 120 for page in pages for row in page["results"])
+
+
+# notes that hold 'alpha' and 'beta' in a proportion that ranks the alpha note first, and
+# notes out of reach that would make 'alpha' common, and so rank it last (issue 36)
+SMALL_CORPUS = {
+    "Inbox/alpha 日本 #1.md": "An alpha note 🚀\r\nwith more words around it.\r\n",
+    "Inbox/beta 50%.md": "A beta note, café.\n",
+    "Areas/beta again 🙂.md": "Beta and beta once more, 漢字 beside it.\n",
+    "Areas/plain.md": "Nothing to find here at all, just filler text.\n",
+}
+OUT_OF_REACH = {
+    "Areas/hidden alpha 🙈.md": "---\ntags: [mcp-hidden]\n---\nalpha alpha " + "more " * 80,
+    "Areas/.hidden folder/alpha.md": "alpha\n",
+    "Denied/alpha #3.md": "alpha\r\n" * 5,
+    "Denied/alpha again 100%.md": "alpha, alpha beta.\n",
+}
+
+
+@needs_extra
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+async def test_notes_out_of_reach_move_no_rank_and_no_score_of_a_word_search(
+    tmp_path: Path, mode: str
+) -> None:
+    answers = []
+    for name, notes in (("alone", SMALL_CORPUS), ("beside", SMALL_CORPUS | OUT_OF_REACH)):
+        vault = tmp_path / name
+        for path, text in notes.items():
+            (vault / path).parent.mkdir(parents=True, exist_ok=True)
+            (vault / path).write_text(text, encoding="utf-8", newline="")
+        async with serve(vault, "folder", {"VAULTGATE_DENY": "Denied/**"}) as world:
+            await embedded(world.client)
+            answers.append(await search(world.client, "alpha beta", mode=mode))
+
+    alone, beside = answers
+    if mode == "keyword":
+        assert paths(alone)[0] == "Inbox/alpha 日本 #1.md"  # the rarer word weighs more
+    assert beside["results"] == alone["results"]  # same notes, same ranks, same scores

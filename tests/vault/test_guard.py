@@ -103,6 +103,9 @@ async def test_hidden_hits_in_search_answers_are_dropped(router: respx.Router) -
     router.post("/search/").respond(
         200, json=[{"filename": ".obsidian/app.json", "result": True}, {"filename": "b.md"}]
     )
+    # each note whose text an answer shows is read for its tags as it is now
+    router.get("/vault/Notes/a.md").respond(200, text="# A 日本\r\n")
+    router.get("/vault/b.md").respond(200, text="b 🙂\n")
     client = await guarded_client(router)
 
     assert [h["filename"] for h in await client.search_simple("x", 10)] == ["Notes/a.md"]

@@ -6,7 +6,12 @@ from typing import Any
 
 import pytest
 
-from vaultgate.vault.unseen import dql_link_field, reads_links, whole_notes_query
+from vaultgate.vault.unseen import (
+    dql_link_field,
+    reads_links,
+    reads_note_values,
+    whole_notes_query,
+)
 
 
 @pytest.mark.parametrize(
@@ -68,3 +73,29 @@ def test_a_query_the_plugin_refuses_itself_is_left_to_it(query: str) -> None:
     # the plugin answers "Only TABLE dataview queries are supported"; vaultgate must not
     # refuse it first for a reason that is not the real one
     assert dql_link_field(query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "shows"),
+    [
+        pytest.param(True, False, id="every note"),
+        pytest.param({"var": "path"}, False, id="the path"),
+        pytest.param(
+            {"if": [{">=": [{"var": "stat.mtime"}, 1]}, {"var": "stat.mtime"}, 0]},
+            False,
+            id="recent changes",
+        ),
+        pytest.param({"var": "content"}, True, id="the text"),
+        pytest.param({"substr": [{"var": "content"}, 0, 9]}, True, id="a cut of the text"),
+        pytest.param({"var": "frontmatter.codename"}, True, id="a frontmatter value"),
+        pytest.param({"in": ["日本", {"var": "tags"}]}, True, id="tags"),
+        pytest.param({"var": ""}, True, id="the whole note JSON"),
+        pytest.param({"var": {"cat": ["pa", "th"]}}, True, id="a computed field"),
+        pytest.param({"map": [{"var": "links"}, {"var": ""}]}, True, id="links, item by item"),
+    ],
+)
+def test_a_query_shows_a_note_s_values_unless_it_reads_only_what_a_listing_shows(
+    query: object, shows: bool
+) -> None:
+    # a hidden note's values are checked on the note as it is now (issue 36)
+    assert reads_note_values(query) is shows

@@ -228,6 +228,9 @@ class SwitchingBackend:
         async with self._using() as backend:
             return await backend.list_tags()
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        return self.current.marks_generation()
+
     async def marked_notes(self) -> dict[str, Marks]:
         async with self._using() as backend:
             return await backend.marked_notes()

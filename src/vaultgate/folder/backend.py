@@ -69,7 +69,7 @@ from vaultgate.errors import (
 from vaultgate.folder import local_search
 from vaultgate.folder.head_start import HeadStart
 from vaultgate.folder.indexed_marks import IndexedMarks
-from vaultgate.folder.indexing import KeptIndex, Mirrors
+from vaultgate.folder.indexing import KeptIndex, Mirrors, built_share
 from vaultgate.folder.marks import MarkScan
 from vaultgate.folder.meaning import MeaningIndex
 from vaultgate.folder.search import (
@@ -324,10 +324,11 @@ class FolderBackend:
         options = SimpleSearchOptions.for_version(self._behaviour, query, context_length)
         kept = self._index
         if kept.building:  # searches read every note until the first build ends
+            share = built_share(kept.done, kept.total)
             await report(
-                kept.done,
-                kept.total or None,
-                f"building the vault index ({kept.done} of {kept.total or '?'} notes); "
+                share or 0,
+                100,
+                f"building the vault index ({share if share is not None else '?'}% done); "
                 "this search reads the notes meanwhile",
             )
 
@@ -377,6 +378,14 @@ class FolderBackend:
 
         rows = await self._engine(search, Call("/search/", ""))
         return [dict(row) for row in STRUCTURED_RESULTS.validate_python(rows)]
+
+    def marks_generation(self) -> tuple[int, int] | None:
+        """The index's generation for its marked notes; None until the index answers (the
+        notes' bytes answer then, ``folder/marks.py``)."""
+        index = self._index.index
+        if index is None or not index.ready:
+            return None
+        return id(index), self._marks.generation
 
     async def marked_notes(self) -> dict[str, Marks]:
         """The notes carrying a protection tag: from the index, the notes whose frontmatter
@@ -440,7 +449,8 @@ class FolderBackend:
     def _not_indexed(self) -> str:
         kept = self._index
         if kept.building:
-            progress = f" ({kept.done:,} of {kept.total:,} notes so far)" if kept.total else ""
+            share = built_share(kept.done, kept.total)
+            progress = f" ({share}% done)" if share is not None else ""
             return (
                 f"The vault index is being built{progress}; search by words or meaning answers "
                 "once it is. Meanwhile search_simple finds notes holding every word."

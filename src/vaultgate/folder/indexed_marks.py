@@ -10,20 +10,30 @@ and forgets its answer at each.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Sequence
 
 from vaultgate.engine.index import IndexedText, VaultIndex
 from vaultgate.protection import MARK_PREFIX, Marks, marked_from_rows
 
+# one count for every IndexedMarks of the process: no two changes share a generation
+_GENERATIONS = itertools.count(1)
+
 
 class IndexedMarks:
     """The marked notes of the index, asked once per change of the index; thread-safe."""
 
     def __init__(self) -> None:
-        self._changes = 0  # the index's changes so far: an answer is kept only if none came
+        self._changes = next(_GENERATIONS)  # an answer is kept only if no change came since
         self._kept: tuple[VaultIndex, dict[str, Marks]] | None = None
         self._lock = threading.Lock()
+
+    @property
+    def generation(self) -> int:
+        """Changes at each change the index stores or drops, never back to an earlier value
+        (nor to another IndexedMarks' value)."""
+        return self._changes
 
     def stored(self, texts: Sequence[IndexedText]) -> None:
         self._changed()
@@ -52,5 +62,5 @@ class IndexedMarks:
 
     def _changed(self) -> None:
         with self._lock:
-            self._changes += 1
+            self._changes = next(_GENERATIONS)
             self._kept = None

@@ -47,6 +47,14 @@ notices = logging.getLogger(NOTICES)
 CATCH_UP_SECONDS = 2.0  # calls wait this long at most for an existing index to catch up
 
 
+def built_share(done: int, total: int) -> int | None:
+    """How far a first build is, in whole percent (None before the notes are counted). What
+    the model is told: a count of notes would count the hidden and denied ones too."""
+    if total <= 0:
+        return None
+    return min(100, done * 100 // total)
+
+
 class Mirrors:
     """Several TextMirrors told as one (the search's texts, the note vectors); one may join
     later, before the index's first sync ends."""

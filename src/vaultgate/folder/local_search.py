@@ -51,8 +51,8 @@ def answer(
             "(vectors are being built in the background); ask again later for the rest."
         )
         notice = building if notice is None else f"{notice} {building}"
-    # bm25 weighs a word by how many notes hold it, hidden ones too: keyword rows show no
-    # score (their order is the ranking); fused ranks and cosines depend on the note alone
+    # keyword rows show no score (their order is the ranking, bm25 over the reachable notes:
+    # engine/index/reachable_bm25.py); fused ranks and cosines depend on the note alone
     rows = [
         {"path": path, "text": _opening(root, path)}
         if mode == "keyword"

@@ -106,6 +106,12 @@ class NoteVectors:
                     self._paths[row] = path
                 self._matrix[row] = vector
 
+    def count(self, wanted: Callable[[str], bool]) -> int:
+        """How many notes ``wanted`` accepts have a vector."""
+        with self._lock:
+            paths = list(self._rows)
+        return sum(1 for path in paths if wanted(path))
+
     def ranked(
         self, query: npt.NDArray[np.float32], wanted: Callable[[str], bool], limit: int
     ) -> list[tuple[str, float]]:
@@ -236,7 +242,12 @@ class MeaningIndex:
             return None
         meaning = self.vectors.ranked(self.embedder.embed_query(query), wanted, depth)
         missing, notes = index.vector_counts()
-        return Rankings(words, meaning, notes - missing, notes)
+        if not missing:
+            return Rankings(words, meaning, notes, notes)
+        # still embedding: counted over the notes the caller may search, so the notice
+        # counts no hidden or denied note
+        searched = sum(1 for path in index.files() or () if wanted(path))
+        return Rankings(words, meaning, min(self.vectors.count(wanted), searched), searched)
 
     def _load(self, index: VaultIndex) -> None:
         index.use_vector_model(self.embedder.model)

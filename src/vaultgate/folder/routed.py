@@ -131,6 +131,9 @@ class RoutedBackend:
     async def list_tags(self) -> list[dict[str, Any]]:
         return await self.folder.list_tags()
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        return self.folder.marks_generation()
+
     async def marked_notes(self) -> dict[str, Marks]:
         return await self.folder.marked_notes()
 

@@ -253,6 +253,9 @@ class ObsidianClient:
     def generation(self) -> int | None:
         return None  # nothing cheap says the vault changed: every first page asks again
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        return None  # the plugin tells no change: the guard reads the notes it shows
+
     # --- server ---------------------------------------------------------------------------
 
     async def status(self) -> ServerStatus:

@@ -61,6 +61,7 @@ from vaultgate.errors import InvalidArgument, NotFound, VaultgateError
 from vaultgate.paging import CONTENT_WINDOW
 from vaultgate.state import AppState
 from vaultgate.vault.completion import Completed, argument_kind, complete_path
+from vaultgate.vault.marks_scope import new_call
 from vaultgate.vault.note_uris import TEMPLATE, path_of
 from vaultgate.vault.resource_changes import Changes, ResourceWatch
 from vaultgate.vault.resources import (
@@ -183,6 +184,7 @@ def serve_resources(announcer: ResourceAnnouncer, spelling: Spelling) -> ServerM
         if ctx.method not in _RESOURCE_METHODS:
             return await call_next(ctx)
         with spelled_by(spelling):
+            new_call()  # this request's marks searches speak for this request alone
             try:
                 return await _answer(state, announcer, ctx)
             except VaultgateError as exc:

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -122,7 +123,7 @@ from vaultgate.protection import (
 )
 from vaultgate.vault.backlinks import is_markdown, linking_notes
 from vaultgate.vault.concurrent import map_bounded
-from vaultgate.vault.listing import LISTING_TTL_SECONDS
+from vaultgate.vault.marks_scope import SEARCHED
 from vaultgate.vault.patch_preview import patched_text
 from vaultgate.vault.policy import AccessPolicy
 from vaultgate.vault.unseen import (
@@ -131,6 +132,7 @@ from vaultgate.vault.unseen import (
     linking_unreachable,
     note_links_of,
     reads_links,
+    reads_note_values,
     rebuilt_notes,
     whole_notes_query,
 )
@@ -152,7 +154,11 @@ _LINK_LISTS = ("links", "backlinks")  # vault paths in the note JSON (4.0+)
 # about 0.5 s on 3,000 notes through the plugin, a read a few ms: bench/hidden_queries.py,
 # docs/design.md).
 READS_BEFORE_SEARCH = 32
-MARKS_TTL_SECONDS = LISTING_TTL_SECONDS  # as long as a listing it filters is kept
+# Where the backend tells no change (the plugin), how old the marked notes may be when they
+# decide which names a listing shows: the bound on a note tagged mcp-hidden elsewhere still
+# being named. Never used for text, which is checked on the notes as they are now. One
+# marks search costs 0.5-1.5 s on 3,000 notes (bench/hidden_latency.py, docs/benchmarks.md).
+MARKS_TTL_SECONDS = 10.0
 # Every note that may carry a tag: its frontmatter (any tag key) and its listed tags; a note
 # whose frontmatter is empty and that lists no tag is no row. Its text tells how often.
 NOTE_TAGS = {
@@ -167,6 +173,22 @@ KEPT = frozenset({READONLY, PROTECTED})  # tags whose notes a move's link update
 _CREATING: tuple[WriteKind, ...] = ("create", "append", "onto")  # writes that make a missing note
 
 
+@dataclass(slots=True)
+class _KeptMarks:
+    """One answer of ``Backend.marked_notes`` and the notes it speaks for: those named in the
+    call that asked for it, and those read since (a note missing from the answer that the
+    search never saw may be newer than it, created already hidden)."""
+
+    marked: dict[str, Marks]
+    seen: set[str] = field(default_factory=set)
+    reads: int = 0  # notes read since, to be named: at most READS_BEFORE_SEARCH
+
+    def vouches_for_all(self) -> bool:
+        """Does this search speak for every note the call under way names? Only in the call
+        that ran it (a walk lists folder after folder): ``vault/marks_scope.py``."""
+        return SEARCHED.get() is self
+
+
 class GuardedClient:
     """Any backend (``vaultgate.backend``) with the access policy and the protection tags
     applied to every call."""
@@ -176,7 +198,9 @@ class GuardedClient:
     ) -> None:
         self._inner = inner
         self.policy = policy
-        self._marks: TTLCache[None, dict[str, Marks]] = TTLCache(marks_ttl, 1)
+        self._marks: TTLCache[None, _KeptMarks] = TTLCache(marks_ttl, 1)
+        # on a backend that tells its changes: the answer of one generation, kept until the next
+        self._current: tuple[tuple[int, int], dict[str, Marks]] | None = None
         self._marks_lock = anyio.Lock()
         self._writes = 0  # writes begun: marks searched while one ran are not kept
 
@@ -200,6 +224,9 @@ class GuardedClient:
     def generation(self) -> int | None:
         return self._inner.generation()
 
+    def marks_generation(self) -> tuple[int, int] | None:
+        return self._inner.marks_generation()
+
     async def plugin_status(self) -> ServerStatus:
         return await self._inner.plugin_status()
 
@@ -212,24 +239,46 @@ class GuardedClient:
     # --- protection tags --------------------------------------------------------------------
 
     async def marked_notes(self) -> dict[str, Marks]:
-        """The reachable notes carrying a protection tag, from one search kept a while."""
-        marked = self._marks.get(None)
-        if marked is None:
-            async with self._marks_lock:
-                marked = self._marks.get(None)
-                if marked is None:
-                    writes = self._writes
-                    marked = await self._inner.marked_notes()
-                    if writes == self._writes:
-                        self._marks.put(None, marked)
+        """The reachable notes carrying a protection tag: as the backend's index has them
+        now where it tells its changes (the folder), else from one search kept
+        ``MARKS_TTL_SECONDS`` at most."""
+        marked = (await self._kept_marks())[0].marked
         await self._links()
         return {path: marks for path, marks in marked.items() if self.policy.allows(path)}
+
+    async def _kept_marks(self, *, fresh: bool = False) -> tuple[_KeptMarks, bool]:
+        """The marked notes to decide by, and whether they were searched by this call: the
+        current generation's where the backend has one; else the kept search, or a new one
+        when none is kept or ``fresh``."""
+        generation = self._inner.marks_generation()
+        if generation is not None:
+            current = self._current
+            if current is not None and current[0] == generation:
+                return _KeptMarks(current[1]), False
+            # the generation is read before the search: a change meanwhile makes it stale
+            marked = await self._inner.marked_notes()
+            self._current = (generation, marked)
+            return _KeptMarks(marked), True
+        kept = None if fresh else self._marks.get(None)
+        if kept is not None:
+            return kept, False
+        async with self._marks_lock:
+            kept = None if fresh else self._marks.get(None)
+            if kept is not None:
+                return kept, False
+            writes = self._writes
+            kept = _KeptMarks(await self._inner.marked_notes())
+            if writes == self._writes:
+                self._marks.put(None, kept)
+        SEARCHED.set(kept)  # this call's later steps name what this search saw
+        return kept, True
 
     def forget_marks(self) -> None:
         """Search for marked notes again on next use: after a write (a search that ran
         meanwhile may have seen the vault before it, so it is not kept either)."""
         self._writes += 1
         self._marks.clear()
+        self._current = None
         self.policy.forget_links()
 
     async def _links(self) -> None:
@@ -238,14 +287,46 @@ class GuardedClient:
         await self.policy.refresh_links(self._inner.link_map())
 
     async def _hidden(self, paths: Iterable[str]) -> set[str]:
-        """Which of ``paths`` are hidden notes; asks for the marked notes only if a note is
-        among them."""
-        paths = list(paths)
-        if not any(is_note(path) for path in paths):
+        """Which of ``paths`` are hidden notes, for naming them; asks for the marked notes
+        only if a note is among them. Where the backend tells no change, the kept marks
+        decide for the notes their search saw (so a note tagged elsewhere is named at most
+        ``MARKS_TTL_SECONDS`` longer); a note it never saw is read first (up to
+        ``READS_BEFORE_SEARCH`` reads per search: past them, the bound applies to new notes
+        too), so a note created already hidden is not named."""
+        notes = [path for path in dict.fromkeys(paths) if is_note(path)]
+        if not notes:
             return set()
-        marked = await self.marked_notes()
-        hidden = {path for path, marks in marked.items() if marks.hidden}
-        return hidden.intersection(paths) if hidden else set()
+        kept, searched = await self._kept_marks()
+        if self._inner.marks_generation() is None:
+            vouched = searched or kept.vouches_for_all()
+            unseen = [] if vouched else [path for path in notes if path not in kept.seen]
+            if unseen and kept.reads + len(unseen) <= READS_BEFORE_SEARCH:
+                kept.reads += len(unseen)
+                read = await map_bounded(unseen, self._tags_now)
+                for path, tags in zip(unseen, read, strict=True):
+                    if tags:
+                        kept.marked[path] = Marks(tags)
+                    else:
+                        kept.marked.pop(path, None)
+            kept.seen.update(notes)  # the search just made, or a read, saw each of them
+        return {path for path in notes if (marks := kept.marked.get(path)) and marks.hidden}
+
+    async def _hidden_now(self, paths: Iterable[str]) -> set[str]:
+        """Which of ``paths`` are hidden notes, for showing their text: as the backend's index
+        has them now where it tells its changes; else from the notes themselves (a read each,
+        up to ``READS_BEFORE_SEARCH``; one new marks search for more), never from kept
+        marks."""
+        notes = [path for path in dict.fromkeys(paths) if is_note(path)]
+        if not notes:
+            return set()
+        if self._inner.marks_generation() is not None:
+            return await self._hidden(notes)
+        if len(notes) > READS_BEFORE_SEARCH:
+            kept, _ = await self._kept_marks(fresh=True)
+            kept.seen.update(notes)
+            return {path for path in notes if (marks := kept.marked.get(path)) and marks.hidden}
+        tags = await map_bounded(notes, self._tags_now)
+        return {path for path, found in zip(notes, tags, strict=True) if HIDDEN in found}
 
     # --- reads ------------------------------------------------------------------------------
 
@@ -352,17 +433,18 @@ class GuardedClient:
         return await self._inner.read_document_map(path)
 
     async def _map_hidden(self, path: str) -> bool:
-        """Is the note whose map is asked hidden? A map has no frontmatter values to check:
-        the marked notes decide while they are kept (by the case-folded path, as a
-        case-insensitive disk may serve another case of it); else the note's own text does,
-        one GET instead of a search over the vault (a patch reads a map after a write)."""
-        marked = self._marks.get(None)
-        if marked is None:
+        """Is the note whose map is asked hidden? A map has no frontmatter values to check,
+        and shows the note's headings: where the backend tells its changes, its current
+        marked notes decide (by the case-folded path, as a case-insensitive disk may serve
+        another case of it); else the note's own text does, one GET (never marks kept a
+        while, which may predate its tag)."""
+        if self._inner.marks_generation() is None:
             try:
                 note = await self._inner.read_note(path)
             except NotFound:
                 return False  # the map read says it is missing, in its own words
             return HIDDEN in marks_in_text(path, note.content)
+        marked = await self.marked_notes()
         folded = path.casefold()
         return any(
             p.casefold() == folded and m.hidden and self.policy.allows(p) for p, m in marked.items()
@@ -395,7 +477,7 @@ class GuardedClient:
         if refused := self.policy.refused(paths):
             hits = [hit for hit in hits if hit["filename"] not in refused]
             paths = [hit["filename"] for hit in hits]
-        if hidden := await self._hidden(paths):
+        if hidden := await self._hidden_now(paths):  # a hit shows the note's text
             hits = [hit for hit in hits if hit["filename"] not in hidden]
         return hits
 
@@ -417,7 +499,8 @@ class GuardedClient:
             if reachable is None:
                 raise
             rows = await self._without(query, reachable)
-        return await self._visible(rows, "filename")
+        # a query reading only paths and times shows what a listing shows
+        return await self._visible(rows, "filename", shows_values=reads_note_values(query))
 
     async def search_dql(self, query: str) -> list[dict[str, Any]]:
         """Dataview resolves links in every field, and vaultgate cannot evaluate DQL itself:
@@ -919,15 +1002,22 @@ class GuardedClient:
             failed=tuple(p for p in updates.failed if shown(p)),
         )
 
-    async def _visible(self, rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
+    async def _visible(
+        self, rows: list[dict[str, Any]], key: str, *, shows_values: bool = True
+    ) -> list[dict[str, Any]]:
         """Rows about reachable notes; paths of hidden notes are also taken out of the lists
-        in each row's result (a query for links or backlinks returns paths)."""
+        in each row's result (a query for links or backlinks returns paths). A row that
+        ``shows_values`` of its note (its text, its frontmatter) is shown only if that note,
+        as it is now, is not hidden (``_hidden_now``); one that shows what a listing shows is
+        decided as a listing is (``_hidden``)."""
         await self._links()
         rows = [row for row in rows if self.policy.allows(str(row.get(key, "")))]
         if not rows:
             return rows
+        named = (str(row.get(key, "")) for row in rows)
+        now = await (self._hidden_now(named) if shows_values else self._hidden(named))
         marked = await self.marked_notes()
-        hidden = {path for path, marks in marked.items() if marks.hidden}
+        hidden = now | {path for path, marks in marked.items() if marks.hidden}
         allows = self.policy.allows
 
         def shown(item: str) -> bool:

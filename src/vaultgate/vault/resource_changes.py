@@ -28,6 +28,7 @@ from vaultgate.backend import Backend
 from vaultgate.change_watch import StaleHint
 from vaultgate.errors import AccessDenied, InvalidArgument, NotANote, NotFound
 from vaultgate.vault.listing import VaultLister
+from vaultgate.vault.marks_scope import new_call
 
 MAX_WATCHED_FILES = 100
 
@@ -103,6 +104,7 @@ class ResourceWatch:
 
     async def check(self) -> Changes:
         """What changed since the last check (or subscription, or listing)."""
+        new_call()  # the watcher's task makes one check after another: each is its own call
         self._prune()
         updated: list[tuple[str, tuple[object, ...]]] = []
         for path, watched in list(self._watched.items()):

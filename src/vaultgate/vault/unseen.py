@@ -43,25 +43,46 @@ def reads_links(query: Any) -> bool:
     ``unresolvedLinks``, or the whole note JSON)? Decided from the query's text, as
     json-logic-js evaluates it: a ``var`` or ``missing`` whose field is computed, not written
     out, counts as reading anything."""
+    return _reads_beyond(query, _own_field)
+
+
+def reads_note_values(query: Any) -> bool:
+    """Could ``query`` read more of a note than a listing shows of it (its ``path`` and its
+    ``stat`` times and size): its text, frontmatter, tags or links? Decided as
+    ``reads_links`` decides."""
+    return _reads_beyond(query, _listed_field)
+
+
+def _reads_beyond(query: Any, allowed: Callable[[Any], bool]) -> bool:
+    """Could ``query`` read a field that ``allowed`` does not accept?"""
     if isinstance(query, list):
-        return any(reads_links(item) for item in query)
+        return any(_reads_beyond(item, allowed) for item in query)
     if not isinstance(query, dict) or len(query) != 1:
         return False  # json-logic-js takes anything but a one-key object as data
     operation, arguments = next(iter(query.items()))
     args = arguments if isinstance(arguments, list) else [arguments]
     match operation:
         case "var":
-            return not _own_field(args[0] if args else None) or reads_links(args[1:])
+            return not allowed(args[0] if args else None) or _reads_beyond(args[1:], allowed)
         case "missing":
             keys = args[0] if args and isinstance(args[0], list) else args
-            return not all(_own_field(key) for key in keys)
+            return not all(allowed(key) for key in keys)
         case "missing_some":
             keys = args[1] if len(args) > 1 and isinstance(args[1], list) else [None]
-            return reads_links(args[:1]) or not all(_own_field(key) for key in keys)
+            return _reads_beyond(args[:1], allowed) or not all(allowed(key) for key in keys)
         case _ if operation in _PER_ITEM:
-            return reads_links(args[:1]) or reads_links(args[2:])
+            return _reads_beyond(args[:1], allowed) or _reads_beyond(args[2:], allowed)
         case _:
-            return reads_links(args)
+            return _reads_beyond(args, allowed)
+
+
+def _listed_field(key: Any) -> bool:
+    """Is ``key``, a ``var`` path written in the query, what a listing shows of a note?"""
+    if isinstance(key, (bool, int, float)):
+        return True  # data["1"] or data["true"]: no such field
+    if not isinstance(key, str) or key == "":
+        return False  # computed, or the whole note JSON
+    return key.split(".", 1)[0] in ("path", "stat")
 
 
 def _own_field(key: Any) -> bool:

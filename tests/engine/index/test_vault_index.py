@@ -471,3 +471,67 @@ def test_notes_written_one_commit_at_a_time_stay_found_across_segment_merges(
             sqlite3.connect(index_at).execute("SELECT count(*) FROM notes_text_data").fetchone()[0]
         )
         assert segments < 200  # merged, not one segment per commit
+
+
+# --- bm25 over the notes a search may reach (issue 36) -------------------------------------
+
+RANKED_NOTES = {
+    "Inbox/alpha 日本 #1.md": "An alpha note 🚀\r\nwith more words around it.\r\n",
+    "Inbox/beta 50%.md": "A beta note, café.\n",
+    "Areas/beta again 🙂.md": "Beta and beta once more, 漢字 beside it.\n",
+    "Areas/plain.md": "Nothing to find here at all, just filler text.\n",
+}
+# notes the search may not reach: they hold 'alpha' often, and are long
+UNREACHABLE = {
+    "Secret 🙈/alpha one.md": "alpha alpha alpha " + "filler " * 200 + "\n",
+    "Secret 🙈/alpha two.md": "---\ntags: [mcp-hidden]\n---\nalpha, alpha.\n",
+    "Denied/alpha three #3.md": "alpha\r\n" * 5,
+}
+
+
+def _reachable(path: str) -> bool:
+    return path.startswith(("Inbox/", "Areas/"))
+
+
+def test_unreachable_notes_change_neither_the_order_nor_the_scores_of_ranked_words(
+    tmp_path: Path,
+) -> None:
+    alone, beside = tmp_path / "alone", tmp_path / "beside"
+    for path, text in RANKED_NOTES.items():
+        write(alone, path, text)
+        write(beside, path, text)
+    for path, text in UNREACHABLE.items():
+        write(beside, path, text)
+
+    def ranked(vault: Path) -> list[tuple[str, float]] | None:
+        with VaultIndex(vault, location=tmp_path / f"{vault.name}.sqlite3") as index:
+            index.sync()
+            return index.ranked_by_words("alpha beta", _reachable, 10)
+
+    without, among = ranked(alone), ranked(beside)
+    assert without is not None
+    assert [path for path, _ in without][:1] == ["Inbox/alpha 日本 #1.md"]  # the rarer word
+    assert among == without  # same notes, same order, same scores
+
+
+def test_over_every_note_the_ranking_is_fts5_s_own_bm25(tmp_path: Path) -> None:
+    vault = tmp_path / "all"
+    for path, text in {**RANKED_NOTES, **UNREACHABLE}.items():
+        write(vault, path, text)
+    location = tmp_path / "all.sqlite3"
+    with VaultIndex(vault, location=location) as index:
+        index.sync()
+        ranked = index.ranked_by_words("alpha beta", _everything, 10)
+    conn = sqlite3.connect(location)
+    try:
+        fts5 = conn.execute(
+            "SELECT n.path, bm25(notes_words) FROM notes_words JOIN notes n"
+            ' ON n.id = notes_words.rowid WHERE notes_words MATCH \'"alpha"* OR "beta"*\''
+        ).fetchall()
+    finally:
+        conn.close()
+    assert ranked is not None
+    assert [path for path, _ in sorted(ranked)] == [path for path, _ in sorted(fts5)]
+    # each note's score, to rounding
+    assert [s for _, s in sorted(ranked)] == pytest.approx([s for _, s in sorted(fts5)])
+    assert [score for _, score in ranked] == sorted(score for _, score in ranked)

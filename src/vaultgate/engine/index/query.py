@@ -115,6 +115,11 @@ def any_word_expression(query: str, *, prefixes: bool = False) -> str | None:
     characters or more, common English words left out), for ranking by bm25; with
     ``prefixes``, each as the start of a word (for the word table); None when no word is
     left."""
+    return " OR ".join(any_word_phrases(query, prefixes=prefixes)) or None
+
+
+def any_word_phrases(query: str, *, prefixes: bool = False) -> list[str]:
+    """The phrases ``any_word_expression`` OR-s, each an FTS5 MATCH expression alone."""
     phrases: dict[str, None] = {}
     for term in query.split():
         for piece in _UNSEARCHABLE.split(fold(term.strip(_PUNCTUATION))):
@@ -123,7 +128,7 @@ def any_word_expression(query: str, *, prefixes: bool = False) -> str | None:
                 # of nearly every word
                 star = "*" if prefixes and _LONG_LAST_WORD.search(piece) else ""
                 phrases['"' + piece.replace('"', '""') + '"' + star] = None
-    return " OR ".join(phrases) or None
+    return list(phrases)
 
 
 _LONG_LAST_WORD = re.compile(rf"\w{{{MIN_PHRASE},}}$")

@@ -37,11 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from vaultgate.engine.index import database, vectors
+from vaultgate.engine.index import database, reachable_bm25, vectors
 from vaultgate.engine.index.fold import current_fold
 from vaultgate.engine.index.generation import Generation
 from vaultgate.engine.index.query import (
     any_word_expression,
+    any_word_phrases,
     match_expression,
     ranks_by_whole_words,
 )
@@ -127,6 +128,8 @@ class VaultIndex:
         self._lock = threading.Lock()
         self._conn = self._open()
         self._paths = _PathsById()
+        # the word table's lengths by row id, as of (total_changes, data_version)
+        self._lengths: tuple[tuple[int, int], dict[int, int]] | None = None
         self._read_paths()
         self._ready = False
         self._damaged = False  # a read found the file damaged: the next sync replaces it
@@ -422,6 +425,7 @@ class VaultIndex:
             database.delete(self.location)
             self._conn = self._open()
             self._paths = _PathsById()
+            self._lengths = None
             self._read_paths()
 
     def _location(self, path: str) -> str:
@@ -556,6 +560,12 @@ class VaultIndex:
         with self._lock:
             if not self._ready:
                 return None
+            if whole_words:
+                try:
+                    return self._ranked_over_wanted(query, wanted, limit)
+                except sqlite3.Error as exc:
+                    log.warning("vault index keyword ranking failed: %s", exc)
+                    return None
             try:
                 rows = self._conn.execute(
                     f"SELECT notes.path, bm25({table}) AS rank FROM {table}"
@@ -573,6 +583,56 @@ class VaultIndex:
                 log.warning("vault index keyword ranking failed: %s", exc)
                 return None
         return found
+
+    def _ranked_over_wanted(
+        self, query: str, wanted: Callable[[str], bool], limit: int
+    ) -> list[tuple[str, float]]:
+        """``ranked_by_words`` in the word table, with bm25's statistics taken over the notes
+        ``wanted`` accepts alone (``reachable_bm25.py``): a note it refuses moves no rank and
+        no score. One query per phrase (FTS5's score of each, which tells how often it
+        occurs); every note's length is read once per change of the index."""
+        total, lengths = self._word_lengths()
+        paths = self._paths.current(self._conn).by_row()
+        sizes = {
+            row: size
+            for row, size in lengths.items()
+            if row < len(paths) and (path := paths[row]) is not None and wanted(path)
+        }
+        average_all = sum(lengths.values()) / total if total else 0.0
+        frequencies: list[dict[int, int]] = []
+        for phrase in any_word_phrases(query, prefixes=True):
+            scored = self._conn.execute(
+                "SELECT rowid, bm25(notes_words) FROM notes_words WHERE notes_words MATCH ?",
+                (phrase,),
+            ).fetchall()
+            phrase_idf = reachable_bm25.idf(total, len(scored))
+            frequencies.append(
+                {
+                    row: reachable_bm25.term_frequency(score, phrase_idf, lengths[row], average_all)
+                    for row, score in scored
+                    if row in sizes
+                }
+            )
+        return [
+            (cast(str, paths[row]), score)
+            for row, score in reachable_bm25.ranked(frequencies, sizes)[:limit]
+        ]
+
+    def _word_lengths(self) -> tuple[int, dict[int, int]]:
+        """The word table's note count and each note's length in words by row id, as FTS5's
+        bm25 counts them; read again when the table may have changed."""
+        version = (
+            self._conn.total_changes,
+            self._conn.execute("PRAGMA data_version").fetchone()[0],
+        )
+        if self._lengths is None or self._lengths[0] != version:
+            lengths = {
+                row: (reachable_bm25.varints(sz) or [0])[0]
+                for row, sz in self._conn.execute("SELECT id, sz FROM notes_words_docsize")
+            }
+            self._lengths = (version, lengths)
+        lengths = self._lengths[1]
+        return len(lengths), lengths
 
     # --- vectors (engine/index/vectors.py) ----------------------------------------------------
 
@@ -671,6 +731,10 @@ class _PathsById:
         for note_id in note_ids:
             if note_id < len(paths):
                 paths[note_id] = None
+
+    def by_row(self) -> list[str | None]:
+        """The list itself: the path of row id ``i`` at ``i`` (None for no note)."""
+        return self._paths
 
     def named(self, rows: Sequence[tuple[int]]) -> list[str] | None:
         """The paths of these row ids; None if one is not in the list."""

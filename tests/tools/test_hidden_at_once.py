@@ -192,6 +192,42 @@ async def test_through_the_plugin_a_frontmatter_value_of_a_newly_hidden_note_is_
     assert "wallaby" not in after
 
 
+@pytest.mark.parametrize("backend", ["folder", *PLUGINS])
+async def test_a_later_page_kept_from_before_shows_no_text_of_a_note_hidden_since(
+    vault: Path, emulator_factory: EmulatorFactory, backend: str
+) -> None:
+    """A later page comes from its first page's snapshot; a note hidden since is left out of
+    it, in a simple search (context) and a JsonLogic search (its text as a value)."""
+    write(vault, "Inbox/a first 🐨.md", f"First {WORD} note\r\n")  # sorts before NOTE
+    write(vault, NOTE, BODY)
+    write(vault, VISIBLE, f"Another {WORD} note 🦘\r\n")
+    simple = {"query": WORD, "contextLength": 40, "limit": 1}
+    logic = {  # rows by filename: the note hidden later is the second
+        "query": json.dumps({"if": [{"in": [WORD, {"var": "content"}]}, {"var": "content"}, None]}),
+        "queryType": "jsonlogic",
+        "limit": 1,
+    }
+    fresh = asked_anew()
+
+    async with serving(vault, emulator_factory, backend) as served:
+        client = served.client
+        first = await shown(client, "search_vault_simple", simple)
+        await shown(client, "search_vault", logic)  # the snapshots now hold all three notes
+        write(vault, NOTE, HIDDEN_BODY)
+        await until_gone(lambda: text_shown(client, fresh()))  # the backend knows the tag
+        later_simple = [
+            await shown(client, "search_vault_simple", {**simple, "offset": offset})
+            for offset in (1, 2)
+        ]
+        later_logic = await shown(client, "search_vault", {**logic, "offset": 1})
+
+    assert [SECRET in text for text in [*later_simple, later_logic]] == [False, False, False]
+    assert "left out" in later_logic
+    assert '"offset":1' in later_logic  # the page keeps its place in the walk
+    if SECRET not in first:
+        assert any("left out" in text for text in later_simple)
+
+
 # --- names ---------------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from vaultgate.tools.base import (
     model_facing_errors,
     titled,
 )
+from vaultgate.vault.guard import GuardedClient
 from vaultgate.vault.search import (
     SMART_TEXT_LIMIT,
     QueryType,
@@ -119,6 +120,10 @@ async def search_vault_simple(
     if side < contextLength:
         notice = SHORTENED_NOTICE.format(side=side, count=len(page.items))
     rows = [json.loads(text) for text in rendered[: len(page.items)]]
+    rows, withheld = await _without_hidden_since(
+        ctx, offset, rows, [hit.filename for hit in page.items]
+    )
+    notice = " ".join(filter(None, (notice, withheld))) or None
     return json_blocks(page.envelope("results", rows, notice=notice, snapshot=served.notice))
 
 
@@ -159,14 +164,34 @@ async def search_vault(
     page = _capped(page, rendered)
     shown = [json.loads(text) for text in rendered[: len(page.items)]]
     cut = any("resultTruncated" in row for row in shown)
-    return json_blocks(
-        page.envelope(
-            "results",
-            shown,
-            notice=str(RESULT_CUT_NOTICE) if cut else None,
-            snapshot=served.notice,
-        )
+    shown, withheld = await _without_hidden_since(
+        ctx, offset, shown, [str(row.get("filename", "")) for row in page.items]
     )
+    notice = " ".join(filter(None, (str(RESULT_CUT_NOTICE) if cut else None, withheld)))
+    return json_blocks(
+        page.envelope("results", shown, notice=notice or None, snapshot=served.notice)
+    )
+
+
+WITHHELD_SINCE = (
+    "{count} result(s) of this page were left out: they are now outside what you may reach."
+)
+
+
+async def _without_hidden_since(
+    ctx: ToolContext, offset: int, rows: list[Any], paths: Sequence[str]
+) -> tuple[list[Any], str | None]:
+    """A later page comes from its first page's snapshot: a note tagged mcp-hidden since shows
+    none of its text. Its row is left out (the page keeps its place in the walk: pagination
+    is the snapshot's)."""
+    client = app_state(ctx).client
+    if offset == 0 or not rows or not isinstance(client, GuardedClient):
+        return rows, None  # a first page was just computed, through the guard
+    hidden = await client.hidden_now(paths[: len(rows)])
+    if not hidden:
+        return rows, None
+    kept = [row for row, path in zip(rows, paths, strict=False) if path not in hidden]
+    return kept, WITHHELD_SINCE.format(count=len(rows) - len(kept))
 
 
 SMART_LIMIT_MAX = 50

@@ -311,6 +311,11 @@ class GuardedClient:
             kept.seen.update(notes)  # the search just made, or a read, saw each of them
         return {path for path in notes if (marks := kept.marked.get(path)) and marks.hidden}
 
+    async def hidden_now(self, paths: Iterable[str]) -> set[str]:
+        """Which of ``paths`` are hidden notes now, for showing text kept from earlier (a later
+        page cut from its first page's snapshot): the check a text answer gets."""
+        return await self._hidden_now(paths)
+
     async def _hidden_now(self, paths: Iterable[str]) -> set[str]:
         """Which of ``paths`` are hidden notes, for showing their text: as the backend's index
         has them now where it tells its changes; else from the notes themselves (a read each,

@@ -438,3 +438,34 @@ def test_a_conditional_write_keeps_lines_appended_since_the_read(state: Vault, v
     assert note.read_bytes().decode("utf-8") == edited + "appended meanwhile 🙂\n"
 
     assert not vaultfs.write_if_unchanged(state, "Notes/space name.md", read, "clobber")
+
+
+def test_a_version_set_aside_keeps_its_bytes_under_a_free_conflicted_copy_name(
+    tmp_path: Path,
+) -> None:
+    """A version that lost a race of three writers is renamed beside the note, never over a
+    file; a name near the file system's limit keeps the copy's mark."""
+    note = tmp_path / "Inbox 日本" / "plan 🚀 #1 50%.md"
+    note.parent.mkdir()
+    note.write_bytes(b"newest\r\n")
+    first, second = (tmp_path / "Inbox 日本" / f".lost-{n}" for n in (1, 2))
+    first.write_bytes("ext line 🙂\r\n".encode())
+    second.write_bytes(b"other\n")
+
+    kept = [vaultfs._set_aside(first, note), vaultfs._set_aside(second, note)]
+
+    assert [path.read_bytes() for path in kept] == ["ext line 🙂\r\n".encode(), b"other\n"]
+    assert kept[0] != kept[1]
+    assert all(path.name.startswith("plan 🚀 #1 50% (conflicted copy ") for path in kept)
+    assert note.read_bytes() == b"newest\r\n"
+    assert not first.exists()
+    assert not second.exists()
+
+    long_note = tmp_path / ("長" * 80 + ".md")  # 243 bytes: no room for the mark as it is
+    long_note.write_bytes(b"x")
+    version = tmp_path / ".lost-3"
+    version.write_bytes(b"y")
+    copy = vaultfs._set_aside(version, long_note)
+    assert len(copy.name.encode()) <= 255
+    assert "(conflicted copy " in copy.name
+    assert copy.read_bytes() == b"y"

@@ -16,6 +16,7 @@ edit is ever lost, through the plugin either.
 
 from __future__ import annotations
 
+import glob
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -147,6 +148,8 @@ async def one_run(
     survivors = survivors_of(vault / note, others)
     run.lost_in_flight = [w.line for w in others.written if w.line not in survivors]
     assert not missing, f"run {number}: lines another program wrote were lost: {missing}"
+    unnamed = copies_named(vault / note, run.refused)
+    assert not unnamed, f"run {number}: conflicted copies no refusal named: {unnamed}"
     text = "\n".join(survivors)
     lost = [marker for marker in run.applied if marker not in text]
     assert not lost, f"run {number}: tool edits reported done but lost: {lost}: {answers}"
@@ -172,12 +175,26 @@ def _applied(answer: str) -> bool:
 
 
 def survivors_of(note: Path, others: Others) -> set[str]:
-    """Every line the note holds, or that the other programs set aside themselves."""
+    """Every line the note holds, or that the other programs set aside themselves, or that
+    vaultgate kept in a conflicted copy beside it (a race of three writers: the refusal
+    names the copy, checked by ``copies_named``)."""
     try:
         lines = set(note.read_text("utf-8", errors="replace").splitlines())
     except FileNotFoundError:
         lines = set()
+    for copy in conflicted_copies(note):
+        lines.update(copy.read_text("utf-8", errors="replace").splitlines())
     return lines | others.dropped_by_them()
+
+
+def conflicted_copies(note: Path) -> list[Path]:
+    return sorted(note.parent.glob(f"{glob.escape(note.stem)} (conflicted copy *){note.suffix}"))
+
+
+def copies_named(note: Path, refusals: list[str]) -> list[str]:
+    """The conflicted copies vaultgate made that no refusal of the run named (none may be)."""
+    said = "\n".join(refusals)
+    return [copy.name for copy in conflicted_copies(note) if copy.name not in said]
 
 
 async def settled(lost: Callable[[], list[str]]) -> list[str]:

@@ -95,10 +95,12 @@ class ChangedOnDisk(EngineError):
     """An editor or a sync client kept writing the note between each read and the write of
     a change computed from it, so the change was never applied to a stale copy."""
 
-    def __init__(self, path: str, attempts: int) -> None:
+    def __init__(self, path: str, attempts: int, *, set_aside: str | None = None) -> None:
         self.path = path
         self.attempts = attempts
+        self.set_aside = set_aside  # a version that lost a race of three writers, kept here
+        kept = f" Another program's version was kept as {set_aside!r}." if set_aside else ""
         super().__init__(
             f"{path!r} changed on disk while it was being updated, {attempts} times in a row;"
-            " nothing was written."
+            f" nothing was written.{kept}"
         )

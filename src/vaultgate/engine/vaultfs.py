@@ -46,6 +46,7 @@ that name is taken, `` 1``, `` 2``... is added before the extension.
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import re
@@ -279,7 +280,10 @@ def _settle_exchange(
     try:
         renames.exchange(displaced, target)
     except FileNotFoundError:  # and was renamed away since (a sync client): theirs goes back
-        renames.rename_noreplace(displaced, target)
+        try:
+            renames.rename_noreplace(displaced, target)
+        except FileExistsError:  # and the sync client put its copy back meanwhile
+            raise _Contended(_set_aside(displaced, target)) from None
         raise _Contended from None
     descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
@@ -291,14 +295,43 @@ def _settle_exchange(
             return False
     finally:
         os.close(descriptor)
-    # a third version replaced ours meanwhile: the newest stays, and the change is refused
+    # a third version replaced ours meanwhile: the newest stays, the version ours displaced
+    # is set aside beside it (it may hold lines the newest lacks), and the change is refused
     renames.exchange(displaced, target)
-    os.unlink(displaced)
-    raise _Contended
+    raise _Contended(_set_aside(displaced, target))
 
 
 class _Contended(Exception):
-    """Three writers within microseconds: the change gives up at once (ChangedOnDisk)."""
+    """Three writers within microseconds: the change gives up at once (ChangedOnDisk).
+    ``set_aside``: where a version that lost the race was kept, if one was."""
+
+    def __init__(self, set_aside: Path | None = None) -> None:
+        super().__init__()
+        self.set_aside = set_aside
+
+
+CONFLICTED_COPY = "{stem} (conflicted copy {stamp}{n}){suffix}"
+"""A version that lost a race of three writers, kept beside the note as sync clients keep
+theirs: nothing another program wrote is ever deleted, and the user merges it."""
+
+
+def _set_aside(version: Path, note: Path) -> Path:
+    """Rename ``version`` to a free conflicted-copy name beside ``note`` (never over a file);
+    returns it."""
+    stamp = time.strftime("%Y-%m-%d %H%M%S")
+    stem = note.stem
+    for n in itertools.count(1):
+        number = "" if n == 1 else f" {n}"
+        name = CONFLICTED_COPY.format(stem=stem, stamp=stamp, n=number, suffix=note.suffix)
+        while len(os.fsencode(name)) > _NAME_MAX and stem:
+            stem = stem[:-1]  # a long name keeps its start and the copy's mark
+            name = CONFLICTED_COPY.format(stem=stem, stamp=stamp, n=number, suffix=note.suffix)
+        try:
+            renames.rename_noreplace(version, note.with_name(name))
+        except FileExistsError:
+            continue
+        return note.with_name(name)
+    raise AssertionError("unreachable: itertools.count never ends")
 
 
 def _starts_with(descriptor: int, data: bytes) -> bool:
@@ -462,11 +495,25 @@ def update_text(
                 try:
                     if not _replace_if_unchanged(location, data, snapshot):
                         continue
-                except _Contended:
+                except _Contended as contended:
+                    if contended.set_aside is not None:
+                        raise ChangedOnDisk(
+                            path, attempts, set_aside=_vault_path(vault, contended.set_aside)
+                        ) from None
                     break
             vault.record_write(path)
             return result
     raise ChangedOnDisk(path, attempts)
+
+
+def _vault_path(vault: Vault, location: Path) -> str:
+    """The vault path of a file beside a note (the note's real folder: a note that is a link
+    is written where it leads); its name alone if that is not in the vault's own folder."""
+    root = Path(vault.vault).resolve()
+    try:
+        return location.parent.resolve().relative_to(root).joinpath(location.name).as_posix()
+    except ValueError:
+        return location.name
 
 
 class _Differs(Exception):

@@ -132,6 +132,10 @@ OBSIDIAN_ONLY = (
     "Dataview DQL search",
 )
 _BUSY_NOTE = "Another program kept changing it while vaultgate tried; read it again, then retry."
+_SET_ASIDE = (
+    "Two other programs wrote it at that instant: the version one of them had put there is "
+    "kept as {copy!r} (a conflicted copy, as sync clients make), for the user to merge. "
+)
 _NOT_ASKED = (
     "VAULTGATE_BACKEND=folder never contacts Obsidian. To use it, set VAULTGATE_BACKEND=auto "
     "and start Obsidian."
@@ -691,7 +695,8 @@ class FolderBackend:
         except _Answered as answered:
             raise _client_error(answered.error, call) from None
         except ChangedOnDisk as error:  # the plugin has no such answer: say what happened
-            raise NoteChanged(error.path, _BUSY_NOTE) from None
+            kept = _SET_ASIDE.format(copy=error.set_aside) if error.set_aside else ""
+            raise NoteChanged(error.path, kept + _BUSY_NOTE) from None
         except EngineError as error:
             if isinstance(error.__cause__, OSError) and _name_too_long(error.__cause__):
                 raise self._too_long(error.__cause__, call) from None

@@ -74,6 +74,8 @@ COARSE_CLOCK_NS = 2_000_000_000
 """Below this age an unchanged (mtime, size) proves nothing: FAT keeps mtimes to 2 s, and
 ext4 to a scheduler tick, so the bytes are compared too."""
 _TEMPORARY_SUFFIX = ".vaultgate-{}.tmp"
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)  # not inherited by a child (POSIX)
+_BINARY = getattr(os, "O_BINARY", 0)  # no newline translation (Windows)
 _NAME_MAX = 255  # bytes in one file name, on every file system a vault is likely to live on
 
 R = TypeVar("R")
@@ -149,11 +151,11 @@ def _create_temporary(target: Path) -> tuple[int, Path]:
     """A new, empty temporary file beside ``target``, opened for writing. Its mode is the
     default for a new file (0o666 less the umask): ``open`` applies the umask, so the process
     never has to change it."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY
     while True:
         temporary = target.with_name(_temporary_name(target.name))
         try:
-            return os.open(temporary, flags | getattr(os, "O_CLOEXEC", 0), 0o666), temporary
+            return os.open(temporary, flags | _CLOEXEC, 0o666), temporary
         except FileExistsError:  # 32 random bits taken: draw again
             continue
 
@@ -260,7 +262,7 @@ def _settle_exchange(
     read, or that file with bytes appended (removed, the appended bytes, and any written into
     it for a moment longer, appended to the new one); else the displaced file goes back in
     place and False (compute again)."""
-    descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    descriptor = os.open(displaced, os.O_RDONLY | _CLOEXEC)
     try:
         st = os.fstat(descriptor)
         read = snapshot.key[1] if snapshot.key is not None else 0
@@ -285,7 +287,7 @@ def _settle_exchange(
         except FileExistsError:  # and the sync client put its copy back meanwhile
             raise _Contended(_set_aside(displaced, target)) from None
         raise _Contended from None
-    descriptor = os.open(displaced, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    descriptor = os.open(displaced, os.O_RDONLY | _CLOEXEC)
     try:
         back = os.fstat(descriptor)
         if _identity(back) == _identity(ours):
@@ -346,7 +348,7 @@ def _only_appended(location: Path, snapshot: Snapshot) -> bool:
     if snapshot.data is None:
         return False
     try:
-        descriptor = os.open(location, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        descriptor = os.open(location, os.O_RDONLY | _CLOEXEC)
     except FileNotFoundError:
         return False
     try:
@@ -359,7 +361,7 @@ def _only_appended(location: Path, snapshot: Snapshot) -> bool:
 def _append_bytes(location: Path, data: bytes) -> int:
     """Append ``data`` with the system's append (one write where the system allows, then
     fsync); returns the file's size before it. FileNotFoundError when there is no file."""
-    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_WRONLY | os.O_APPEND | _CLOEXEC | _BINARY
     descriptor = os.open(location, flags)
     try:
         size = os.fstat(descriptor).st_size
@@ -598,7 +600,7 @@ def append_text(vault: Vault, path: str, text: str, *, checked: bool = True) -> 
 
 def _append_line(location: Path, data: bytes) -> bool:
     """Append ``data`` to the file, on a new line; False when there is no file."""
-    flags = os.O_RDWR | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_RDWR | os.O_APPEND | _CLOEXEC | _BINARY
     try:
         descriptor = os.open(location, flags)
     except FileNotFoundError:

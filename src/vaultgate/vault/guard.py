@@ -183,6 +183,9 @@ class _KeptMarks:
     seen: set[str] = field(default_factory=set)
     reads: int = 0  # notes read since, to be named: at most READS_BEFORE_SEARCH
 
+    def hidden_among(self, paths: Iterable[str]) -> set[str]:
+        return {path for path in paths if (marks := self.marked.get(path)) and marks.hidden}
+
     def vouches_for_all(self) -> bool:
         """Does this search speak for every note the call under way names? Only in the call
         that ran it (a walk lists folder after folder): ``vault/marks_scope.py``."""
@@ -309,18 +312,13 @@ class GuardedClient:
                     else:
                         kept.marked.pop(path, None)
             kept.seen.update(notes)  # the search just made, or a read, saw each of them
-        return {path for path in notes if (marks := kept.marked.get(path)) and marks.hidden}
+        return kept.hidden_among(notes)
 
     async def hidden_now(self, paths: Iterable[str]) -> set[str]:
-        """Which of ``paths`` are hidden notes now, for showing text kept from earlier (a later
-        page cut from its first page's snapshot): the check a text answer gets."""
-        return await self._hidden_now(paths)
-
-    async def _hidden_now(self, paths: Iterable[str]) -> set[str]:
-        """Which of ``paths`` are hidden notes, for showing their text: as the backend's index
-        has them now where it tells its changes; else from the notes themselves (a read each,
-        up to ``READS_BEFORE_SEARCH``; one new marks search for more), never from kept
-        marks."""
+        """Which of ``paths`` are hidden notes, for showing their text (a search's answer, or
+        a later page cut from its first page's snapshot): as the backend's index has them now
+        where it tells its changes; else from the notes themselves (a read each, up to
+        ``READS_BEFORE_SEARCH``; one new marks search for more), never from kept marks."""
         notes = [path for path in dict.fromkeys(paths) if is_note(path)]
         if not notes:
             return set()
@@ -329,7 +327,7 @@ class GuardedClient:
         if len(notes) > READS_BEFORE_SEARCH:
             kept, _ = await self._kept_marks(fresh=True)
             kept.seen.update(notes)
-            return {path for path in notes if (marks := kept.marked.get(path)) and marks.hidden}
+            return kept.hidden_among(notes)
         tags = await map_bounded(notes, self._tags_now)
         return {path for path, found in zip(notes, tags, strict=True) if HIDDEN in found}
 
@@ -482,7 +480,7 @@ class GuardedClient:
         if refused := self.policy.refused(paths):
             hits = [hit for hit in hits if hit["filename"] not in refused]
             paths = [hit["filename"] for hit in hits]
-        if hidden := await self._hidden_now(paths):  # a hit shows the note's text
+        if hidden := await self.hidden_now(paths):  # a hit shows the note's text
             hits = [hit for hit in hits if hit["filename"] not in hidden]
         return hits
 
@@ -1013,14 +1011,14 @@ class GuardedClient:
         """Rows about reachable notes; paths of hidden notes are also taken out of the lists
         in each row's result (a query for links or backlinks returns paths). A row that
         ``shows_values`` of its note (its text, its frontmatter) is shown only if that note,
-        as it is now, is not hidden (``_hidden_now``); one that shows what a listing shows is
+        as it is now, is not hidden (``hidden_now``); one that shows what a listing shows is
         decided as a listing is (``_hidden``)."""
         await self._links()
         rows = [row for row in rows if self.policy.allows(str(row.get(key, "")))]
         if not rows:
             return rows
         named = (str(row.get(key, "")) for row in rows)
-        now = await (self._hidden_now(named) if shows_values else self._hidden(named))
+        now = await (self.hidden_now(named) if shows_values else self._hidden(named))
         marked = await self.marked_notes()
         hidden = now | {path for path, marks in marked.items() if marks.hidden}
         allows = self.policy.allows
